@@ -1,0 +1,191 @@
+"""QGIS raster layers as pixel sources for the core.
+
+Captured on the main thread (:func:`capture_raster`): the layer's grid, CRS and either a file
+path that rasterio reads directly (GDAL-backed files, the fast path) or a clone of the layer's
+data provider (WMS, WMTS, XYZ, and anything else QGIS reads). The worker thread never touches
+the layer itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from affine import Affine
+from qgis.core import (
+    Qgis,
+    QgsCoordinateReferenceSystem,
+    QgsProviderRegistry,
+    QgsRasterDataProvider,
+    QgsRasterLayer,
+    QgsRectangle,
+)
+
+from ..core.errors import InputError
+from ..core.grid import Grid
+from ..core.sources import PixelSource, RasterioSource, check_bands
+
+_QGIS_TO_NUMPY = {
+    Qgis.Byte: np.uint8,
+    Qgis.UInt16: np.uint16,
+    Qgis.Int16: np.int16,
+    Qgis.UInt32: np.uint32,
+    Qgis.Int32: np.int32,
+    Qgis.Float32: np.float32,
+    Qgis.Float64: np.float64,
+}
+_ARGB_TYPES = (Qgis.ARGB32, Qgis.ARGB32_Premultiplied)
+
+
+@dataclass(frozen=True)
+class RasterInput:
+    """A raster layer captured for a worker.
+
+    Attributes:
+        name: layer name, for messages.
+        path: file rasterio can open, or None when only QGIS can read the layer.
+        provider: a cloned data provider for non-file layers, else None.
+        transform: native grid (for layers without one, the layer extent at ``fallback_res``).
+        width: native columns.
+        height: native rows.
+        crs_wkt: the layer CRS, or None when it has none.
+        band_count: bands (4 virtual R, G, B, A bands for ARGB web layers).
+        argb: True when the provider returns ARGB32 colours (web layers).
+    """
+
+    name: str
+    path: str | None
+    provider: QgsRasterDataProvider | None
+    transform: Affine
+    width: int
+    height: int
+    crs_wkt: str | None
+    band_count: int
+    argb: bool = False
+
+
+def file_path_of(layer: QgsRasterLayer) -> str | None:
+    """The file behind a GDAL layer, or None for web and database layers."""
+    if layer.providerType() != "gdal":
+        return None
+    parts = QgsProviderRegistry.instance().decodeUri("gdal", layer.source())
+    path = parts.get("path") or layer.source()
+    return path if os.path.isfile(path) and not parts.get("layerName") else None
+
+
+def crs_wkt_of(crs: QgsCoordinateReferenceSystem) -> str | None:
+    """WKT of a CRS, or None when it is not valid."""
+    if not crs.isValid():
+        return None
+    return crs.toWkt(QgsCoordinateReferenceSystem.WKT1_GDAL)
+
+
+def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -> RasterInput:
+    """Capture what a worker needs from a raster layer. Call on the main thread.
+
+    Args:
+        layer: any valid QGIS raster layer.
+        fallback_res_m: pixel size for layers without a native grid (web layers); typically the
+            model's resolution.
+
+    Raises:
+        InputError: invalid layer, or a web layer and no resolution to read it at.
+    """
+    if layer is None or not layer.isValid():
+        raise InputError("The input raster layer is not valid: check that its source can be read.")
+    crs_wkt = crs_wkt_of(layer.crs())
+    path = file_path_of(layer)
+    if path is not None:
+        import rasterio
+
+        with rasterio.open(path) as src:
+            return RasterInput(layer.name(), path, None, src.transform, src.width, src.height,
+                               crs_wkt or (src.crs.to_wkt() if src.crs else None), src.count)  # fmt: skip
+    provider = layer.dataProvider().clone()
+    extent = layer.extent()
+    argb = provider.dataType(1) in _ARGB_TYPES
+    band_count = 4 if argb else layer.bandCount()
+    if layer.width() > 0 and layer.height() > 0 and provider.capabilities() & QgsRasterDataProvider.Size:
+        width, height = layer.width(), layer.height()
+        res_x, res_y = extent.width() / width, extent.height() / height
+    else:
+        if not fallback_res_m:
+            raise InputError(
+                f"Layer '{layer.name()}' has no native resolution and the model declares none: "
+                "set the model's resolution in its metadata or use a file-based layer."
+            )
+        res_x = res_y = fallback_res_m
+        width = max(1, round(extent.width() / res_x))
+        height = max(1, round(extent.height() / res_y))
+    transform = Affine(res_x, 0.0, extent.xMinimum(), 0.0, -res_y, extent.yMaximum())
+    return RasterInput(layer.name(), None, provider, transform, width, height, crs_wkt, band_count, argb)
+
+
+def make_source(raster: RasterInput, bands: Sequence[int], grid: Grid) -> PixelSource:
+    """A core pixel source reading ``bands`` of ``raster`` on ``grid``."""
+    if raster.path is not None:
+        return RasterioSource(raster.path, bands, grid)
+    check_bands(bands, raster.band_count)
+    return ProviderSource(raster, tuple(bands), grid)
+
+
+class ProviderSource:
+    """Reads output-grid windows through a cloned QGIS raster data provider.
+
+    The provider renders each window at exactly the output grid's resolution
+    (``QgsRasterDataProvider.block``), so web layers are fetched at the model's resolution.
+    """
+
+    def __init__(self, raster: RasterInput, bands: tuple[int, ...], grid: Grid) -> None:
+        self.raster = raster
+        self.bands = bands
+        self.grid = grid
+        self.band_count = raster.band_count
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[ProviderSource]:
+        yield self
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        t = self.grid.transform
+        x0, y1 = t * (col, row)
+        x1, y0 = t * (col + cols, row + rows)
+        extent = QgsRectangle(x0, y0, x1, y1)
+        provider = self.raster.provider
+        assert provider is not None
+        if self.raster.argb:
+            block = provider.block(1, extent, cols, rows)
+            argb = np.frombuffer(bytes(block.data()), dtype=np.uint32).reshape(rows, cols)
+            # QGIS ARGB32 is 0xAARRGGBB in native (little-endian) order: bytes B, G, R, A.
+            channels = argb.view(np.uint8).reshape(rows, cols, 4)
+            rgba = np.stack([channels[..., 2], channels[..., 1], channels[..., 0], channels[..., 3]])
+            valid = rgba[3] > 0
+            data = rgba[[b - 1 for b in self.bands]]
+            data[:, ~valid] = 0
+            return np.ascontiguousarray(data), valid
+        planes = []
+        valid = np.ones((rows, cols), dtype=bool)
+        for band in self.bands:
+            block = provider.block(band, extent, cols, rows)
+            dtype = _QGIS_TO_NUMPY.get(block.dataType())
+            if dtype is None or block.isEmpty():
+                raise InputError(f"Layer '{self.raster.name}' returned no readable data for band {band}.")
+            plane = np.frombuffer(bytes(block.data()), dtype=dtype).reshape(rows, cols)
+            if block.hasNoDataValue():
+                valid &= plane != block.noDataValue()
+            planes.append(plane)
+        data = np.stack(planes)
+        data[:, ~valid] = 0
+        return data, valid
+
+
+def layer_grid_extent(
+    layer: QgsRasterLayer, extent: QgsRectangle | None
+) -> tuple[float, float, float, float] | None:
+    """An extent (already in the layer CRS) as a core ``(xmin, ymin, xmax, ymax)``; None = whole layer."""
+    if extent is None or extent.isNull() or extent.isEmpty():
+        return None
+    return (extent.xMinimum(), extent.yMinimum(), extent.xMaximum(), extent.yMaximum())

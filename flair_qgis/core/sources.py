@@ -1,0 +1,229 @@
+"""Pixel sources: read windows of an output grid from a raster, with a validity mask.
+
+A source is opened in the thread that reads (GDAL handles are not shared across threads) and
+answers ``read(row, col, rows, cols)`` in output-grid pixels. Pixels outside the raster, and
+pixels that are nodata (nodata value on every selected band, alpha 0, or a GDAL mask of 0), are
+returned as zeros with ``valid`` False.
+
+:class:`RasterioSource` covers file-backed rasters. Layers that only QGIS can read (WMS, WMTS,
+XYZ) get a source of the same shape in ``flair_qgis.adapters``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+import numpy as np
+import rasterio
+import rasterio.errors
+from rasterio.enums import MaskFlags, Resampling
+from rasterio.vrt import WarpedVRT
+from rasterio.windows import Window
+
+from .errors import InputError
+from .grid import Grid, same_resolution
+
+
+class WindowReader(Protocol):
+    """An open source bound to an output grid."""
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        """Read a window of the output grid.
+
+        Returns:
+            ``(data, valid)``: ``data`` of shape ``(bands, rows, cols)`` and ``valid`` a boolean
+            ``(rows, cols)`` array.
+        """
+        ...
+
+
+class PixelSource(Protocol):
+    """Something that can be opened, in the reading thread, into a :class:`WindowReader`."""
+
+    band_count: int
+
+    def open(self) -> contextlib.AbstractContextManager[WindowReader]:
+        """Open the source for reading in the calling thread."""
+        ...
+
+
+def describe_raster(path: str | os.PathLike[str]) -> tuple[rasterio.Affine, int, int, str | None, int]:
+    """``(transform, width, height, crs_wkt, band_count)`` of a raster file.
+
+    Raises:
+        InputError: the file cannot be opened as a raster.
+    """
+    try:
+        with rasterio.open(path) as src:
+            crs_wkt = src.crs.to_wkt() if src.crs else None
+            return src.transform, src.width, src.height, crs_wkt, src.count
+    except rasterio.errors.RasterioIOError as err:
+        raise InputError(f"Cannot open raster {path}: {err}") from err
+
+
+def check_bands(bands: Sequence[int], band_count: int) -> None:
+    """Raise a clear error when a band mapping names bands the raster does not have."""
+    bad = [b for b in bands if not 1 <= b <= band_count]
+    if bad:
+        raise InputError(
+            f"BANDS names band(s) {', '.join(map(str, bad))} but the raster has {band_count} "
+            f"band(s) (numbered 1..{band_count})."
+        )
+
+
+class RasterioSource:
+    """Windows of an output grid read from a raster file with rasterio.
+
+    Args:
+        path: the raster file (any GDAL-readable path, VRT included).
+        bands: 1-based band indices, in the order the model wants its channels.
+        grid: the output grid.
+        resampling: used when the grid differs from the raster's (bilinear for imagery).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        bands: Sequence[int],
+        grid: Grid,
+        resampling: Resampling = Resampling.bilinear,
+    ) -> None:
+        self.path = os.fspath(path)
+        self.bands = tuple(int(b) for b in bands)
+        self.grid = grid
+        self.resampling = resampling
+        _, _, _, _, self.band_count = describe_raster(self.path)
+        check_bands(self.bands, self.band_count)
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[WindowReader]:
+        """Open the raster in the calling thread."""
+        with rasterio.open(self.path) as src:
+            offset = _integer_offset(src.transform, self.grid)
+            if offset is not None:
+                yield _AlignedReader(src, self.bands, offset)
+            else:
+                with WarpedVRT(
+                    src,
+                    crs=src.crs,
+                    transform=self.grid.transform,
+                    width=self.grid.width,
+                    height=self.grid.height,
+                    resampling=self.resampling,
+                ) as vrt:
+                    yield _WarpedReader(vrt, self.bands)
+
+
+def _integer_offset(transform: rasterio.Affine, grid: Grid) -> tuple[int, int] | None:
+    """``(row, col)`` of the grid origin in the raster when both grids share pixels, else None."""
+    if not (same_resolution(transform.a, grid.transform.a) and same_resolution(transform.e, grid.transform.e)):
+        return None
+    col_f = (grid.transform.c - transform.c) / transform.a
+    row_f = (grid.transform.f - transform.f) / transform.e
+    col, row = round(col_f), round(row_f)
+    if abs(col_f - col) > 1e-3 or abs(row_f - row) > 1e-3:
+        return None
+    return row, col
+
+
+def _nodata_mode(src: rasterio.DatasetReader, bands: tuple[int, ...]) -> tuple[str, float | None]:
+    flags = src.mask_flag_enums[bands[0] - 1]
+    if MaskFlags.nodata in flags and src.nodata is not None:
+        return "nodata", src.nodata
+    if MaskFlags.all_valid in flags:
+        return "none", None
+    return "mask", None
+
+
+class _AlignedReader:
+    """Reads windows of a raster that shares its pixel grid with the output."""
+
+    def __init__(self, src: rasterio.DatasetReader, bands: tuple[int, ...], offset: tuple[int, int]) -> None:
+        self.src = src
+        self.bands = bands
+        self.row_offset, self.col_offset = offset
+        self.mode, self.nodata = _nodata_mode(src, bands)
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        src = self.src
+        data = np.zeros((len(self.bands), rows, cols), dtype=src.dtypes[self.bands[0] - 1])
+        valid = np.zeros((rows, cols), dtype=bool)
+        r0, c0 = row + self.row_offset, col + self.col_offset
+        rr0, cc0 = max(r0, 0), max(c0, 0)
+        rr1, cc1 = min(r0 + rows, src.height), min(c0 + cols, src.width)
+        if rr1 <= rr0 or cc1 <= cc0:
+            return data, valid
+        window = Window(cc0, rr0, cc1 - cc0, rr1 - rr0)
+        dr, dc = rr0 - r0, cc0 - c0
+        target = data[:, dr : dr + (rr1 - rr0), dc : dc + (cc1 - cc0)]
+        src.read(self.bands, window=window, out=target)
+        inside = valid[dr : dr + (rr1 - rr0), dc : dc + (cc1 - cc0)]
+        if self.mode == "nodata":
+            np.logical_not(np.all(target == self.nodata, axis=0), out=inside)
+        elif self.mode == "mask":
+            np.not_equal(src.read_masks(self.bands[0], window=window), 0, out=inside)
+        else:
+            inside[...] = True
+        return data, valid
+
+
+class _WarpedReader:
+    """Reads windows of a raster resampled onto the output grid."""
+
+    def __init__(self, vrt: WarpedVRT, bands: tuple[int, ...]) -> None:
+        self.vrt = vrt
+        self.bands = bands
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        window = Window(col, row, cols, rows)
+        data = self.vrt.read(self.bands, window=window, boundless=True, fill_value=0)
+        mask = self.vrt.read_masks(self.bands[0], window=window, boundless=True)
+        return data, mask != 0
+
+
+def validate_bands_for_model(bands: Sequence[int], channels: int, band_count: int) -> tuple[int, ...]:
+    """The band mapping to use, checked against the model and the raster.
+
+    Args:
+        bands: the user's mapping (1-based), or empty for the default ``1..channels``.
+        channels: channels the model expects.
+        band_count: bands the raster has.
+
+    Raises:
+        InputError: too few bands, or a mapping of the wrong length or with unknown bands.
+    """
+    if not bands:
+        if band_count < channels:
+            raise InputError(
+                f"The model expects {channels} bands but the layer has {band_count}: choose a "
+                f"layer with {channels} bands or set BANDS to map the layer's bands to the model's."
+            )
+        return tuple(range(1, channels + 1))
+    if len(bands) != channels:
+        raise InputError(
+            f"BANDS lists {len(bands)} band(s) but the model expects {channels}: give one layer "
+            f"band per model channel, e.g. BANDS={','.join(str(i + 1) for i in range(channels))}."
+        )
+    check_bands(bands, band_count)
+    return tuple(int(b) for b in bands)
+
+
+def parse_band_list(text: str) -> tuple[int, ...]:
+    """Parse ``"1,2,3"`` (spaces allowed) into band numbers; empty text gives ``()``.
+
+    Raises:
+        InputError: the text holds something other than positive integers.
+    """
+    text = (text or "").strip()
+    if not text:
+        return ()
+    try:
+        bands = tuple(int(part) for part in text.replace(";", ",").split(",") if part.strip())
+    except ValueError:
+        raise InputError(f"BANDS must be band numbers separated by commas (e.g. 1,2,3), got {text!r}.") from None
+    if any(b < 1 for b in bands):
+        raise InputError(f"Band numbers start at 1, got {text!r}.")
+    return bands

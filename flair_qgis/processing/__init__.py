@@ -1,0 +1,1 @@
+"""Processing provider ``flair`` and its algorithms: thin shells over ``flair_qgis.core``."""

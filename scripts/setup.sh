@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what flair_qgis needs on Debian 12/13: Debian's QGIS stack, then a venv that sees the
+# system site-packages (QGIS, GDAL, rasterio, geopandas all share Debian's one GDAL and numpy)
+# and adds only onnxruntime and the test tools from PyPI, with numpy pinned to Debian's version.
+# Idempotent: a second run with nothing missing returns in about a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(qgis python3-qgis qgis-providers python3-rasterio python3-geopandas python3-sklearn
+  python3-venv python3-pip proj-bin gdal-bin xvfb)
+VENV=.venv
+SYS_PY=/usr/bin/python3
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one of them, chosen by
+# whether an NVIDIA driver answers on this machine.
+ORT=onnxruntime
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then ORT=onnxruntime-gpu; fi
+
+stamp_src="$(cat requirements-dev.txt scripts/setup.sh; echo "$ORT"; cat /etc/debian_version)"
+stamp="$VENV/.flair-setup-$(printf '%s' "$stamp_src" | sha256sum | cut -c1-16)"
+if [ -f "$stamp" ] && "$VENV/bin/python" -c "import onnxruntime, qgis.core" 2>/dev/null; then
+  exit 0
+fi
+
+[ -x "$VENV/bin/python" ] || "$SYS_PY" -m venv --system-site-packages "$VENV"
+numpy_version=$("$SYS_PY" -c 'import numpy; print(numpy.__version__)')
+constraints="$VENV/constraints.txt"
+echo "numpy==$numpy_version" > "$constraints"
+other=onnxruntime-gpu; [ "$ORT" = onnxruntime-gpu ] && other=onnxruntime
+"$VENV/bin/python" -m pip uninstall -q -y "$other" >/dev/null 2>&1 || true
+echo "setup: installing $ORT and test tools into $VENV (numpy pinned to Debian's $numpy_version)"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" \
+  "$ORT" -r requirements-dev.txt 2>&1 | grep -v "is ignored: it is neither a file nor a directory" || true
+"$VENV/bin/python" -c "import onnxruntime, onnx, pytest_qgis, numpy; assert numpy.__version__ == '$numpy_version'"
+rm -f "$VENV"/.flair-setup-*
+touch "$stamp"
+echo "setup: ready ($("$VENV/bin/python" -c 'import onnxruntime; print("onnxruntime", onnxruntime.__version__)'))"

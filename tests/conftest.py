@@ -1,0 +1,83 @@
+"""Shared fixtures: a real headless QGIS (pytest-qgis), the flair provider, real and toy data."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(TESTS))
+
+# Real FLAIR patches: copied into the repository (tests/data/flair) with their SOURCE.md so
+# users and CI need no ../shared.
+FLAIR_DATA = TESTS / "data" / "flair"
+DEEPNESS_DATA = TESTS / "data" / "deepness"
+
+
+@pytest.fixture(scope="session")
+def flair_provider(qgis_app, qgis_processing):  # noqa: ANN001, ANN201
+    """The flair Processing provider, registered once for the session."""
+    from qgis.core import QgsApplication
+
+    from flair_qgis.processing.provider import FlairProvider
+
+    registry = QgsApplication.processingRegistry()
+    provider = registry.providerById("flair")
+    if provider is None:
+        provider = FlairProvider()
+        registry.addProvider(provider)
+    return provider
+
+
+@pytest.fixture
+def run_alg(flair_provider):  # noqa: ANN001, ANN201
+    """Run a flair algorithm through ``processing.run``; returns its results dict."""
+    import processing
+    from qgis.core import QgsProcessingContext, QgsProcessingFeedback, QgsProject
+
+    def run(algorithm: str, parameters: dict, feedback: QgsProcessingFeedback | None = None) -> dict:
+        context = QgsProcessingContext()
+        context.setProject(QgsProject.instance())
+        return processing.run(algorithm, parameters, context=context, feedback=feedback or QgsProcessingFeedback())
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def flair_patches() -> list[str]:
+    """Ids of the real FLAIR patches bundled in tests/data/flair."""
+    return sorted(p.stem.split("_")[1] for p in FLAIR_DATA.glob("IMG_*.tif"))
+
+
+@pytest.fixture
+def readonly_copy(tmp_path: Path):  # noqa: ANN201
+    """Copy a file into tmp_path and return the copy (tests must never touch repository data)."""
+
+    def copy(path: Path | str) -> Path:
+        target = tmp_path / Path(path).name
+        shutil.copy(path, target)
+        return target
+
+    return copy
+
+
+def pytest_collection_modifyitems(config, items):  # noqa: ANN001, ANN201
+    """Skip CUDA tests where onnxruntime has no CUDA provider."""
+    try:
+        import onnxruntime
+
+        has_cuda = "CUDAExecutionProvider" in onnxruntime.get_available_providers()
+    except ImportError:
+        has_cuda = False
+    if has_cuda and os.environ.get("FLAIR_NO_CUDA") != "1":
+        return
+    skip = pytest.mark.skip(reason="no CUDA execution provider in this onnxruntime")
+    for item in items:
+        if "cuda" in item.keywords:
+            item.add_marker(skip)
