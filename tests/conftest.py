@@ -41,12 +41,48 @@ def run_alg(flair_provider):  # noqa: ANN001, ANN201
     import processing
     from qgis.core import QgsProcessingContext, QgsProcessingFeedback, QgsProject
 
+    from qgis.core import QgsProcessingException
+
     def run(algorithm: str, parameters: dict, feedback: QgsProcessingFeedback | None = None) -> dict:
         context = QgsProcessingContext()
         context.setProject(QgsProject.instance())
-        return processing.run(algorithm, parameters, context=context, feedback=feedback or QgsProcessingFeedback())
+        feedback = feedback or RecordingFeedback()
+        try:
+            return processing.run(algorithm, parameters, context=context, feedback=feedback)
+        except QgsProcessingException as err:
+            # processing.run raises a generic text; the user reads the reported errors.
+            reported = getattr(feedback, "errors", [])
+            raise QgsProcessingException(" | ".join([*reported, str(err)])) from err
 
     return run
+
+
+class RecordingFeedback:
+    """A QgsProcessingFeedback that keeps what the user would read in the log."""
+
+    def __new__(cls):  # noqa: ANN204 - built lazily: qgis must be initialised first
+        from qgis.core import QgsProcessingFeedback
+
+        class _Recording(QgsProcessingFeedback):
+            def __init__(self) -> None:
+                super().__init__()
+                self.errors: list[str] = []
+                self.warnings: list[str] = []
+                self.infos: list[str] = []
+
+            def reportError(self, error: str, fatalError: bool = False) -> None:  # noqa: N802, N803
+                self.errors.append(error)
+                super().reportError(error, fatalError)
+
+            def pushWarning(self, warning: str) -> None:  # noqa: N802
+                self.warnings.append(warning)
+                super().pushWarning(warning)
+
+            def pushInfo(self, info: str) -> None:  # noqa: N802
+                self.infos.append(info)
+                super().pushInfo(info)
+
+        return _Recording()
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ import numpy as np
 import rasterio
 
 from .engine import SessionInfo, create_session
-from .errors import Canceled, InputError, NotSupportedError
+from .errors import Canceled, InputError, ModelError, NotSupportedError
 from .grid import Grid, Tile, batched, core_stride_px, tile_layout
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from .sources import PixelSource, WindowReader
@@ -119,8 +119,8 @@ def check_supported(model: ModelInfo) -> OutputSpec:
     if len(model.outputs) != 1 or len(heads) != 1:
         raise NotSupportedError(
             f"The model has {len(model.outputs)} outputs "
-            f"({', '.join(f'{o.name}: {o.task}' for o in model.outputs)}): only models with a single "
-            "segmentation output are supported by flair:segment yet."
+            f"({', '.join(f'{o.name}: {o.task}' for o in model.outputs)}): several outputs are not supported "
+            "by flair:segment yet; it runs models with a single segmentation output."
         )
     return heads[0]
 
@@ -200,9 +200,9 @@ def segment(
     def write_batch(batch: list[Tile], scores: np.ndarray, valid: np.ndarray) -> None:
         for i, tile in enumerate(batch):
             r, c = tile.core_offset
-            core = np.s_[r : r + tile.core_rows, c : c + tile.core_cols]
-            index, prob = postprocess(scores[i], core)
-            core_valid = valid[i][core]
+            core_valid = valid[i][r : r + tile.core_rows, c : c + tile.core_cols]
+            dr, dc = output_margin(scores.shape[-2:], tile_px, tile, overlap_px)
+            index, prob = postprocess(scores[i], np.s_[r - dr : r - dr + tile.core_rows, c - dc : c - dc + tile.core_cols])
             counts[:] += np.bincount(index[core_valid], minlength=len(lut))[: len(lut)]
             classes = lut[index]
             classes[~core_valid] = nodata
@@ -220,6 +220,7 @@ def segment(
         raise
     for out in outputs:
         out.commit()
+    warnings.extend(pipeline.warnings)
     on_progress(100.0)
     return SegmentResult(
         output_path=class_map.path,
@@ -231,6 +232,32 @@ def segment(
         class_pixels={int(lut[i]): int(n) for i, n in enumerate(counts) if n},
         warnings=warnings,
     )
+
+
+def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_px: int) -> tuple[int, int]:
+    """Rows and columns an output smaller than its input lacks on each side (0 when same size).
+
+    Some models return only the centre of their input (valid convolutions, e.g. 512 -> 484 px);
+    the output is then taken as centred on the tile, and every core must fall inside it.
+
+    Raises:
+        InputError: the output does not cover the tile core; the message gives the overlap needed.
+    """
+    rows, cols = int(out_shape[0]), int(out_shape[1])
+    if (rows, cols) == (tile_px, tile_px):
+        return 0, 0
+    lack = max(tile_px - rows, tile_px - cols)
+    if lack < 0 or (tile_px - rows) % 2 or (tile_px - cols) % 2:
+        raise InputError(f"The model returns {rows}x{cols} px for {tile_px} px tiles: only outputs centred on "
+                         "their input and smaller by an even number of pixels are supported.")  # fmt: skip
+    dr, dc = (tile_px - rows) // 2, (tile_px - cols) // 2
+    r, c = tile.core_offset
+    if r < dr or c < dc or r - dr + tile.core_rows > rows or c - dc + tile.core_cols > cols:
+        raise InputError(
+            f"The model returns {rows}x{cols} px for {tile_px} px tiles (it drops {dr} px on each side): "
+            f"set OVERLAP to at least {lack} (currently {overlap_px})."
+        )
+    return dr, dc
 
 
 class _Postprocess:
@@ -331,6 +358,8 @@ class _Pipeline:
         self.offset = (-np.asarray(spec.mean, dtype=np.float32) / np.asarray(spec.std, dtype=np.float32))[:, None, None]
         self.stop = threading.Event()
         self.errors: list[BaseException] = []
+        self.warnings: list[str] = []
+        self.single_tiles = False
 
     def _read_batches(self, out_queue: queue.Queue) -> None:
         try:
@@ -380,6 +409,29 @@ class _Pipeline:
             while in_queue.get() is not None:  # drain so the producer never blocks
                 pass
 
+    def _infer(self, inputs: np.ndarray) -> np.ndarray:
+        """Run the model on a batch; models that only run one tile at a time get one at a time.
+
+        Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
+        the first failing batch switches the run to single tiles, with a warning.
+        """
+        names, feed = [self.head.name], self.spec.name
+        if not self.single_tiles:
+            try:
+                return self.session.run(names, {feed: inputs})[0]
+            except Exception as err:  # onnxruntime raises untyped errors
+                if len(inputs) == 1:
+                    raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+                self.single_tiles = True
+                self.warnings.append(
+                    f"The model failed on a batch of {len(inputs)} tiles and runs one tile at a time "
+                    "(its graph fixes the batch size to 1 although it declares a dynamic one)."
+                )
+        try:
+            return np.concatenate([self.session.run(names, {feed: inputs[i : i + 1]})[0] for i in range(len(inputs))])
+        except Exception as err:
+            raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+
     def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
         read_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
         write_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
@@ -398,8 +450,7 @@ class _Pipeline:
                     canceled = True
                     self.stop.set()
                     continue
-                (scores,) = self.session.run([self.head.name], {self.spec.name: inputs})
-                write_queue.put((batch, scores, valid))
+                write_queue.put((batch, self._infer(inputs), valid))
         finally:
             if canceled or self.errors:
                 self.stop.set()

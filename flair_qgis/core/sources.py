@@ -81,7 +81,9 @@ class RasterioSource:
         path: the raster file (any GDAL-readable path, VRT included).
         bands: 1-based band indices, in the order the model wants its channels.
         grid: the output grid.
-        resampling: used when the grid differs from the raster's (bilinear for imagery).
+        resampling: used when the grid differs from the raster's; by default the area average
+            when the model's pixels are coarser than the raster's (no aliasing), bilinear when
+            they are finer.
     """
 
     def __init__(
@@ -89,13 +91,16 @@ class RasterioSource:
         path: str | os.PathLike[str],
         bands: Sequence[int],
         grid: Grid,
-        resampling: Resampling = Resampling.bilinear,
+        resampling: Resampling | None = None,
     ) -> None:
         self.path = os.fspath(path)
         self.bands = tuple(int(b) for b in bands)
         self.grid = grid
+        transform, _, _, _, self.band_count = describe_raster(self.path)
+        if resampling is None:
+            coarser = grid.pixel_size_m > abs(transform.a) * (1 + 1e-6)
+            resampling = Resampling.average if coarser else Resampling.bilinear
         self.resampling = resampling
-        _, _, _, _, self.band_count = describe_raster(self.path)
         check_bands(self.bands, self.band_count)
 
     @contextlib.contextmanager
@@ -178,10 +183,18 @@ class _WarpedReader:
         self.bands = bands
 
     def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
-        window = Window(col, row, cols, rows)
-        data = self.vrt.read(self.bands, window=window, boundless=True, fill_value=0)
-        mask = self.vrt.read_masks(self.bands[0], window=window, boundless=True)
-        return data, mask != 0
+        vrt = self.vrt
+        data = np.zeros((len(self.bands), rows, cols), dtype=vrt.dtypes[self.bands[0] - 1])
+        valid = np.zeros((rows, cols), dtype=bool)
+        r0, c0 = max(row, 0), max(col, 0)
+        r1, c1 = min(row + rows, vrt.height), min(col + cols, vrt.width)
+        if r1 <= r0 or c1 <= c0:
+            return data, valid
+        window = Window(c0, r0, c1 - c0, r1 - r0)
+        inside = np.s_[r0 - row : r1 - row, c0 - col : c1 - col]
+        data[(slice(None), *inside)] = vrt.read(self.bands, window=window)
+        valid[inside] = vrt.read_masks(self.bands[0], window=window) != 0
+        return data, valid
 
 
 def validate_bands_for_model(bands: Sequence[int], channels: int, band_count: int) -> tuple[int, ...]:
