@@ -382,7 +382,9 @@ class _Pipeline:
             # (pixel - mean) / std as one fused multiply-add, in place, in float32.
             np.multiply(data, self.scale, out=inputs[i], casting="unsafe")
             inputs[i] += self.offset
-            inputs[i][:, ~valid[i]] = 0.0
+            if not valid[i].all():
+                # Zero in normalised space, as a network's own zero padding sees its borders.
+                inputs[i][:, ~valid[i]] = 0.0
         if self.spec.dtype != "float32":
             inputs = inputs.astype(self.spec.dtype)
         return batch, inputs, valid
