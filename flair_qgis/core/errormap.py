@@ -1,0 +1,128 @@
+"""Error maps: where a prediction agrees with the reference, where not, and which class was missed.
+
+Codes of the error map (uint8, uint16 when there are more than 253 classes):
+
+* ``0`` not evaluated: nodata or outside either layer, ignored value, or a class the protocol
+  drops (shown light grey, half transparent);
+* ``1`` correct (pale green, mostly transparent so the imagery shows through);
+* ``2 + i`` wrong, the reference class ``classes[i]`` was missed (the class colour, opaque).
+
+The style travels with the file: GDAL colour table and category names, and a ``.qml`` with
+per-entry transparency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import quoteattr
+
+import numpy as np
+
+from .nomenclature import ClassInfo
+from .protocols import Protocol
+
+NOT_EVALUATED = 0
+CORRECT = 1
+FIRST_MISSED = 2
+_NOT_EVALUATED_COLOR = "#bdbdbd"
+_CORRECT_COLOR = "#b7f0a8"
+
+
+def error_classes(classes: Sequence[ClassInfo]) -> tuple[ClassInfo, ...]:
+    """Legend entries of an error map whose matrix classes are ``classes``."""
+    return (
+        ClassInfo(NOT_EVALUATED, "not evaluated", _NOT_EVALUATED_COLOR),
+        ClassInfo(CORRECT, "correct", _CORRECT_COLOR),
+        *(ClassInfo(FIRST_MISSED + i, f"wrong: missed {c.name} ({c.value})", c.color) for i, c in enumerate(classes)),
+    )
+
+
+def error_dtype(classes: Sequence[ClassInfo]) -> str:
+    """uint8 when the codes fit, else uint16."""
+    return "uint8" if len(classes) + FIRST_MISSED <= 255 else "uint16"
+
+
+def error_code(protocol: Protocol, index: dict[int, int], evaluated: frozenset[int], ref: int, pred: int) -> int:
+    """The error-map code of one raw ``(reference, prediction)`` pair.
+
+    Args:
+        protocol: regrouping, ignored values, dropped classes.
+        index: class value -> position in the matrix classes.
+        evaluated: evaluated class values.
+        ref: raw reference value.
+        pred: raw prediction value.
+    """
+    if ref in protocol.ignore or pred in protocol.ignore:
+        return NOT_EVALUATED
+    r, p = protocol.class_value(ref), protocol.class_value(pred)
+    if r not in index or p not in index:
+        return NOT_EVALUATED
+    if protocol.drop_excluded and (r not in evaluated or p not in evaluated):
+        return NOT_EVALUATED
+    return CORRECT if r == p else FIRST_MISSED + index[r]
+
+
+def uint8_lut(protocol: Protocol, classes: Sequence[ClassInfo], dtype: str) -> np.ndarray:
+    """Error code of every ``reference * 256 + prediction`` pair of uint8 values (65 536 entries)."""
+    index = {c.value: i for i, c in enumerate(classes)}
+    evaluated = frozenset(protocol.evaluated or index)
+    lut = np.empty(256 * 256, dtype=dtype)
+    for ref in range(256):
+        for pred in range(256):
+            lut[ref * 256 + pred] = error_code(protocol, index, evaluated, ref, pred)
+    return lut
+
+
+def error_window(
+    protocol: Protocol,
+    classes: Sequence[ClassInfo],
+    *,
+    reference: np.ndarray,
+    prediction: np.ndarray,
+    valid: np.ndarray,
+    dtype: str,
+    lut: np.ndarray | None,
+) -> np.ndarray:
+    """Error codes of a window (``0`` where ``valid`` is False)."""
+    if lut is not None and reference.dtype == np.uint8 and prediction.dtype == np.uint8:
+        codes = reference.astype(np.uint16)
+        codes <<= 8
+        codes |= prediction
+        out = lut[codes]
+    else:
+        index = {c.value: i for i, c in enumerate(classes)}
+        evaluated = frozenset(protocol.evaluated or index)
+        packed = (reference.astype(np.int64) << 32) | (prediction.astype(np.int64) & 0xFFFFFFFF)
+        unique, inverse = np.unique(packed.ravel(), return_inverse=True)
+        refs = (unique >> 32).tolist()
+        preds = (unique & 0xFFFFFFFF).astype(np.uint32).view(np.int32).tolist()
+        mapped = np.array([error_code(protocol, index, evaluated, r, p) for r, p in zip(refs, preds)], dtype=dtype)
+        out = mapped[inverse].reshape(reference.shape)
+    out[~valid] = NOT_EVALUATED
+    return out
+
+
+def error_qml(legend: Sequence[ClassInfo]) -> str:
+    """A QGIS paletted style for an error map from its legend (:func:`error_classes`).
+
+    Errors are opaque; "correct" and "not evaluated" are see-through so the imagery shows.
+    """
+    alpha = {NOT_EVALUATED: 110, CORRECT: 70}
+    entries = "\n".join(
+        f"        <paletteEntry value={quoteattr(str(c.value))} color={quoteattr(c.color)} "
+        f'alpha="{alpha.get(c.value, 255)}" label={quoteattr(c.name)}/>'
+        for c in legend
+    )
+    return (
+        "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
+        '<qgis version="3.22" styleCategories="Symbology">\n'
+        "  <pipe>\n"
+        '    <rasterrenderer type="paletted" band="1" opacity="1" alphaBand="-1" nodataColor="">\n'
+        "      <rasterTransparency/>\n"
+        "      <colorPalette>\n"
+        f"{entries}\n"
+        "      </colorPalette>\n"
+        "    </rasterrenderer>\n"
+        "  </pipe>\n"
+        "</qgis>\n"
+    )
