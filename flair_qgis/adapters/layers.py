@@ -1,0 +1,296 @@
+"""Core outputs as styled QGIS layers, and what the dock needs to know about input layers.
+
+Class maps get a paletted renderer built from the model's :class:`ClassInfo` (colours and class
+names in the legend) and are inserted in the layer tree just above the imagery they were
+computed from. Confidence rasters get a grey ramp from 0 to 1.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from qgis.core import (
+    Qgis,
+    QgsColorRampShader,
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsFeatureRequest,
+    QgsGeometry,
+    QgsMapLayer,
+    QgsPointXY,
+    QgsProject,
+    QgsRaster,
+    QgsRasterLayer,
+    QgsRasterShader,
+    QgsPalettedRasterRenderer,
+    QgsSingleBandPseudoColorRenderer,
+    QgsVectorLayer,
+)
+from qgis.PyQt.QtGui import QColor
+
+from ..core.nomenclature import ClassInfo
+
+# Band names a model may use, and the words QGIS/GDAL use for the same band of a layer.
+_BAND_ALIASES = {
+    "r": ("r", "red", "rouge"),
+    "g": ("g", "green", "vert"),
+    "b": ("b", "blue", "bleu"),
+    "nir": ("nir", "ir", "pir", "infrared", "near infrared", "nearinfrared"),
+    "a": ("a", "alpha"),
+    "elev": ("elev", "elevation", "dem", "dsm", "height", "nmh", "ndsm"),
+}
+
+
+def _canonical(name: str) -> str:
+    word = re.sub(r"[^a-z ]", "", name.lower()).strip()
+    for key, aliases in _BAND_ALIASES.items():
+        if word in aliases:
+            return key
+    return word
+
+
+def layer_band_labels(layer: QgsRasterLayer) -> list[str]:
+    """A label per band of a raster layer (description or colour interpretation, else ``Band n``).
+
+    Web layers (ARGB32) are read as four virtual bands R, G, B, A.
+    """
+    provider = layer.dataProvider()
+    if provider is not None and provider.dataType(1) in (Qgis.ARGB32, Qgis.ARGB32_Premultiplied):
+        return ["R", "G", "B", "A"]
+    labels = []
+    for band in range(1, layer.bandCount() + 1):
+        label = ""
+        if provider is not None:
+            interpretation = provider.colorInterpretationName(band)
+            label = interpretation if interpretation not in ("Undefined", "Gray", "Palette") else ""
+            # GDAL band descriptions ("NIR", "elevation") are the most specific name there is.
+            name = layer.bandName(band)
+            if ":" in name:
+                label = name.split(":", 1)[1].strip() or label
+        labels.append(label or f"Band {band}")
+    return labels
+
+
+def default_bands(model_band_names: Sequence[str], layer_labels: Sequence[str]) -> list[int]:
+    """The layer band (1-based, 0 = none left) for each model channel.
+
+    A model band is matched to the layer band with the same name (``R`` = ``Red`` = colour
+    interpretation red, ``NIR`` = ``infrared``...); unmatched channels take the remaining layer
+    bands in order. With fewer layer bands than channels, the channels left over get 0 (no band):
+    the dock then shows why it cannot run.
+    """
+    wanted = [_canonical(n) for n in model_band_names]
+    have = [_canonical(label) for label in layer_labels]
+    mapping: list[int | None] = []
+    used: set[int] = set()
+    for name in wanted:
+        match = next((i + 1 for i, h in enumerate(have) if h == name and i + 1 not in used), None)
+        mapping.append(match)
+        if match is not None:
+            used.add(match)
+    # Bands with no recognised name go first to unmatched channels: a layer "Red, Green, Blue,
+    # Band 4" gives band 4 to a model's NIR rather than the blue band.
+    free = sorted(
+        (b for b in range(1, len(layer_labels) + 1) if b not in used),
+        key=lambda b: (have[b - 1] in _BAND_ALIASES, b),
+    )
+    result = []
+    for match in mapping:
+        if match is None:
+            match = free.pop(0) if free else 0
+        result.append(match)
+    return result
+
+
+def paletted_renderer(layer: QgsRasterLayer, classes: Sequence[ClassInfo]) -> QgsPalettedRasterRenderer:
+    """A paletted renderer showing each class value in its colour, with its name as legend label."""
+    entries = [QgsPalettedRasterRenderer.Class(c.value, QColor(c.color), c.name) for c in classes]
+    return QgsPalettedRasterRenderer(layer.dataProvider(), 1, entries)
+
+
+def confidence_renderer(layer: QgsRasterLayer) -> QgsSingleBandPseudoColorRenderer:
+    """A black (0) to white (1) ramp for a confidence raster."""
+    ramp = QgsColorRampShader(0.0, 1.0)
+    ramp.setColorRampType(QgsColorRampShader.Interpolated)
+    ramp.setColorRampItemList(
+        [
+            QgsColorRampShader.ColorRampItem(0.0, QColor("#000000"), "0"),
+            QgsColorRampShader.ColorRampItem(1.0, QColor("#ffffff"), "1"),
+        ]
+    )
+    shader = QgsRasterShader()
+    shader.setRasterShaderFunction(ramp)
+    renderer = QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1, shader)
+    renderer.setClassificationMin(0.0)
+    renderer.setClassificationMax(1.0)
+    return renderer
+
+
+def add_above(layer: QgsMapLayer, anchor_id: str | None, project: QgsProject | None = None) -> QgsMapLayer:
+    """Add ``layer`` to the project, in the layer tree just above the layer ``anchor_id``.
+
+    Falls back to the top of the tree when the anchor is not in the project any more.
+    """
+    project = project or QgsProject.instance()
+    project.addMapLayer(layer, False)
+    root = project.layerTreeRoot()
+    anchor = root.findLayer(anchor_id) if anchor_id else None
+    if anchor is not None and anchor.parent() is not None:
+        parent = anchor.parent()
+        index = parent.children().index(anchor)
+        parent.insertLayer(index, layer)
+    else:
+        root.insertLayer(0, layer)
+    return layer
+
+
+def add_class_map(
+    path: str,
+    classes: Sequence[ClassInfo],
+    name: str,
+    anchor_id: str | None = None,
+    opacity: float = 0.7,
+    project: QgsProject | None = None,
+) -> QgsRasterLayer:
+    """Open a class-map GeoTIFF as a layer styled with ``classes`` and add it above the anchor."""
+    layer = QgsRasterLayer(path, name, "gdal")
+    if not layer.isValid():
+        raise OSError(f"QGIS cannot open the class map {path}")
+    renderer = paletted_renderer(layer, classes)
+    renderer.setOpacity(opacity)
+    layer.setRenderer(renderer)
+    layer.setCustomProperty("flair_qgis/kind", "class_map")
+    add_above(layer, anchor_id, project)
+    return layer
+
+
+def add_confidence(path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None) -> QgsRasterLayer:
+    """Open a confidence GeoTIFF as a grey-ramp layer and add it (unchecked) above the anchor."""
+    layer = QgsRasterLayer(path, name, "gdal")
+    if not layer.isValid():
+        raise OSError(f"QGIS cannot open the confidence raster {path}")
+    layer.setRenderer(confidence_renderer(layer))
+    layer.setCustomProperty("flair_qgis/kind", "confidence")
+    add_above(layer, anchor_id, project)
+    node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
+    if node is not None:
+        node.setItemVisibilityChecked(False)
+    return layer
+
+
+def set_opacity(layer: QgsRasterLayer, opacity: float) -> None:
+    """Set a raster layer's opacity (0..1) and repaint it."""
+    renderer = layer.renderer()
+    if renderer is not None:
+        renderer.setOpacity(max(0.0, min(1.0, opacity)))
+        layer.triggerRepaint()
+
+
+def pixel_value(layer: QgsRasterLayer, point: QgsPointXY, point_crs: QgsCoordinateReferenceSystem) -> float | None:
+    """Band 1 of ``layer`` at a map point (in ``point_crs``); None outside the layer or on nodata."""
+    if layer is None or not layer.isValid():
+        return None
+    if point_crs.isValid() and layer.crs().isValid() and point_crs != layer.crs():
+        transform = QgsCoordinateTransform(point_crs, layer.crs(), QgsProject.instance())
+        point = transform.transform(point)
+    if not layer.extent().contains(point):
+        return None
+    result = layer.dataProvider().identify(point, QgsRaster.IdentifyFormatValue)
+    if not result.isValid():
+        return None
+    found = result.results().get(1)
+    if found is None:
+        return None
+    try:
+        number = float(found)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else number
+
+
+def class_name(classes: Sequence[ClassInfo], value: float | None) -> str:
+    """``name (value)`` for a class value, ``—`` for none."""
+    if value is None:
+        return "—"
+    code = int(value)
+    for c in classes:
+        if c.value == code:
+            return f"{c.name} ({code})"
+    return f"class {code}"
+
+
+def remove_outputs(*paths: str | None) -> None:
+    """Delete output files and their sidecars (``.qml``, ``.aux.xml``) if they exist."""
+    for path in paths:
+        if not path:
+            continue
+        for candidate in (path, path + ".aux.xml", os.path.splitext(path)[0] + ".qml"):
+            if os.path.exists(candidate):
+                os.remove(candidate)
+
+
+def palette_classes(layer: QgsMapLayer | None) -> tuple[ClassInfo, ...]:
+    """The classes of a layer drawn with a paletted renderer (value, legend label, colour); else ()."""
+    if not isinstance(layer, QgsRasterLayer) or not isinstance(layer.renderer(), QgsPalettedRasterRenderer):
+        return ()
+    return tuple(
+        ClassInfo(int(c.value), c.label or f"class {int(c.value)}", c.color.name())
+        for c in layer.renderer().classes()
+    )
+
+
+def vector_value_at(layer: QgsVectorLayer, field: str, point: QgsPointXY, point_crs: QgsCoordinateReferenceSystem) -> tuple[object, int | None]:
+    """``(value of field, feature id)`` of the first polygon of ``layer`` containing a point; ``(None, None)`` if none."""
+    if layer is None or not layer.isValid() or layer.fields().indexOf(field) < 0:
+        return None, None
+    if point_crs.isValid() and layer.crs().isValid() and point_crs != layer.crs():
+        point = QgsCoordinateTransform(point_crs, layer.crs(), QgsProject.instance()).transform(point)
+    probe = QgsGeometry.fromPointXY(point)
+    request = QgsFeatureRequest().setFilterRect(probe.boundingBox())
+    for feature in layer.getFeatures(request):
+        if feature.geometry().contains(probe):
+            return feature[field], feature.id()
+    return None, None
+
+
+@dataclass(frozen=True)
+class PixelReport:
+    """What the identify tool shows for one map point.
+
+    Attributes:
+        predicted: predicted class value, or None outside the class map / on nodata.
+        confidence: probability of the predicted class (0..1), or None.
+        reference: reference class value, or None.
+    """
+
+    predicted: float | None
+    confidence: float | None
+    reference: float | None
+
+
+def identify(
+    point: QgsPointXY,
+    point_crs: QgsCoordinateReferenceSystem,
+    prediction: QgsRasterLayer | None,
+    confidence: QgsRasterLayer | None = None,
+    reference: QgsMapLayer | None = None,
+    reference_field: str = "",
+) -> PixelReport:
+    """Predicted class, confidence and reference class at a map point."""
+    ref_value = None
+    if isinstance(reference, QgsRasterLayer):
+        ref_value = pixel_value(reference, point, point_crs)
+    elif isinstance(reference, QgsVectorLayer) and reference_field:
+        raw, _fid = vector_value_at(reference, reference_field, point, point_crs)
+        try:
+            ref_value = float(raw) if raw is not None else None
+        except (TypeError, ValueError):
+            ref_value = None
+    conf = pixel_value(confidence, point, point_crs) if confidence is not None else None
+    if conf is not None and conf < 0:  # the confidence raster's nodata (-1)
+        conf = None
+    return PixelReport(pixel_value(prediction, point, point_crs) if prediction is not None else None, conf, ref_value)

@@ -1,0 +1,404 @@
+"""A segmentation run from the dock: captured on the main thread, run in a QgsTask.
+
+:func:`prepare_segment` (main thread) turns the dock's frozen :class:`RunRequest` into a
+:class:`PreparedRun`: the model description, a pixel source (a file path or a cloned data
+provider), the output grid from :func:`flair_qgis.core.grid.plan_grid`, the core
+:class:`SegmentRequest` and, for "selected polygons", the polygons in the layer's CRS.
+:class:`SegmentTask` then calls :func:`flair_qgis.core.segment.segment` with its own cancel and
+progress hooks, masks the class map outside the polygons, and only in :meth:`finished` (main
+thread again) adds the styled layers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsMapLayer,
+    QgsProcessingUtils,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+    QgsTask,
+    QgsVectorLayer,
+    QgsWkbTypes,
+)
+
+from ..core.errors import Canceled, FlairError, InputError
+from ..core.grid import Grid, plan_grid
+from ..core.model import ModelInfo, OutputSpec
+from ..core.nomenclature import ClassInfo
+from ..core.segment import CONFIDENCE_NODATA, SegmentRequest, SegmentResult, check_supported, segment
+from ..core.sources import PixelSource, validate_bands_for_model
+from .raster_input import capture_raster, make_source
+from .layers import add_class_map, add_confidence, remove_outputs
+
+EXTENT_CANVAS = "canvas"
+EXTENT_LAYER = "layer"
+EXTENT_POLYGONS = "polygons"
+EXTENT_DRAWN = "drawn"
+EXTENT_MODES = (EXTENT_CANVAS, EXTENT_LAYER, EXTENT_POLYGONS, EXTENT_DRAWN)
+
+_MASK_ROWS = 1024
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Everything the dock's widgets say, frozen when the user clicks Run.
+
+    Attributes:
+        model_path: the ONNX file.
+        layer_id: id of the input raster layer in the project.
+        bands: layer band (1-based) per model channel; empty for the default ``1..channels``.
+        extent_mode: one of :data:`EXTENT_MODES`.
+        extent: ``(xmin, ymin, xmax, ymax)`` for ``canvas`` and ``drawn``, in ``extent_crs``.
+        extent_crs: authid or WKT of ``extent``'s CRS.
+        mask_layer_id: polygon layer whose selected features bound the run (``polygons``).
+        device: ``auto``, ``cuda`` or ``cpu``.
+        tile_size_px: tile edge; None for the model's.
+        overlap_px: overlap; None for the model's.
+        batch_size: tiles per onnxruntime call.
+        output_path: class-map file; empty for a new file in the output folder.
+        output_folder: where unnamed outputs go; empty for QGIS's temporary folder.
+        confidence: also write the winning class's probability.
+        opacity: opacity of the class-map layer, 0..1.
+    """
+
+    model_path: str
+    layer_id: str
+    bands: tuple[int, ...] = ()
+    extent_mode: str = EXTENT_LAYER
+    extent: tuple[float, float, float, float] | None = None
+    extent_crs: str = ""
+    mask_layer_id: str | None = None
+    device: str = "auto"
+    tile_size_px: int | None = None
+    overlap_px: int | None = None
+    batch_size: int = 4
+    output_path: str = ""
+    output_folder: str = ""
+    confidence: bool = False
+    opacity: float = 0.7
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run captured on the main thread; the worker needs nothing else.
+
+    Attributes:
+        model: the model description.
+        head: the segmentation output that is run.
+        source: pixels bound to the grid and band mapping.
+        grid: the output grid.
+        request: the core request (outputs, tiling, device).
+        layer_id: the input layer (the result goes above it in the layer tree).
+        layer_name: its name, for messages and the result layer's name.
+        mask_wkbs: polygons (WKB, in the grid's CRS) outside which the class map is nodata.
+        opacity: opacity of the class-map layer.
+    """
+
+    model: ModelInfo
+    head: OutputSpec
+    source: PixelSource
+    grid: Grid
+    request: SegmentRequest
+    layer_id: str
+    layer_name: str
+    mask_wkbs: tuple[bytes, ...] = ()
+    opacity: float = 0.7
+
+    @property
+    def classes(self) -> tuple[ClassInfo, ...]:
+        """The classes written to the class map."""
+        return self.head.classes
+
+    @property
+    def title(self) -> str:
+        """Name of the class-map layer."""
+        model = os.path.splitext(os.path.basename(self.model.path))[0]
+        return f"{model} — {self.layer_name}"
+
+
+@dataclass
+class RunOutcome:
+    """How a run ended, handed to the dock on the main thread.
+
+    Attributes:
+        status: ``ok``, ``canceled``, ``abandoned`` (input layer removed) or ``error``.
+        result: the core result when ``ok``.
+        error: the exception when ``error``.
+        traceback: formatted traceback of an unexpected error, else ``""``.
+        layers: layers added to the project (class map, then confidence).
+        prepared: the run.
+    """
+
+    status: str
+    prepared: PreparedRun
+    result: SegmentResult | None = None
+    error: BaseException | None = None
+    traceback: str = ""
+    layers: list[QgsMapLayer] = field(default_factory=list)
+
+
+def ready_reason(model: ModelInfo | None, layer: QgsMapLayer | None, bands: Sequence[int]) -> str:
+    """Why a run cannot start with this model, layer and band mapping; ``""`` when it can.
+
+    Uses the core checks (:func:`check_supported`, :func:`validate_bands_for_model`).
+    """
+    if model is None:
+        return "Choose an ONNX model."
+    if layer is None or not isinstance(layer, QgsRasterLayer):
+        return "Choose an input raster layer."
+    if not layer.isValid():
+        return f"Layer '{layer.name()}' cannot be read."
+    try:
+        check_supported(model)
+        from .layers import layer_band_labels
+
+        validate_bands_for_model(tuple(bands), model.input.channels, len(layer_band_labels(layer)))
+    except FlairError as err:
+        return str(err)
+    return ""
+
+
+def _crs(text: str) -> QgsCoordinateReferenceSystem:
+    crs = QgsCoordinateReferenceSystem(text) if text else QgsCoordinateReferenceSystem()
+    if text and not crs.isValid():
+        crs = QgsCoordinateReferenceSystem.fromWkt(text)
+    return crs
+
+
+def _to_layer_crs(rect: QgsRectangle, source: QgsCoordinateReferenceSystem, layer: QgsRasterLayer) -> QgsRectangle:
+    if not source.isValid() or not layer.crs().isValid() or source == layer.crs():
+        return rect
+    transform = QgsCoordinateTransform(source, layer.crs(), QgsProject.instance())
+    return transform.transformBoundingBox(rect)
+
+
+def _selected_polygons(mask_layer_id: str | None, layer: QgsRasterLayer, project: QgsProject) -> tuple[QgsRectangle, list[bytes]]:
+    mask_layer = project.mapLayer(mask_layer_id) if mask_layer_id else None
+    if not isinstance(mask_layer, QgsVectorLayer) or mask_layer.geometryType() != QgsWkbTypes.PolygonGeometry:
+        raise InputError("Choose a polygon layer whose selected polygons bound the run.")
+    features = list(mask_layer.getSelectedFeatures())
+    if not features:
+        raise InputError(f"No polygon is selected in '{mask_layer.name()}': select the areas to segment first.")
+    transform = None
+    if mask_layer.crs().isValid() and layer.crs().isValid() and mask_layer.crs() != layer.crs():
+        transform = QgsCoordinateTransform(mask_layer.crs(), layer.crs(), project)
+    bbox = QgsRectangle()
+    bbox.setMinimal()
+    wkbs = []
+    for feature in features:
+        geometry = feature.geometry()
+        if geometry is None or geometry.isEmpty():
+            continue
+        if transform is not None:
+            geometry.transform(transform)
+        bbox.combineExtentWith(geometry.boundingBox())
+        wkbs.append(bytes(geometry.asWkb()))
+    if not wkbs:
+        raise InputError(f"The selected features of '{mask_layer.name()}' have no geometry.")
+    return bbox, wkbs
+
+
+def _auto_output_path(folder: str, layer_name: str, model_path: str) -> str:
+    folder = folder or QgsProcessingUtils.tempFolder()
+    os.makedirs(folder, exist_ok=True)
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{os.path.splitext(os.path.basename(model_path))[0]}_{layer_name}")[:60]
+    stamp = time.strftime("%Y%m%d_%H%M%S")
+    path = os.path.join(folder, f"flair_{slug}_{stamp}.tif")
+    index = 1
+    while os.path.exists(path):
+        index += 1
+        path = os.path.join(folder, f"flair_{slug}_{stamp}_{index}.tif")
+    return path
+
+
+def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject | None = None) -> PreparedRun:
+    """Capture a run on the main thread.
+
+    Args:
+        request: what the dock's widgets say.
+        model: the model, already read by the dock.
+        project: the project holding the layers (default the current one).
+
+    Returns:
+        The prepared run.
+
+    Raises:
+        InputError: the layer is missing, the extent is empty or outside the layer, no polygon
+            is selected, or the band mapping does not fit.
+        NotSupportedError: the model cannot be run by the engine.
+    """
+    project = project or QgsProject.instance()
+    layer = project.mapLayer(request.layer_id)
+    if not isinstance(layer, QgsRasterLayer):
+        raise InputError("The input raster layer is not in the project any more: choose another.")
+    head = check_supported(model)
+    resolution = model.resolution_m if not layer.crs().isGeographic() else None
+    raster = capture_raster(layer, resolution)
+    bands = validate_bands_for_model(tuple(request.bands), model.input.channels, raster.band_count)
+
+    extent = None
+    wkbs: list[bytes] = []
+    if request.extent_mode in (EXTENT_CANVAS, EXTENT_DRAWN):
+        if request.extent is None:
+            what = "Draw a rectangle on the map first." if request.extent_mode == EXTENT_DRAWN else "The map view has no extent."
+            raise InputError(what)
+        rect = QgsRectangle(*request.extent)
+        if rect.isEmpty():
+            raise InputError("The extent is empty: draw or choose an area with a width and a height.")
+        rect = _to_layer_crs(rect, _crs(request.extent_crs), layer)
+        extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+    elif request.extent_mode == EXTENT_POLYGONS:
+        rect, wkbs = _selected_polygons(request.mask_layer_id, layer, project)
+        extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+        if not rect.width() > 0 or not rect.height() > 0:
+            raise InputError("The selected polygons have no area.")
+    elif request.extent_mode != EXTENT_LAYER:
+        raise InputError(f"Unknown extent mode {request.extent_mode!r}.")
+    grid = plan_grid(raster.transform, raster.width, raster.height, raster.crs_wkt, extent, resolution)
+    source = make_source(raster, bands, grid)
+
+    output = request.output_path or _auto_output_path(request.output_folder, layer.name(), model.path)
+    if not output.lower().endswith((".tif", ".tiff")):
+        output += ".tif"
+    confidence = None
+    if request.confidence:
+        if not head.dtype.startswith("float"):
+            raise InputError("This model outputs class indices, not scores: it cannot give a confidence; untick it.")
+        confidence = os.path.splitext(output)[0] + "_confidence.tif"
+    core_request = SegmentRequest(
+        output_path=output,
+        confidence_path=confidence,
+        tile_size_px=request.tile_size_px,
+        overlap_px=request.overlap_px,
+        batch_size=request.batch_size,
+        device=request.device,
+    )
+    return PreparedRun(model, head, source, grid, core_request, layer.id(), layer.name(), tuple(wkbs), request.opacity)
+
+
+def mask_outside(path: str, wkbs: Sequence[bytes], is_canceled: Callable[[], bool] = lambda: False) -> None:
+    """Set a single-band GeoTIFF to its nodata value outside polygons, strip by strip.
+
+    A pixel is inside when its centre is inside a polygon (``rasterio.features.geometry_mask``).
+
+    Raises:
+        Canceled: ``is_canceled`` answered True (the file is then partly masked: delete it).
+    """
+    import rasterio
+    import shapely.wkb
+    from rasterio.features import geometry_mask
+    from rasterio.windows import Window
+    from rasterio.windows import transform as window_transform
+
+    shapes = [shapely.wkb.loads(w) for w in wkbs]
+    with rasterio.open(path, "r+") as dst:
+        nodata = dst.nodata if dst.nodata is not None else CONFIDENCE_NODATA
+        for row in range(0, dst.height, _MASK_ROWS):
+            if is_canceled():
+                raise Canceled()
+            window = Window(0, row, dst.width, min(_MASK_ROWS, dst.height - row))
+            outside = geometry_mask(
+                shapes, out_shape=(int(window.height), int(window.width)),
+                transform=window_transform(window, dst.transform), all_touched=False,
+            )  # fmt: skip
+            if not outside.any():
+                continue
+            data = dst.read(1, window=window)
+            data[outside] = np.asarray(nodata, dtype=data.dtype)
+            dst.write(data, 1, window=window)
+
+
+class SegmentTask(QgsTask):
+    """Runs :func:`flair_qgis.core.segment.segment` in the background.
+
+    Args:
+        prepared: the run, captured on the main thread.
+        done: called on the main thread with the :class:`RunOutcome`.
+    """
+
+    def __init__(self, prepared: PreparedRun, done: Callable[[RunOutcome], None]) -> None:
+        super().__init__(f"FLAIR: segmenting {prepared.layer_name}", QgsTask.CanCancel)
+        self.prepared = prepared
+        self.done = done
+        self.result: SegmentResult | None = None
+        self.error: BaseException | None = None
+        self.error_traceback = ""
+        self.abandon_reason = ""
+        self._share = 100.0 if not prepared.mask_wkbs else 90.0
+
+    def abandon(self, reason: str) -> None:
+        """Stop the run because its input went away; :meth:`finished` deletes any output."""
+        self.abandon_reason = reason
+        self.cancel()
+
+    def _progress(self, percent: float) -> None:
+        self.setProgress(percent * self._share / 100.0)
+
+    def run(self) -> bool:
+        prepared = self.prepared
+        try:
+            self.result = segment(
+                prepared.model, prepared.source, prepared.grid, prepared.request,
+                is_canceled=self.isCanceled, on_progress=self._progress,
+            )  # fmt: skip
+            if prepared.mask_wkbs:
+                for path in (self.result.output_path, self.result.confidence_path):
+                    if path:
+                        mask_outside(path, prepared.mask_wkbs, self.isCanceled)
+                self.setProgress(100.0)
+        except Canceled:
+            return False
+        except FlairError as err:
+            self.error = err
+            return False
+        except Exception as err:  # reported on the main thread as critical, with the traceback in the log
+            self.error = err
+            self.error_traceback = traceback.format_exc()
+            return False
+        return True
+
+    def _discard_outputs(self) -> None:
+        request = self.prepared.request
+        remove_outputs(request.output_path, request.confidence_path)
+
+    def finished(self, result: bool) -> None:  # noqa: FBT001 - QGIS API
+        outcome = RunOutcome(status="ok", prepared=self.prepared, result=self.result)
+        if self.abandon_reason or self.isCanceled():
+            # A cancel that arrives after the last tile still leaves nothing behind.
+            self._discard_outputs()
+            outcome.status = "abandoned" if self.abandon_reason else "canceled"
+            outcome.result = None
+        elif not result or self.result is None:
+            self._discard_outputs()
+            outcome.status = "error" if self.error is not None else "canceled"
+            outcome.error = self.error
+            outcome.traceback = self.error_traceback
+        else:
+            try:
+                layer = add_class_map(
+                    self.result.output_path, self.prepared.classes, self.prepared.title,
+                    self.prepared.layer_id, self.prepared.opacity,
+                )  # fmt: skip
+                outcome.layers.append(layer)
+                if self.result.confidence_path:
+                    outcome.layers.append(
+                        add_confidence(
+                            self.result.confidence_path, self.prepared.title + " — confidence", self.prepared.layer_id
+                        )
+                    )
+            except OSError as err:
+                outcome.status = "error"
+                outcome.error = err
+                outcome.traceback = traceback.format_exc()
+        self.done(outcome)
