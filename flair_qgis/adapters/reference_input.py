@@ -1,0 +1,94 @@
+"""QGIS layers as evaluation inputs for the core (captured on the main thread).
+
+:func:`capture_reference` turns the ``REFERENCE`` layer into what
+:func:`flair_qgis.core.evaluate.evaluate_rasters` / ``evaluate_vector`` take: a raster file path,
+or a GeoDataFrame of the polygon layer's features (class field + geometry, layer CRS), so the
+worker thread never touches the layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qgis.core import QgsMapLayer, QgsRasterLayer, QgsVectorLayer, QgsWkbTypes
+
+from ..core.errors import InputError
+from .raster_input import crs_wkt_of, file_path_of
+
+
+@dataclass(frozen=True)
+class ReferenceInput:
+    """A captured reference layer.
+
+    Attributes:
+        name: layer name, for messages.
+        raster_path: file of a raster reference, else None.
+        polygons: GeoDataFrame of a polygon reference (columns: the class field and geometry), else None.
+    """
+
+    name: str
+    raster_path: str | None = None
+    polygons: object | None = None
+
+
+def raster_file(layer: QgsMapLayer | None, what: str) -> str:
+    """The file behind a raster layer.
+
+    Raises:
+        InputError: not a valid raster layer, or one QGIS reads from a web service or database.
+    """
+    if not isinstance(layer, QgsRasterLayer) or not layer.isValid():
+        raise InputError(f"The {what} is not a raster layer QGIS can open.")
+    path = file_path_of(layer)
+    if path is None:
+        raise InputError(
+            f"The {what} layer '{layer.name()}' is not a raster file (web or database layer): save it as "
+            "GeoTIFF first (Export > Save As)."
+        )
+    return path
+
+
+def polygons_of(layer: QgsVectorLayer, field: str):
+    """The features of a polygon layer as a GeoDataFrame (one class field, layer CRS).
+
+    Raises:
+        InputError: not a polygon layer, or no such field.
+    """
+    import geopandas as gpd
+    from shapely import wkb
+
+    if layer.geometryType() != QgsWkbTypes.PolygonGeometry:
+        kind = QgsWkbTypes.geometryDisplayString(layer.geometryType())
+        raise InputError(
+            f"The reference layer '{layer.name()}' holds {kind} geometries: give a polygon layer or a raster mask."
+        )
+    if not field:
+        raise InputError("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
+    names = layer.fields().names()
+    if field not in names:
+        raise InputError(f"The reference layer has no field '{field}'. Its fields are: {', '.join(names) or 'none'}.")
+    values, geometries, fids = [], [], []
+    for feature in layer.getFeatures():
+        geometry = feature.geometry()
+        if geometry is None or geometry.isEmpty():
+            continue
+        value = feature[field]
+        values.append(None if value is None or (hasattr(value, "isNull") and value.isNull()) else value)
+        geometries.append(wkb.loads(bytes(geometry.asWkb())))
+        fids.append(feature.id())
+    return gpd.GeoDataFrame({field: values}, geometry=geometries, crs=crs_wkt_of(layer.crs()), index=fids)
+
+
+def capture_reference(layer: QgsMapLayer | None, field: str) -> ReferenceInput:
+    """Capture a reference layer (raster file or polygon layer). Call on the main thread.
+
+    Raises:
+        InputError: missing or invalid layer, or a layer that is neither a raster nor polygons.
+    """
+    if layer is None or not layer.isValid():
+        raise InputError("REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer.")
+    if isinstance(layer, QgsRasterLayer):
+        return ReferenceInput(layer.name(), raster_path=raster_file(layer, "reference"))
+    if isinstance(layer, QgsVectorLayer):
+        return ReferenceInput(layer.name(), polygons=polygons_of(layer, field))
+    raise InputError(f"The reference layer '{layer.name()}' is neither a raster nor a polygon layer.")

@@ -1,0 +1,246 @@
+"""``flair:evaluate``: score a class map against a reference raster or polygon layer."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from qgis.core import (
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingOutputFile,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterExtent,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterMapLayer,
+    QgsProcessingParameterRasterDestination,
+    QgsProcessingParameterRasterLayer,
+    QgsProcessingParameterString,
+)
+
+from ..adapters.reference_input import capture_reference, raster_file
+from ..core.errors import FlairError
+from ..core.evaluate import evaluate_rasters, evaluate_vector, write_report
+from ..core.protocols import PROTOCOLS, get_protocol, parse_remap, parse_value_list
+from .base import FlairAlgorithm, tr
+
+ABSENT_OPTIONS = ("protocol", "skip", "one", "zero")
+
+
+def protocol_from_parameters(
+    name: str, ignore: str, remap: str, evaluated: str, classes: str, absent: str, drop_excluded: bool | None
+):
+    """The protocol a user asked for, from the text parameters shared by evaluate and rank_labels.
+
+    Raises:
+        InputError: unknown protocol or malformed lists.
+    """
+    evaluated_values = parse_value_list(evaluated, "EVALUATED_CLASSES")
+    class_values = parse_value_list(classes, "CLASSES")
+    return get_protocol(
+        name,
+        ignore=parse_value_list(ignore, "IGNORE_CLASSES"),
+        remap=parse_remap(remap) if (remap or "").strip() else None,
+        evaluated=evaluated_values or None,
+        absent=None if absent in ("", "protocol") else absent,
+        classes=class_values or None,
+        drop_excluded=drop_excluded,
+    )
+
+
+class EvaluateAlgorithm(FlairAlgorithm):
+    """IoU, mIoU, OA and a confusion matrix of a class map against a reference layer."""
+
+    PREDICTION = "PREDICTION"
+    REFERENCE = "REFERENCE"
+    REFERENCE_FIELD = "REFERENCE_FIELD"
+    PROTOCOL = "PROTOCOL"
+    IGNORE_CLASSES = "IGNORE_CLASSES"
+    REMAP = "REMAP"
+    EVALUATED_CLASSES = "EVALUATED_CLASSES"
+    CLASSES = "CLASSES"
+    ABSENT_CLASS_SCORE = "ABSENT_CLASS_SCORE"
+    DROP_EXCLUDED = "DROP_EXCLUDED"
+    EXTENT = "EXTENT"
+    OUTPUT_REPORT = "OUTPUT_REPORT"
+    OUTPUT_ERROR_MAP = "OUTPUT_ERROR_MAP"
+
+    def name(self) -> str:
+        return "evaluate"
+
+    def displayName(self) -> str:  # noqa: N802
+        return tr("Evaluate class map against reference")
+
+    def shortHelpString(self) -> str:  # noqa: N802
+        return tr(
+            "Scores a class-map raster against a reference: a raster mask (any CRS or resolution, "
+            "aligned with nearest neighbour) or polygons with a class field (rasterised at pixel "
+            "centres). Writes a JSON report (mIoU, OA, per-class IoU/precision/recall/F1/support, "
+            "confusion matrix), a CSV of per-class figures and a PNG of the row-normalised confusion "
+            "matrix next to it, and optionally an error map.\n\n"
+            "PROTOCOL: flair1 (codes 13..19 regrouped to 'other', mIoU over 1..12, absent classes "
+            "skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype "
+            "(5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom "
+            "(REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. "
+            "ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.\n\n"
+            "Nodata on either side is not counted. Values the protocol does not declare stop the run "
+            "with their list."
+        )
+
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
+        self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
+        self.addParameter(QgsProcessingParameterMapLayer(self.REFERENCE, tr("Reference (raster mask or polygons)")))
+        self.addParameter(
+            QgsProcessingParameterField(
+                self.REFERENCE_FIELD,
+                tr("Class field (polygon reference)"),
+                parentLayerParameterName=self.REFERENCE,
+                optional=True,
+            )  # fmt: skip
+        )
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                self.PROTOCOL, tr("Protocol"), options=list(PROTOCOLS), defaultValue="flair1", usesStaticStrings=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterString(self.IGNORE_CLASSES, tr("Values never counted (e.g. 0,255)"), optional=True)
+        )
+        self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Score only this area"), optional=True))
+        self.addParameter(
+            QgsProcessingParameterFileDestination(self.OUTPUT_REPORT, tr("Report (JSON)"), fileFilter="JSON (*.json)")
+        )
+        self.addParameter(
+            QgsProcessingParameterRasterDestination(
+                self.OUTPUT_ERROR_MAP, tr("Error map"), optional=True, createByDefault=False
+            )
+        )
+        advanced = [
+            QgsProcessingParameterString(
+                self.REMAP, tr("Regroup values, custom protocol (e.g. 13-19:13)"), optional=True
+            ),
+            QgsProcessingParameterString(
+                self.EVALUATED_CLASSES, tr("Classes averaged into mIoU (e.g. 1-12; empty = all)"), optional=True
+            ),
+            QgsProcessingParameterString(
+                self.CLASSES, tr("Classes of a custom protocol (empty = the values found)"), optional=True
+            ),
+            QgsProcessingParameterEnum(
+                self.ABSENT_CLASS_SCORE,
+                tr("A class absent from both sides counts as"),
+                options=list(ABSENT_OPTIONS),
+                defaultValue="protocol",
+                usesStaticStrings=True,
+            ),  # fmt: skip
+            QgsProcessingParameterBoolean(
+                self.DROP_EXCLUDED, tr("Drop pixels of non-evaluated classes (custom protocol)"), defaultValue=True
+            ),
+        ]
+        for param in advanced:
+            param.setFlags(param.flags() | param.FlagAdvanced)
+            self.addParameter(param)
+        self.addOutput(QgsProcessingOutputNumber("MIOU", tr("mIoU (0..1)")))
+        self.addOutput(QgsProcessingOutputNumber("OA", tr("Overall accuracy (0..1)")))
+        self.addOutput(QgsProcessingOutputNumber("PIXELS", tr("Pixels evaluated")))
+        self.addOutput(QgsProcessingOutputFile("OUTPUT_CSV", tr("Per-class CSV")))
+        self.addOutput(QgsProcessingOutputFile("OUTPUT_CHART", tr("Confusion matrix PNG")))
+
+    def prepareAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> bool:
+        # Main thread: capture layers and check the request; processAlgorithm touches no layer.
+        try:
+            prediction = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
+            self.prediction_path = raster_file(prediction, "prediction")
+            field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+            self.reference = capture_reference(self.parameterAsLayer(parameters, self.REFERENCE, context), field)
+            self.field = field
+            custom_drop = parameters.get(self.DROP_EXCLUDED)
+            name = self.parameterAsString(parameters, self.PROTOCOL, context) or "flair1"
+            self.protocol = protocol_from_parameters(
+                name,
+                self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
+                self.parameterAsString(parameters, self.REMAP, context),
+                self.parameterAsString(parameters, self.EVALUATED_CLASSES, context),
+                self.parameterAsString(parameters, self.CLASSES, context),
+                self.parameterAsString(parameters, self.ABSENT_CLASS_SCORE, context) or "protocol",
+                None if custom_drop in (None, "") or name != "custom" else self.parameterAsBool(
+                    parameters, self.DROP_EXCLUDED, context
+                ),
+            )  # fmt: skip
+            self.extent = None
+            if parameters.get(self.EXTENT) not in (None, ""):
+                rect = self.parameterAsExtent(parameters, self.EXTENT, context, prediction.crs())
+                if rect.isNull() or rect.isEmpty():
+                    raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
+                self.extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+        except FlairError as err:
+            raise QgsProcessingException(str(err)) from err
+        self.report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        if not self.report_path.lower().endswith(".json"):
+            self.report_path += ".json"
+        self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
+        return True
+
+    def processAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> dict:
+        from ..adapters.charts import confusion_png
+
+        is_canceled, on_progress = self.hooks(feedback)
+        base = os.path.splitext(self.report_path)[0]
+        csv_path, chart_path = base + ".csv", base + ".png"
+
+        def work() -> dict:
+            common = {
+                "extent": self.extent, "error_map_path": self.error_map_path,
+                "is_canceled": is_canceled, "on_progress": on_progress,
+            }  # fmt: skip
+            if self.reference.raster_path is not None:
+                report = evaluate_rasters(self.prediction_path, self.reference.raster_path, self.protocol, **common)
+            else:
+                report = evaluate_vector(
+                    self.prediction_path, self.reference.polygons, self.field, self.protocol, **common
+                )
+                report["reference"] = self.reference.name
+            written = [p for p in (report.get("error_map"),) if p]
+            try:
+                write_report(report, self.report_path, csv_path)
+                written += [self.report_path, csv_path]
+                confusion_png(report, chart_path)
+            except BaseException:
+                for path in written:
+                    if path and os.path.exists(path):
+                        os.remove(path)
+                raise
+            return report
+
+        report = self.run_core(feedback, work)
+        miou, oa = report["miou"], report["oa"]
+        feedback.pushInfo(
+            tr("{protocol}: mIoU {miou} OA {oa} over {px} px (absent classes: {absent}).").format(
+                protocol=report["protocol"],
+                miou="-" if miou is None else f"{100 * miou:.2f} %",
+                oa="-" if oa is None else f"{100 * oa:.2f} %",
+                px=report["pixels_evaluated"],
+                absent=report["absent_class_score"],
+            )
+        )
+        for row in report["classes"]:
+            iou = "-" if row["iou"] is None else f"{100 * row['iou']:.2f}"
+            feedback.pushInfo(f"  {row['value']:>4} {row['name']:<28} IoU {iou:>6}  support {row['support']}")
+        if miou is None:
+            feedback.pushWarning(tr("No evaluated class is present on either side: mIoU is undefined."))
+        return {
+            "MIOU": float("nan") if miou is None else miou,
+            "OA": float("nan") if oa is None else oa,
+            "PIXELS": report["pixels_evaluated"],
+            self.OUTPUT_REPORT: self.report_path,
+            self.OUTPUT_ERROR_MAP: report.get("error_map"),
+            "OUTPUT_CSV": csv_path,
+            "OUTPUT_CHART": chart_path,
+        }
