@@ -84,6 +84,9 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3  # errors only; the provider actually used is reported below
+    # Idle intra-op threads sleep instead of spinning: the tile pipeline's reader and writer
+    # threads need those cores between model calls.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
 
     providers: list = [CPU]
     if device in ("auto", "cuda") and cuda_available():

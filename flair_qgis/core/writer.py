@@ -150,8 +150,9 @@ class AtomicGeoTiff:
             "tiled": True,
             "blockxsize": self.block_px,
             "blockysize": self.block_px,
-            "compress": "deflate",
-            "zlevel": 1 if is_float else 6,
+            # ZSTD: as small as DEFLATE on class maps at a fraction of the CPU (GDAL >= 2.3).
+            "compress": "zstd",
+            "zstd_level": 1 if is_float else 3,
             "predictor": 3 if is_float else 1,
             "bigtiff": "if_safer",
         }

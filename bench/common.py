@@ -1,0 +1,96 @@
+"""Benchmark plumbing: a headless QGIS with the flair provider, a big real-imagery raster, timers."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import rasterio
+from rasterio.windows import Window
+
+REPO = Path(__file__).resolve().parents[1]
+BUILD = REPO / "build" / "bench"
+FLAIR_DATA = REPO / "tests" / "data" / "flair"
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+
+_KEEP: list = []
+
+
+def start_qgis():  # noqa: ANN201
+    """A headless QgsApplication with Processing and the flair provider."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from qgis.core import QgsApplication
+
+    app = QgsApplication([], False)
+    app.initQgis()
+    plugins = os.path.join(QgsApplication.pkgDataPath(), "python", "plugins")
+    if plugins not in sys.path:
+        sys.path.append(plugins)
+    from processing.core.Processing import Processing
+
+    Processing.initialize()
+    from flair_qgis.processing.provider import FlairProvider
+
+    provider = FlairProvider()
+    if not QgsApplication.processingRegistry().addProvider(provider):
+        raise RuntimeError("the flair provider could not be registered")
+    _KEEP.extend([app, provider])  # PyQGIS objects must outlive the registry's use of them
+    return app
+
+
+def run_segment(params: dict) -> tuple[float, dict]:
+    """``(seconds, results)`` of one flair:segment run through processing.run."""
+    import processing
+    from qgis.core import QgsProcessingFeedback
+
+    started = time.perf_counter()
+    result = processing.run("flair:segment", params, feedback=QgsProcessingFeedback())
+    return time.perf_counter() - started, result
+
+
+def mosaic_raster(path: Path, tiles_per_side: int) -> Path:
+    """A large 5-band raster made of the real FLAIR patches (flipped and rotated so no two
+    neighbours repeat), tiled and DEFLATE-compressed like an orthophoto delivery."""
+    if path.exists():
+        return path
+    patches = []
+    for p in sorted(FLAIR_DATA.glob("IMG_*.tif")):
+        with rasterio.open(p) as src:
+            patches.append(src.read())
+    n = tiles_per_side * 512
+    profile = dict(driver="GTiff", width=n, height=n, count=5, dtype="uint8", tiled=True, blockxsize=512,
+                   blockysize=512, compress="deflate", crs="EPSG:2154",
+                   transform=rasterio.Affine(0.2, 0, 800000.0, 0, -0.2, 6500000.0))  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".partial.tif")
+    with rasterio.open(tmp, "w", **profile) as dst:
+        for r in range(tiles_per_side):
+            for c in range(tiles_per_side):
+                k = r * tiles_per_side + c
+                patch = np.rot90(patches[k % len(patches)], k=(k // len(patches)) % 4, axes=(1, 2))
+                dst.write(np.ascontiguousarray(patch), window=Window(c * 512, r * 512, 512, 512))
+    tmp.rename(path)
+    return path
+
+
+def read_windows(path: Path, size_px: int, tile_px: int = 512) -> float:
+    """Seconds for a plain rasterio read of every tile_px window of the top-left size_px square."""
+    started = time.perf_counter()
+    with rasterio.open(path) as src:
+        for r in range(0, size_px, tile_px):
+            for c in range(0, size_px, tile_px):
+                src.read(window=Window(c, r, tile_px, tile_px))
+    return time.perf_counter() - started
+
+
+def extent_of(size_px: int, res: float = 0.2) -> str:
+    x0, y1 = 800000.0, 6500000.0
+    return f"{x0},{x0 + size_px * res},{y1 - size_px * res},{y1} [EPSG:2154]"
+
+
+def line(label: str, value: str) -> None:
+    print(f"  {label:<58} {value}", flush=True)
