@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import onnx
 import rasterio
+import rasterio.errors
 from onnx import TensorProto, helper, numpy_helper
 from rasterio.crs import CRS
 from rasterio.transform import from_origin
@@ -209,9 +211,12 @@ def write_png(path: Path, array: np.ndarray) -> Path:
     """A PNG (no georeferencing) of ``(bands, rows, cols)`` or ``(rows, cols)`` uint8."""
     data = array if array.ndim == 3 else array[None]
     path.parent.mkdir(parents=True, exist_ok=True)
-    with rasterio.open(path, "w", driver="PNG", width=data.shape[2], height=data.shape[1], count=data.shape[0],
-                       dtype="uint8") as dst:  # fmt: skip
-        dst.write(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rasterio.errors.NotGeoreferencedWarning)
+        with rasterio.open(
+            path, "w", driver="PNG", width=data.shape[2], height=data.shape[1], count=data.shape[0], dtype="uint8"
+        ) as dst:
+            dst.write(data)
     return path
 
 

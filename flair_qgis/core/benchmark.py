@@ -387,10 +387,16 @@ class _Reader:
                       and window.row_off + window.height <= src.height)  # fmt: skip
             if window.width <= 0 or window.height <= 0:
                 raise _SampleError(path, "does not overlap its reference mask")
-            data = src.read(
-                list(bands), window=window, out_shape=(len(bands), rows, cols), resampling=Resampling.bilinear,
-                boundless=not inside, fill_value=0,
-            )  # fmt: skip
+            # fill_value only for boundless reads: rasterio also fills masked pixels with it, and a
+            # 4-band uint8 GeoTIFF's 4th band (NIR) is often flagged as alpha.
+            extra = {} if inside else {"boundless": True, "fill_value": 0}
+            if (rows, cols) == (int(window.height), int(window.width)):
+                data = src.read(list(bands), window=window, **extra)
+            else:
+                data = src.read(
+                    list(bands), window=window, out_shape=(len(bands), rows, cols), resampling=Resampling.bilinear,
+                    **extra,
+                )  # fmt: skip
         scale, offset = self.norm[spec.name]
         out = np.empty(data.shape, dtype=np.float32)
         np.multiply(data, scale, out=out, casting="unsafe")
