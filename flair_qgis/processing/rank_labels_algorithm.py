@@ -1,0 +1,146 @@
+"""``flair:rank_labels``: reference polygons ordered from most to least suspicious."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterExtent,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterRasterLayer,
+    QgsProcessingParameterString,
+    QgsProcessingParameterVectorLayer,
+)
+
+from ..adapters.reference_input import polygons_of, raster_file
+from ..core.errors import FlairError
+from ..core.labels import rank_labels
+from ..core.protocols import PROTOCOLS, get_protocol, parse_remap, parse_value_list
+from .base import FlairAlgorithm, tr
+
+
+class RankLabelsAlgorithm(FlairAlgorithm):
+    """Rank label polygons by how much the model disagrees with them."""
+
+    PREDICTION = "PREDICTION"
+    REFERENCE = "REFERENCE"
+    REFERENCE_FIELD = "REFERENCE_FIELD"
+    CONFIDENCE = "CONFIDENCE"
+    PROTOCOL = "PROTOCOL"
+    IGNORE_CLASSES = "IGNORE_CLASSES"
+    REMAP = "REMAP"
+    EXTENT = "EXTENT"
+    OUTPUT = "OUTPUT"
+
+    def name(self) -> str:
+        return "rank_labels"
+
+    def displayName(self) -> str:  # noqa: N802
+        return tr("Rank suspicious labels")
+
+    def shortHelpString(self) -> str:  # noqa: N802
+        return tr(
+            "Writes the reference polygons to a GeoPackage ordered from most to least suspicious, "
+            "each with its label, the model's majority class, the share of its pixels where model and "
+            "label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model's mean "
+            "confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).\n\n"
+            "PROTOCOL regroups values before comparing (flair1: 13..19 -> 13); custom uses REMAP."
+        )
+
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
+        self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
+        self.addParameter(
+            QgsProcessingParameterVectorLayer(
+                self.REFERENCE, tr("Reference polygons"), [QgsProcessing.TypeVectorPolygon]
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterField(
+                self.REFERENCE_FIELD, tr("Class field"), parentLayerParameterName=self.REFERENCE
+            )
+        )
+        self.addParameter(QgsProcessingParameterRasterLayer(self.CONFIDENCE, tr("Confidence raster"), optional=True))
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                self.PROTOCOL,
+                tr("Protocol (value regrouping)"),
+                options=list(PROTOCOLS),
+                defaultValue="custom",
+                usesStaticStrings=True,
+            )
+        )
+        self.addParameter(QgsProcessingParameterString(self.IGNORE_CLASSES, tr("Values never counted"), optional=True))
+        self.addParameter(QgsProcessingParameterString(self.REMAP, tr("Regroup values (e.g. 13-19:13)"), optional=True))
+        self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Only this area"), optional=True))
+        self.addParameter(
+            QgsProcessingParameterFileDestination(self.OUTPUT, tr("Ranked labels"), fileFilter="GeoPackage (*.gpkg)")
+        )
+        self.addOutput(QgsProcessingOutputNumber("POLYGONS", tr("Polygons ranked")))
+        self.addOutput(
+            QgsProcessingOutputNumber("DISAGREEING", tr("Polygons whose majority class differs from the label"))
+        )
+
+    def prepareAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> bool:
+        try:
+            prediction = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
+            self.prediction_path = raster_file(prediction, "prediction")
+            self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+            layer = self.parameterAsVectorLayer(parameters, self.REFERENCE, context)
+            if layer is None or not layer.isValid():
+                raise QgsProcessingException(tr("REFERENCE is not a polygon layer QGIS can open."))
+            self.polygons = polygons_of(layer, self.field)
+            confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
+            self.confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
+            remap = self.parameterAsString(parameters, self.REMAP, context)
+            self.protocol = get_protocol(
+                self.parameterAsString(parameters, self.PROTOCOL, context) or "custom",
+                ignore=parse_value_list(self.parameterAsString(parameters, self.IGNORE_CLASSES, context)),
+                remap=parse_remap(remap) if remap.strip() else None,
+            )
+            self.extent = None
+            if parameters.get(self.EXTENT) not in (None, ""):
+                rect = self.parameterAsExtent(parameters, self.EXTENT, context, prediction.crs())
+                if rect.isNull() or rect.isEmpty():
+                    raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
+                self.extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+        except FlairError as err:
+            raise QgsProcessingException(str(err)) from err
+        self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        if not self.output_path.lower().endswith(".gpkg"):
+            self.output_path += ".gpkg"
+        return True
+
+    def processAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> dict:
+        is_canceled, on_progress = self.hooks(feedback)
+        ranked = self.run_core(
+            feedback,
+            lambda: rank_labels(
+                self.prediction_path,
+                self.polygons,
+                self.field,
+                self.output_path,
+                confidence_path=self.confidence_path,
+                protocol=self.protocol,
+                extent=self.extent,
+                is_canceled=is_canceled,
+                on_progress=on_progress,
+            ),  # fmt: skip
+        )
+        disagreeing = int(((ranked["predicted"].notna()) & (ranked["predicted"] != ranked["label"])).sum())
+        feedback.pushInfo(
+            tr("{n} polygons ranked; the model's majority class differs from the label on {d}.").format(
+                n=len(ranked), d=disagreeing
+            )
+        )
+        return {self.OUTPUT: self.output_path, "POLYGONS": len(ranked), "DISAGREEING": disagreeing}
