@@ -14,32 +14,10 @@ from rasterio.windows import Window
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "build" / "bench"
 FLAIR_DATA = REPO / "tests" / "data" / "flair"
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "scripts")]
 
 
-_KEEP: list = []
-
-
-def start_qgis():  # noqa: ANN201
-    """A headless QgsApplication with Processing and the flair provider."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from qgis.core import QgsApplication
-
-    app = QgsApplication([], False)
-    app.initQgis()
-    plugins = os.path.join(QgsApplication.pkgDataPath(), "python", "plugins")
-    if plugins not in sys.path:
-        sys.path.append(plugins)
-    from processing.core.Processing import Processing
-
-    Processing.initialize()
-    from flair_qgis.processing.provider import FlairProvider
-
-    provider = FlairProvider()
-    if not QgsApplication.processingRegistry().addProvider(provider):
-        raise RuntimeError("the flair provider could not be registered")
-    _KEEP.extend([app, provider])  # PyQGIS objects must outlive the registry's use of them
-    return app
+from headless import start_qgis  # noqa: E402,F401 - re-exported for the benchmarks
 
 
 def run_segment(params: dict) -> tuple[float, dict]:
