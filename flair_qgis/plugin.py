@@ -26,7 +26,7 @@ def tr(text: str) -> str:
 class FlairPlugin:
     """Entry point object QGIS creates through :func:`flair_qgis.classFactory`."""
 
-    def __init__(self, iface) -> None:  # noqa: ANN001 - QgisInterface
+    def __init__(self, iface) -> None:
         self.iface = iface
         self.provider: FlairProvider | None = None
         self.action: QAction | None = None
@@ -50,7 +50,7 @@ class FlairPlugin:
         self.iface.addToolBarIcon(self.action)
         self.iface.addPluginToRasterMenu(MENU, self.action)
 
-    def show_dock(self, visible: bool = True) -> None:  # noqa: FBT001, FBT002
+    def show_dock(self, visible: bool = True) -> None:
         """Show (creating it the first time) or hide the FLAIR dock."""
         if self.dock is None and not visible:
             return
@@ -65,7 +65,7 @@ class FlairPlugin:
             self.dock.raise_()
         self._sync_action(visible)
 
-    def _sync_action(self, visible: bool) -> None:  # noqa: FBT001
+    def _sync_action(self, visible: bool) -> None:
         if self.action is not None and self.action.isChecked() != visible:
             self.action.blockSignals(True)
             self.action.setChecked(visible)

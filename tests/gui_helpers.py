@@ -66,11 +66,11 @@ def big_raster(path: Path, size_px: int = 2048, bands: int = 5, seed: int = 0) -
     return path
 
 
-def wait_for_task(qtbot, dock, timeout_ms: int = 60000) -> None:  # noqa: ANN001
+def wait_for_task(qtbot, dock, timeout_ms: int = 60000) -> None:
     """Wait until the dock's run ended (its ``finished()`` ran on the main thread)."""
     qtbot.waitUntil(lambda: dock.task is None, timeout=timeout_ms)
 
 
-def messages(iface, level) -> list[str]:  # noqa: ANN001
+def messages(iface, level) -> list[str]:
     """Message bar texts of one level."""
     return list(iface.messageBar().get_messages(level))

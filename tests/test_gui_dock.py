@@ -18,7 +18,6 @@ from gui_helpers import (
 )
 from qgis.core import (
     Qgis,
-    QgsCoordinateReferenceSystem,
     QgsFeature,
     QgsGeometry,
     QgsMapRendererParallelJob,
@@ -38,7 +37,7 @@ from flair_qgis.adapters.task import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, 
 
 
 @pytest.fixture
-def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):  # noqa: ANN001, ANN201
+def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
     """The plugin loaded into the test QGIS with its dock shown; unloaded afterwards."""
     from qgis.core import QgsSettings
 
@@ -56,7 +55,7 @@ def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):  # noqa: ANN00
     loaded.unload()
 
 
-def add_raster(path) -> QgsRasterLayer:  # noqa: ANN001
+def add_raster(path) -> QgsRasterLayer:
     layer = QgsRasterLayer(str(path), os.path.basename(str(path)))
     assert layer.isValid()
     QgsProject.instance().addMapLayer(layer)
@@ -67,7 +66,7 @@ def new_result_layers(before: set[str]) -> list[QgsRasterLayer]:
     return [lyr for lid, lyr in QgsProject.instance().mapLayers().items() if lid not in before]
 
 
-def run_and_wait(qtbot, dock) -> None:  # noqa: ANN001
+def run_and_wait(qtbot, dock) -> None:
     assert dock.run_button.isEnabled(), dock.reason_label.text()
     qtbot.mouseClick(dock.run_button, Qt.LeftButton)
     assert dock.task is not None
@@ -279,7 +278,9 @@ def test_extent_outside_layer_is_a_message_not_a_task(plugin, qgis_iface, qgis_c
     dock.layer_combo.setLayer(layer)
     qgis_canvas.setDestinationCrs(layer.crs())
     full = layer.extent()
-    qgis_canvas.setExtent(QgsRectangle(full.xMaximum() + 100, full.yMaximum() + 100, full.xMaximum() + 200, full.yMaximum() + 200))
+    qgis_canvas.setExtent(
+        QgsRectangle(full.xMaximum() + 100, full.yMaximum() + 100, full.xMaximum() + 200, full.yMaximum() + 200)
+    )
     dock.set_extent_mode(EXTENT_CANVAS)
     before = set(QgsProject.instance().mapLayers())
     assert dock.run() is None
@@ -322,7 +323,7 @@ def test_cuda_asked_without_cuda_warns_and_runs_on_cpu(plugin, qgis_iface, qtbot
     assert settings.device() == "cuda"
 
 
-def _start_long_run(plugin, tmp_path):  # noqa: ANN001, ANN202
+def _start_long_run(plugin, tmp_path):
     dock = plugin.dock
     source = big_raster(tmp_path / "in" / "big.tif")
     layer = add_raster(source)
@@ -343,7 +344,7 @@ def _start_long_run(plugin, tmp_path):  # noqa: ANN001, ANN202
 
 def test_cancel_mid_run_leaves_no_layer_and_no_file(plugin, qgis_iface, qtbot, tmp_path):
     before = None
-    dock, layer, out_dir, task = _start_long_run(plugin, tmp_path)
+    dock, _layer, out_dir, task = _start_long_run(plugin, tmp_path)
     before = set(QgsProject.instance().mapLayers())
     qtbot.waitUntil(lambda: task.progress() > 0, timeout=30000)
     assert dock.cancel_button.isEnabled()

@@ -20,7 +20,7 @@ REQUIRED_METADATA = (
 
 
 @pytest.fixture(scope="module")
-def package_zip(tmp_path_factory) -> Path:  # noqa: ANN001
+def package_zip(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("package")
     env = dict(os.environ, DIST_DIR=str(tmp / "dist"), BUILD_DIR=str(tmp / "build"))
     done = subprocess.run([str(REPO / "scripts" / "package.sh")], env=env, capture_output=True, text=True, check=False)

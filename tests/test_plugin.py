@@ -16,7 +16,7 @@ from qgis.PyQt.QtWidgets import QDockWidget
 from flair_qgis.adapters import deps
 
 
-def _flair_docks(window) -> list:  # noqa: ANN001
+def _flair_docks(window) -> list:
     return [d for d in window.findChildren(QDockWidget) if "FLAIR" in d.windowTitle()]
 
 
@@ -66,7 +66,9 @@ def _wheel(folder: Path, name: str = "flairtoydep", version: str = "1.0") -> Pat
     files = {
         f"{name}/__init__.py": f"VERSION = '{version}'\n",
         f"{name}-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-        f"{name}-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{name}-{version}.dist-info/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
     }
     record = []
     for path, text in files.items():

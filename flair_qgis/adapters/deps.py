@@ -119,7 +119,7 @@ def pip_arguments(package: str, target: str, constraints_file: str | None = None
             "--target", target]  # fmt: skip
     if constraints_file:
         args += ["--constraint", constraints_file]
-    return args + [package]
+    return [*args, package]
 
 
 def install_command_text(package: str | None = None, target: str | None = None) -> str:
@@ -166,9 +166,7 @@ def install(
         args[-1:-1] = list(extra_args)
         env = dict(os.environ, PIP_NO_INPUT="1", PYTHONNOUSERSITE="1")
         try:
-            process = subprocess.Popen(
-                args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
-            )
+            process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         except OSError as err:
             raise DependencyError(
                 f"Could not start pip ({err}). Run this command in a terminal:\n{install_command_text(package, target)}"
@@ -176,7 +174,7 @@ def install(
         tail: list[str] = []
         assert process.stdout is not None
         for line in process.stdout:
-            tail = (tail + [line.rstrip()])[-20:]
+            tail = ([*tail, line.rstrip()])[-20:]
             if on_output is not None:
                 on_output(line.rstrip())
             if is_canceled is not None and is_canceled():
@@ -186,7 +184,8 @@ def install(
         code = process.wait()
     if code != 0:
         raise DependencyError(
-            f"pip could not install {package} (exit code {code}):\n" + "\n".join(tail[-8:])
+            f"pip could not install {package} (exit code {code}):\n"
+            + "\n".join(tail[-8:])
             + f"\n\nRun this command in a terminal instead:\n{install_command_text(package, target)}"
         )
     activate_deps_dir(target)
@@ -222,7 +221,7 @@ class InstallTask(QgsTask):
             return False
         return True
 
-    def finished(self, result: bool) -> None:  # noqa: FBT001 - QGIS API
+    def finished(self, result: bool) -> None:
         if result:
             activate_deps_dir(self.target)
             ok, detail = onnxruntime_status() if self.package.startswith("onnxruntime") else (True, "")

@@ -21,12 +21,12 @@ from qgis.core import (
     QgsFeatureRequest,
     QgsGeometry,
     QgsMapLayer,
+    QgsPalettedRasterRenderer,
     QgsPointXY,
     QgsProject,
     QgsRaster,
     QgsRasterLayer,
     QgsRasterShader,
-    QgsPalettedRasterRenderer,
     QgsSingleBandPseudoColorRenderer,
     QgsVectorLayer,
 )
@@ -98,12 +98,7 @@ def default_bands(model_band_names: Sequence[str], layer_labels: Sequence[str]) 
         (b for b in range(1, len(layer_labels) + 1) if b not in used),
         key=lambda b: (have[b - 1] in _BAND_ALIASES, b),
     )
-    result = []
-    for match in mapping:
-        if match is None:
-            match = free.pop(0) if free else 0
-        result.append(match)
-    return result
+    return [match if match is not None else (free.pop(0) if free else 0) for match in mapping]
 
 
 def paletted_renderer(layer: QgsRasterLayer, classes: Sequence[ClassInfo]) -> QgsPalettedRasterRenderer:
@@ -153,6 +148,7 @@ def add_class_map(
     classes: Sequence[ClassInfo],
     name: str,
     anchor_id: str | None = None,
+    *,
     opacity: float = 0.7,
     project: QgsProject | None = None,
 ) -> QgsRasterLayer:
@@ -168,7 +164,9 @@ def add_class_map(
     return layer
 
 
-def add_confidence(path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None) -> QgsRasterLayer:
+def add_confidence(
+    path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None
+) -> QgsRasterLayer:
     """Open a confidence GeoTIFF as a grey-ramp layer and add it (unchecked) above the anchor."""
     layer = QgsRasterLayer(path, name, "gdal")
     if not layer.isValid():
@@ -238,13 +236,14 @@ def palette_classes(layer: QgsMapLayer | None) -> tuple[ClassInfo, ...]:
     if not isinstance(layer, QgsRasterLayer) or not isinstance(layer.renderer(), QgsPalettedRasterRenderer):
         return ()
     return tuple(
-        ClassInfo(int(c.value), c.label or f"class {int(c.value)}", c.color.name())
-        for c in layer.renderer().classes()
+        ClassInfo(int(c.value), c.label or f"class {int(c.value)}", c.color.name()) for c in layer.renderer().classes()
     )
 
 
-def vector_value_at(layer: QgsVectorLayer, field: str, point: QgsPointXY, point_crs: QgsCoordinateReferenceSystem) -> tuple[object, int | None]:
-    """``(value of field, feature id)`` of the first polygon of ``layer`` containing a point; ``(None, None)`` if none."""
+def vector_value_at(
+    layer: QgsVectorLayer, field: str, point: QgsPointXY, point_crs: QgsCoordinateReferenceSystem
+) -> tuple[object, int | None]:
+    """``(value of field, feature id)`` of the first polygon containing a point; ``(None, None)`` if none."""
     if layer is None or not layer.isValid() or layer.fields().indexOf(field) < 0:
         return None, None
     if point_crs.isValid() and layer.crs().isValid() and point_crs != layer.crs():
@@ -276,6 +275,7 @@ def identify(
     point: QgsPointXY,
     point_crs: QgsCoordinateReferenceSystem,
     prediction: QgsRasterLayer | None,
+    *,
     confidence: QgsRasterLayer | None = None,
     reference: QgsMapLayer | None = None,
     reference_field: str = "",
@@ -294,3 +294,21 @@ def identify(
     if conf is not None and conf < 0:  # the confidence raster's nodata (-1)
         conf = None
     return PixelReport(pixel_value(prediction, point, point_crs) if prediction is not None else None, conf, ref_value)
+
+
+def style_suspicious(layer: QgsVectorLayer) -> None:
+    """Draw ranked labels as outlines, redder the more suspicious (``suspicion`` 0..1)."""
+    from qgis.core import QgsFillSymbol, QgsGraduatedSymbolRenderer, QgsRendererRange
+
+    ranges = []
+    for low, high, color in (
+        (0.0, 0.25, "#fee08b"),
+        (0.25, 0.5, "#fdae61"),
+        (0.5, 0.75, "#f46d43"),
+        (0.75, 1.0001, "#a50026"),
+    ):
+        symbol = QgsFillSymbol.createSimple(
+            {"color": "0,0,0,0", "outline_color": color, "outline_width": "0.6", "outline_style": "solid"}
+        )
+        ranges.append(QgsRendererRange(low, high, symbol, f"suspicion {low:.2f}–{min(high, 1.0):.2f}"))
+    layer.setRenderer(QgsGraduatedSymbolRenderer("suspicion", ranges))

@@ -38,8 +38,8 @@ from ..core.model import ModelInfo, OutputSpec
 from ..core.nomenclature import ClassInfo
 from ..core.segment import CONFIDENCE_NODATA, SegmentRequest, SegmentResult, check_supported, segment
 from ..core.sources import PixelSource, validate_bands_for_model
+from .layers import add_above, add_class_map, add_confidence, remove_outputs, style_suspicious
 from .raster_input import capture_raster, make_source
-from .layers import add_class_map, add_confidence, remove_outputs
 
 EXTENT_CANVAS = "canvas"
 EXTENT_LAYER = "layer"
@@ -183,7 +183,9 @@ def _to_layer_crs(rect: QgsRectangle, source: QgsCoordinateReferenceSystem, laye
     return transform.transformBoundingBox(rect)
 
 
-def _selected_polygons(mask_layer_id: str | None, layer: QgsRasterLayer, project: QgsProject) -> tuple[QgsRectangle, list[bytes]]:
+def _selected_polygons(
+    mask_layer_id: str | None, layer: QgsRasterLayer, project: QgsProject
+) -> tuple[QgsRectangle, list[bytes]]:
     mask_layer = project.mapLayer(mask_layer_id) if mask_layer_id else None
     if not isinstance(mask_layer, QgsVectorLayer) or mask_layer.geometryType() != QgsWkbTypes.PolygonGeometry:
         raise InputError("Choose a polygon layer whose selected polygons bound the run.")
@@ -251,7 +253,11 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
     wkbs: list[bytes] = []
     if request.extent_mode in (EXTENT_CANVAS, EXTENT_DRAWN):
         if request.extent is None:
-            what = "Draw a rectangle on the map first." if request.extent_mode == EXTENT_DRAWN else "The map view has no extent."
+            what = (
+                "Draw a rectangle on the map first."
+                if request.extent_mode == EXTENT_DRAWN
+                else "The map view has no extent."
+            )
             raise InputError(what)
         rect = QgsRectangle(*request.extent)
         if rect.isEmpty():
@@ -372,7 +378,7 @@ class SegmentTask(QgsTask):
         request = self.prepared.request
         remove_outputs(request.output_path, request.confidence_path)
 
-    def finished(self, result: bool) -> None:  # noqa: FBT001 - QGIS API
+    def finished(self, result: bool) -> None:
         outcome = RunOutcome(status="ok", prepared=self.prepared, result=self.result)
         if self.abandon_reason or self.isCanceled():
             # A cancel that arrives after the last tile still leaves nothing behind.
@@ -387,9 +393,12 @@ class SegmentTask(QgsTask):
         else:
             try:
                 layer = add_class_map(
-                    self.result.output_path, self.prepared.classes, self.prepared.title,
-                    self.prepared.layer_id, self.prepared.opacity,
-                )  # fmt: skip
+                    self.result.output_path,
+                    self.prepared.classes,
+                    self.prepared.title,
+                    self.prepared.layer_id,
+                    opacity=self.prepared.opacity,
+                )
                 outcome.layers.append(layer)
                 if self.result.confidence_path:
                     outcome.layers.append(
@@ -401,4 +410,172 @@ class SegmentTask(QgsTask):
                 outcome.status = "error"
                 outcome.error = err
                 outcome.traceback = traceback.format_exc()
+        self.done(outcome)
+
+
+@dataclass(frozen=True)
+class PreparedEvaluation:
+    """A "score this view" request captured on the main thread.
+
+    Attributes:
+        prediction_path: the class-map file.
+        reference: the captured reference (raster file or polygons GeoDataFrame).
+        field: class field of a polygon reference.
+        protocol: the core scoring protocol.
+        extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS, or None for all of it.
+        error_map_path: error-map GeoTIFF to write, or None.
+        ranked_path: GeoPackage of suspicious labels to write (polygon references), or None.
+        confidence_path: confidence raster weighting the suspicion, or None.
+        anchor_id: layer the overlays go above (the prediction).
+    """
+
+    prediction_path: str
+    reference: object
+    field: str
+    protocol: object
+    extent: tuple[float, float, float, float] | None
+    error_map_path: str | None = None
+    ranked_path: str | None = None
+    confidence_path: str | None = None
+    anchor_id: str | None = None
+
+
+@dataclass
+class EvaluationOutcome:
+    """How a scoring run ended.
+
+    Attributes:
+        status: ``ok``, ``canceled`` or ``error``.
+        report: the report dict (DESIGN.md format) when ``ok``.
+        ranked: the ranked polygons (GeoDataFrame) when asked for.
+        error: the exception when ``error``.
+        traceback: traceback of an unexpected error.
+        layers: overlay layers added (error map, suspicious labels).
+    """
+
+    status: str
+    prepared: PreparedEvaluation
+    report: dict | None = None
+    ranked: object | None = None
+    error: BaseException | None = None
+    traceback: str = ""
+    layers: list[QgsMapLayer] = field(default_factory=list)
+
+
+def prepare_evaluation(  # noqa: PLR0917 - one argument per QA widget
+    prediction: QgsMapLayer | None,
+    reference: QgsMapLayer | None,
+    reference_field: str,
+    protocol_name: str,
+    view: QgsRectangle | None,
+    view_crs: QgsCoordinateReferenceSystem,
+    *,
+    error_map: bool = False,
+    suspicious: bool = False,
+    confidence: QgsMapLayer | None = None,
+    folder: str = "",
+) -> PreparedEvaluation:
+    """Capture a scoring of the map view on the main thread.
+
+    Raises:
+        InputError: missing or unusable layers (web layers must be saved as files first), bad field.
+    """
+    from ..core.protocols import get_protocol
+    from .reference_input import capture_reference, raster_file
+
+    prediction_path = raster_file(prediction, "class map")
+    captured = capture_reference(reference, reference_field)
+    protocol = get_protocol(protocol_name)
+    extent = None
+    if view is not None and not view.isEmpty():
+        rect = QgsRectangle(view)
+        if view_crs.isValid() and prediction.crs().isValid() and view_crs != prediction.crs():
+            rect = QgsCoordinateTransform(view_crs, prediction.crs(), QgsProject.instance()).transformBoundingBox(rect)
+        extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+    folder = folder or QgsProcessingUtils.tempFolder()
+    os.makedirs(folder, exist_ok=True)
+    stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{int(time.time() * 1000) % 1000:03d}"
+    error_path = os.path.join(folder, f"flair_errors_{stamp}.tif") if error_map else None
+    ranked_path = None
+    if suspicious and captured.polygons is not None:
+        ranked_path = os.path.join(folder, f"flair_suspicious_{stamp}.gpkg")
+    confidence_path = None
+    if ranked_path and isinstance(confidence, QgsRasterLayer):
+        confidence_path = raster_file(confidence, "confidence raster")
+    return PreparedEvaluation(
+        prediction_path, captured, reference_field, protocol, extent, error_path, ranked_path, confidence_path,
+        prediction.id(),
+    )  # fmt: skip
+
+
+class EvaluateTask(QgsTask):
+    """Scores a class map against a reference with :mod:`flair_qgis.core.evaluate` in the background."""
+
+    def __init__(self, prepared: PreparedEvaluation, done: Callable[[EvaluationOutcome], None]) -> None:
+        super().__init__("FLAIR: scoring the view", QgsTask.CanCancel)
+        self.prepared = prepared
+        self.done = done
+        self.report: dict | None = None
+        self.ranked = None
+        self.error: BaseException | None = None
+        self.error_traceback = ""
+
+    def run(self) -> bool:
+        from ..core.evaluate import evaluate_rasters, evaluate_vector
+
+        p = self.prepared
+        share = 50.0 if p.ranked_path else 100.0
+        try:
+            if p.reference.raster_path is not None:
+                self.report = evaluate_rasters(
+                    p.prediction_path, p.reference.raster_path, p.protocol, extent=p.extent,
+                    error_map_path=p.error_map_path, is_canceled=self.isCanceled,
+                    on_progress=lambda v: self.setProgress(v * share / 100.0),
+                )  # fmt: skip
+            else:
+                self.report = evaluate_vector(
+                    p.prediction_path, p.reference.polygons, p.field, p.protocol, extent=p.extent,
+                    error_map_path=p.error_map_path, is_canceled=self.isCanceled,
+                    on_progress=lambda v: self.setProgress(v * share / 100.0),
+                )  # fmt: skip
+            if p.ranked_path:
+                from ..core.labels import rank_labels
+
+                self.ranked = rank_labels(
+                    p.prediction_path, p.reference.polygons, p.field, p.ranked_path,
+                    confidence_path=p.confidence_path, protocol=p.protocol, extent=p.extent,
+                    is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(50.0 + v / 2.0),
+                )  # fmt: skip
+        except Canceled:
+            return False
+        except FlairError as err:
+            self.error = err
+            return False
+        except Exception as err:  # reported on the main thread as critical, traceback in the log
+            self.error = err
+            self.error_traceback = traceback.format_exc()
+            return False
+        return True
+
+    def finished(self, result: bool) -> None:
+        p = self.prepared
+        outcome = EvaluationOutcome(status="ok", prepared=p, report=self.report, ranked=self.ranked)
+        if not result or self.isCanceled():
+            for path in (p.error_map_path, p.ranked_path):
+                if path:
+                    remove_outputs(path)
+            outcome.status = "error" if self.error is not None else "canceled"
+            outcome.error = self.error
+            outcome.traceback = self.error_traceback
+            outcome.report = None
+        else:
+            if p.error_map_path and os.path.exists(p.error_map_path):
+                layer = QgsRasterLayer(p.error_map_path, "FLAIR errors", "gdal")  # loads the .qml sidecar style
+                layer.setCustomProperty("flair_qgis/kind", "error_map")
+                outcome.layers.append(add_above(layer, p.anchor_id))
+            if p.ranked_path and os.path.exists(p.ranked_path):
+                layer = QgsVectorLayer(p.ranked_path, "FLAIR suspicious labels", "ogr")
+                layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
+                style_suspicious(layer)
+                outcome.layers.append(add_above(layer, p.anchor_id))
         self.done(outcome)

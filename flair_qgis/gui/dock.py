@@ -75,7 +75,7 @@ class FlairDock(QDockWidget):
         parent: parent widget (QGIS's main window).
     """
 
-    def __init__(self, iface, parent: QWidget | None = None) -> None:  # noqa: ANN001 - QgisInterface
+    def __init__(self, iface, parent: QWidget | None = None) -> None:
         super().__init__(tr("FLAIR segmentation"), parent)
         self.setObjectName("FlairDock")
         self.iface = iface
@@ -160,7 +160,9 @@ class FlairDock(QDockWidget):
             (tr("Rectangle drawn on the map"), EXTENT_DRAWN),
         ):
             self.extent_combo.addItem(label, mode)
-        self.extent_combo.setCurrentIndex(max(0, self.extent_combo.findData(settings.value("extent_mode", EXTENT_CANVAS))))
+        self.extent_combo.setCurrentIndex(
+            max(0, self.extent_combo.findData(settings.value("extent_mode", EXTENT_CANVAS)))
+        )
         self.extent_combo.currentIndexChanged.connect(self._on_extent_mode)
         extent_form.addRow(tr("Area"), self.extent_combo)
         self.polygon_combo = QgsMapLayerComboBox()
@@ -277,7 +279,9 @@ class FlairDock(QDockWidget):
         answer = QMessageBox.question(
             self,
             tr("Install {package}").format(package=package),
-            tr("Install {package} with pip into\n{target}\n(used only by this plugin)?").format(package=package, target=target),
+            tr("Install {package} with pip into\n{target}\n(used only by this plugin)?").format(
+                package=package, target=target
+            ),
         )
         if answer != QMessageBox.Yes:
             return
@@ -285,7 +289,7 @@ class FlairDock(QDockWidget):
         self.install_task = deps.InstallTask(package, target, self._on_installed)
         QgsApplication.taskManager().addTask(self.install_task)
 
-    def _on_installed(self, ok: bool, message: str) -> None:  # noqa: FBT001
+    def _on_installed(self, ok: bool, message: str) -> None:
         self.banner.install_button.setEnabled(True)
         if ok and self.refresh_dependencies():
             self.push(tr("onnxruntime {version} installed: the plugin is ready.").format(version=message), Qgis.Success)
@@ -416,7 +420,7 @@ class FlairDock(QDockWidget):
         """Choose how the extent is given (one of the ``EXTENT_*`` modes)."""
         self.extent_combo.setCurrentIndex(self.extent_combo.findData(mode))
 
-    def _toggle_draw(self, checked: bool) -> None:  # noqa: FBT001
+    def _toggle_draw(self, checked: bool) -> None:
         if checked:
             self.canvas.setMapTool(self.rectangle_tool)
         elif self.canvas.mapTool() is self.rectangle_tool:
@@ -430,9 +434,7 @@ class FlairDock(QDockWidget):
         """Use a rectangle (in ``crs``) as the drawn extent."""
         self.drawn_extent = QgsRectangle(rect)
         self.drawn_crs = crs
-        self.drawn_label.setText(
-            tr("{w:.0f} × {h:.0f} map units").format(w=rect.width(), h=rect.height())
-        )
+        self.drawn_label.setText(tr("{w:.0f} × {h:.0f} map units").format(w=rect.width(), h=rect.height()))
         self.rectangle_tool.show_rectangle(rect)
 
     # -------------------------------------------------------------------- run
@@ -454,7 +456,10 @@ class FlairDock(QDockWidget):
         if mode == EXTENT_CANVAS:
             rect = self.canvas.extent()
             extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
-            crs = self.canvas.mapSettings().destinationCrs().authid() or self.canvas.mapSettings().destinationCrs().toWkt()
+            crs = (
+                self.canvas.mapSettings().destinationCrs().authid()
+                or self.canvas.mapSettings().destinationCrs().toWkt()
+            )
         elif mode == EXTENT_DRAWN and self.drawn_extent is not None:
             rect = self.drawn_extent
             extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
@@ -491,7 +496,7 @@ class FlairDock(QDockWidget):
         except FlairError as err:
             self.push(str(err), Qgis.Warning)
             return None
-        except Exception as err:  # noqa: BLE001 - shown as critical, traceback in the log
+        except Exception as err:
             self.report_unexpected(err)
             return None
         if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
@@ -518,9 +523,9 @@ class FlairDock(QDockWidget):
     def _on_layers_removed(self, layer_ids: list[str]) -> None:
         if self.task is not None and self.task.prepared.layer_id in layer_ids:
             self.task.abandon(
-                tr("The layer '{name}' was removed from the project: the run was stopped and nothing was written.").format(
-                    name=self.task.prepared.layer_name
-                )
+                tr(
+                    "The layer '{name}' was removed from the project: the run was stopped and nothing was written."
+                ).format(name=self.task.prepared.layer_name)
             )
         if self.result_layer_id in layer_ids:
             self.result_layer_id = None

@@ -137,8 +137,9 @@ class DependencyBanner(QFrame):
     def show_missing(self, package: str, command: str, reason: str) -> None:
         """Explain that ``package`` is missing and how to get it."""
         self.message.setText(
-            tr("The FLAIR plugin needs <b>{package}</b> to run models; it is not available in this QGIS "
-               "({reason}).").format(package=package, reason=reason)  # fmt: skip
+            tr(
+                "The FLAIR plugin needs <b>{package}</b> to run models; it is not available in this QGIS ({reason})."
+            ).format(package=package, reason=reason)
         )
         self.install_button.setText(tr("Install {package}").format(package=package))
         self.install_button.setProperty("package", package)
