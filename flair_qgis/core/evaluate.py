@@ -39,9 +39,9 @@ from .protocols import Protocol
 from .reference import ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
 from .writer import AtomicGeoTiff, _write_text_atomic, check_output_path
 
-WINDOW_PX = 4 * 1024 * 1024
-"""Pixels per window (4 Mpx: about 8 MB of uint8 pairs in flight, whatever the area)."""
-_ROW_MULTIPLE = 256
+WINDOW_PX = 1024 * 1024
+"""Pixels per window (1 Mpx: about 16 MB of temporaries in flight, whatever the area)."""
+_ROW_MULTIPLE = 128
 
 
 def prediction_grid(prediction_path: str, extent: tuple[float, float, float, float] | None) -> Grid:
@@ -58,7 +58,7 @@ def prediction_grid(prediction_path: str, extent: tuple[float, float, float, flo
 
 def windows(grid: Grid, window_px: int = WINDOW_PX) -> list[tuple[int, int, int, int]]:
     """``(row, col, rows, cols)`` windows covering the grid, full-width strips when they fit."""
-    cols = min(grid.width, max(_ROW_MULTIPLE, 8192))
+    cols = min(grid.width, 4096)
     rows = max(_ROW_MULTIPLE, (window_px // cols) // _ROW_MULTIPLE * _ROW_MULTIPLE)
     return [
         (r, c, min(rows, grid.height - r), min(cols, grid.width - c))
