@@ -187,6 +187,7 @@ class FlairDock(QDockWidget):
         self.device_warning = QLabel()
         self.device_warning.setWordWrap(True)
         self.device_warning.setStyleSheet("color: #a15c00;")
+        self.device_warning.setVisible(False)
         run_form.addRow(self.device_warning)
         self.output_widget = QgsFileWidget()
         self.output_widget.setStorageMode(QgsFileWidget.SaveFile)
