@@ -317,12 +317,11 @@ def write_report(
     json_path = check_output_path(os.fspath(json_path), "report")
     text = json.dumps(report, indent=2, default=_json_default, allow_nan=False)
     csv_text = report_csv(report) if csv_path else None
-    if csv_path:
-        csv_path = check_output_path(os.fspath(csv_path), "CSV report")
+    csv_file = check_output_path(os.fspath(csv_path), "CSV report") if csv_path else None
     _write_text_atomic(json_path, text + "\n")
-    if csv_path and csv_text is not None:
+    if csv_file and csv_text is not None:
         try:
-            _write_text_atomic(csv_path, csv_text)
+            _write_text_atomic(csv_file, csv_text)
         except BaseException:
             os.remove(json_path)
             raise

@@ -92,8 +92,8 @@ class ConfusionMatrix:
             codes |= prediction.ravel()
             self._dense += np.bincount(codes, minlength=_UINT8_BINS)
             return
-        codes = (reference.astype(np.int64).ravel() << 32) | (prediction.astype(np.int64).ravel() & 0xFFFFFFFF)
-        unique, counts = np.unique(codes, return_counts=True)
+        packed = (reference.astype(np.int64).ravel() << 32) | (prediction.astype(np.int64).ravel() & 0xFFFFFFFF)
+        unique, counts = np.unique(packed, return_counts=True)
         ref_values = (unique >> 32).astype(np.int64)
         pred_values = (unique & 0xFFFFFFFF).astype(np.uint32).view(np.int32).astype(np.int64)
         for r, p, n in zip(ref_values.tolist(), pred_values.tolist(), counts.tolist()):

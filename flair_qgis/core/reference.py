@@ -82,7 +82,7 @@ def same_crs(a_wkt: str | None, b_wkt: str | None) -> bool:
 
 def is_local(wkt: str | None) -> bool:
     """True for a CRS that cannot be reprojected (``LOCAL_CS`` / engineering CRS)."""
-    return bool(wkt) and wkt.lstrip().upper().startswith(("LOCAL_CS", "ENGCRS", "ENGINEERINGCRS"))
+    return wkt is not None and wkt.lstrip().upper().startswith(("LOCAL_CS", "ENGCRS", "ENGINEERINGCRS"))
 
 
 def grid_bounds_in(grid: Grid, bounds: tuple[float, float, float, float], bounds_wkt: str | None) -> tuple:

@@ -31,7 +31,7 @@ from .base import FlairAlgorithm, tr
 ABSENT_OPTIONS = ("protocol", "skip", "one", "zero")
 
 
-def protocol_from_parameters(
+def protocol_from_parameters(  # noqa: PLR0917 - one argument per Processing parameter
     name: str, ignore: str, remap: str, evaluated: str, classes: str, absent: str, drop_excluded: bool | None
 ):
     """The protocol a user asked for, from the text parameters shared by evaluate and rank_labels.
@@ -100,7 +100,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
                 tr("Class field (polygon reference)"),
                 parentLayerParameterName=self.REFERENCE,
                 optional=True,
-            )  # fmt: skip
+            )
         )
         self.addParameter(
             QgsProcessingParameterEnum(
@@ -135,7 +135,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
                 options=list(ABSENT_OPTIONS),
                 defaultValue="protocol",
                 usesStaticStrings=True,
-            ),  # fmt: skip
+            ),
             QgsProcessingParameterBoolean(
                 self.DROP_EXCLUDED, tr("Drop pixels of non-evaluated classes (custom protocol)"), defaultValue=True
             ),
@@ -149,7 +149,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CSV", tr("Per-class CSV")))
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CHART", tr("Confusion matrix PNG")))
 
-    def prepareAlgorithm(
+    def prepareAlgorithm(  # noqa: N802
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> bool:
         # Main thread: capture layers and check the request; processAlgorithm touches no layer.
@@ -186,7 +186,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
         return True
 
-    def processAlgorithm(
+    def processAlgorithm(  # noqa: N802
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         from ..adapters.charts import confusion_png

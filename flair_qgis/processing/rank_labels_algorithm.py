@@ -87,7 +87,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             QgsProcessingOutputNumber("DISAGREEING", tr("Polygons whose majority class differs from the label"))
         )
 
-    def prepareAlgorithm(
+    def prepareAlgorithm(  # noqa: N802
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> bool:
         try:
@@ -119,7 +119,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             self.output_path += ".gpkg"
         return True
 
-    def processAlgorithm(
+    def processAlgorithm(  # noqa: N802
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
@@ -135,7 +135,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
                 extent=self.extent,
                 is_canceled=is_canceled,
                 on_progress=on_progress,
-            ),  # fmt: skip
+            ),
         )
         disagreeing = int(((ranked["predicted"].notna()) & (ranked["predicted"] != ranked["label"])).sum())
         feedback.pushInfo(
