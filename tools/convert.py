@@ -61,7 +61,7 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def _numbers(text: str | None, cast=float) -> list | None:  # noqa: ANN001
+def _numbers(text: str | None, cast=float) -> list | None:
     if text is None:
         return None
     return [cast(v) for v in text.replace(";", ",").split(",") if v.strip()]
@@ -147,6 +147,12 @@ def build_metadata(args: argparse.Namespace, arch: Architecture) -> dict:
     return meta
 
 
+def _say(message: str) -> None:
+    """Command-line output (this is a CLI, not plugin code)."""
+    sys.stdout.write(message + "\n")
+    sys.stdout.flush()
+
+
 def _fail(message: str) -> None:
     sys.stderr.write(f"export-onnx: {message}\n")
     raise SystemExit(2)
@@ -161,7 +167,8 @@ def model_card(path: str, arch: Architecture, parameters: int, diff: float | Non
         digest = hashlib.sha256(handle.read()).hexdigest()
     lines = [
         f"Model card: {os.path.basename(path)} ({os.path.getsize(path) / 1e6:.1f} MB, sha256 {digest[:16]})",
-        f"  architecture  U-Net {arch.encoder}, {parameters / 1e6:.2f} M parameters, decoder {list(arch.decoder_channels)}",
+        f"  architecture  U-Net {arch.encoder}, {parameters / 1e6:.2f} M parameters, "
+        f"decoder {list(arch.decoder_channels)}",
         f"  description   {info.description}",
         f"  tile          {info.tile_size_px} px (inputs {'fixed' if info.input.tile_size_px else 'dynamic'})",
     ]
@@ -199,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = getattr(args, option[2:].replace("-", "_"))
         if given is not None and given != found:
             _fail(f"{option} {given} but the checkpoint holds {found}")
-    print(
+    _say(
         f"checkpoint: {info['format']}, prefix {info['prefix']!r} removed, U-Net {arch.encoder}, "
         f"{arch.in_channels} input channels, {arch.classes} classes"
     )
@@ -212,12 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         diff = export_onnx(
             model, args.output, arch.in_channels, metadata, tile=args.tile, dynamic=not args.static,
-            tolerance=TOLERANCE, check=True, log=print,
+            tolerance=TOLERANCE, check=True, log=_say,
         )  # fmt: skip
     except ExportCheckError as err:
         _fail(str(err))
-    print(f"max abs difference onnxruntime vs PyTorch: {diff:.3g}")
-    print(model_card(os.path.abspath(args.output), arch, parameter_count(model), diff))
+    _say(f"max abs difference onnxruntime vs PyTorch: {diff:.3g}")
+    _say(model_card(os.path.abspath(args.output), arch, parameter_count(model), diff))
     return 0
 
 
