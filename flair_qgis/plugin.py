@@ -13,7 +13,7 @@ from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
 from . import resources_path
-from .processing.provider import FlairProvider
+from .processing.provider import PROVIDER_ID, FlairProvider
 
 MENU = "&FLAIR"
 
@@ -33,9 +33,13 @@ class FlairPlugin:
         self.dock = None
 
     def initProcessing(self) -> None:  # noqa: N802 - QGIS API
-        if self.provider is None:
-            self.provider = FlairProvider()
-            QgsApplication.processingRegistry().addProvider(self.provider)
+        # QGIS calls this for plugins with hasProcessingProvider=yes, and initGui calls it too.
+        # A registry that already holds a `flair` provider keeps it; unload then leaves it alone.
+        registry = QgsApplication.processingRegistry()
+        if self.provider is None and registry.providerById(PROVIDER_ID) is None:
+            provider = FlairProvider()
+            if registry.addProvider(provider):
+                self.provider = provider
 
     def initGui(self) -> None:  # noqa: N802 - QGIS API
         from .adapters.deps import activate_deps_dir

@@ -112,8 +112,11 @@ def main() -> int:
     total = ConfusionMatrix()
     rows = []
     print(f"Demo model: {MODEL.name} ({model.metadata.get('name', 'FLAIR demo U-Net')})")
+    inputs = OUT / "inputs"
+    inputs.mkdir()
     for patch in held_out_ids(model.metadata):
-        image, mask = DATA / f"IMG_{patch}.tif", DATA / f"MSK_{patch}.tif"
+        # Work on copies: QGIS writes .aux.xml statistics next to the rasters it opens.
+        image, mask = (Path(shutil.copy(DATA / f"{kind}_{patch}.tif", inputs)) for kind in ("IMG", "MSK"))
         seg = processing.run("flair:segment", {
             "INPUT": str(image), "MODEL": str(MODEL), "OUTPUT": str(OUT / f"CLASSES_{patch}.tif"),
             "OUTPUT_CONFIDENCE": str(OUT / f"CONFIDENCE_{patch}.tif"), "DEVICE": "auto",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,10 +16,14 @@ TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(TESTS))
 
-# Real FLAIR patches: copied into the repository (tests/data/flair) with their SOURCE.md so
-# users and CI need no ../shared.
-FLAIR_DATA = TESTS / "data" / "flair"
-DEEPNESS_DATA = TESTS / "data" / "deepness"
+# Real FLAIR patches and Deepness data, bundled in tests/data with their SOURCE.md so users and
+# CI need no ../shared. Tests read a session copy: QGIS writes .aux.xml statistics next to the
+# rasters it opens, and repository data must never change.
+_DATA_COPY = Path(tempfile.mkdtemp(prefix="flair-test-data-"))
+atexit.register(shutil.rmtree, _DATA_COPY, True)
+shutil.copytree(TESTS / "data", _DATA_COPY / "data")
+FLAIR_DATA = _DATA_COPY / "data" / "flair"
+DEEPNESS_DATA = _DATA_COPY / "data" / "deepness"
 
 
 @pytest.fixture(scope="session")

@@ -37,7 +37,7 @@ from .metrics import ConfusionMatrix, build_report
 from .nomenclature import ClassInfo, default_color
 from .protocols import Protocol
 from .reference import ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
-from .writer import AtomicGeoTiff, _write_text_atomic, check_output_path
+from .writer import AtomicGeoTiff, check_output_path, write_text_atomic
 
 WINDOW_PX = 1024 * 1024
 """Pixels per window (1 Mpx: about 16 MB of temporaries in flight, whatever the area)."""
@@ -107,7 +107,7 @@ def _score(
     if error_map_path:
         dtype = error_dtype(map_classes)
         writer = AtomicGeoTiff(
-            error_map_path, grid, dtype, None, 256, classes=error_classes(map_classes),  # type: ignore[arg-type]
+            error_map_path, grid, dtype, None, 256, classes=error_classes(map_classes),
             description="error map: 0 not evaluated, 1 correct, 2+i reference class i missed",
             tags={"FLAIR_ERROR_MAP": "1", "PROTOCOL": protocol.name},
         )  # fmt: skip
@@ -159,7 +159,7 @@ def _score(
                     e for e in writer.classes if e.value < FIRST_MISSED or e.value - FIRST_MISSED in found_values
                 )
             writer.commit()
-            _write_text_atomic(os.path.splitext(writer.path)[0] + ".qml", error_qml(writer.classes))
+            write_text_atomic(os.path.splitext(writer.path)[0] + ".qml", error_qml(writer.classes))
             report["error_map"] = writer.path
     except BaseException:
         if writer is not None:
@@ -318,10 +318,10 @@ def write_report(
     text = json.dumps(report, indent=2, default=_json_default, allow_nan=False)
     csv_text = report_csv(report) if csv_path else None
     csv_file = check_output_path(os.fspath(csv_path), "CSV report") if csv_path else None
-    _write_text_atomic(json_path, text + "\n")
+    write_text_atomic(json_path, text + "\n")
     if csv_file and csv_text is not None:
         try:
-            _write_text_atomic(csv_file, csv_text)
+            write_text_atomic(csv_file, csv_text)
         except BaseException:
             os.remove(json_path)
             raise

@@ -29,7 +29,7 @@ from .errors import Canceled, InputError
 from .evaluate import _prediction_classes, prediction_grid, windows
 from .protocols import Protocol
 from .reference import ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
-from .writer import _make_world_readable, check_output_path
+from .writer import check_output_path, make_world_readable
 
 _REDUCE_EVERY = 2_000_000
 
@@ -198,7 +198,7 @@ def _write_gpkg_atomic(gdf, path: str, layer_name: str) -> None:
     os.remove(tmp)
     try:
         gdf.to_file(tmp, layer=layer_name, driver="GPKG")
-        _make_world_readable(tmp)
+        make_world_readable(tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

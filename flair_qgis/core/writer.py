@@ -104,7 +104,7 @@ class AtomicGeoTiff:
         path: final path of the file.
         grid: the raster grid.
         dtype: numpy dtype name of the band.
-        nodata: nodata value.
+        nodata: nodata value, or None for none.
         block_px: GeoTIFF tile edge (a multiple of 16); writes aligned to it are written once.
         classes: for class maps: colour table, category names and style.
         description: band description.
@@ -116,7 +116,7 @@ class AtomicGeoTiff:
         path: str,
         grid: Grid,
         dtype: str,
-        nodata: float,
+        nodata: float | None,
         block_px: int,
         classes: Sequence[ClassInfo] = (),
         description: str = "",
@@ -190,13 +190,13 @@ class AtomicGeoTiff:
         assert self._tmp_path is not None
         base = os.path.splitext(self.path)[0]
         if self.classes:
-            _write_text_atomic(base + ".qml", qml_style(self.classes))
-            _write_text_atomic(self.path + ".aux.xml", _category_names_pam(self.classes))
+            write_text_atomic(base + ".qml", qml_style(self.classes))
+            write_text_atomic(self.path + ".aux.xml", _category_names_pam(self.classes))
         else:
             for stale in (base + ".qml", self.path + ".aux.xml"):
                 if os.path.exists(stale):
                     os.remove(stale)
-        _make_world_readable(self._tmp_path)
+        make_world_readable(self._tmp_path)
         os.replace(self._tmp_path, self.path)
         self._tmp_path = None
 
@@ -212,20 +212,20 @@ class AtomicGeoTiff:
             self._tmp_path = None
 
 
-def _make_world_readable(path: str) -> None:
+def make_world_readable(path: str) -> None:
     """Give a temporary file (created 0600) the permissions a plain new file would have."""
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(path, 0o666 & ~umask)
 
 
-def _write_text_atomic(path: str, text: str) -> None:
+def write_text_atomic(path: str, text: str) -> None:
     folder, name = os.path.split(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-        _make_world_readable(tmp)
+        make_world_readable(tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
