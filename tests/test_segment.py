@@ -13,7 +13,7 @@ import rasterio
 from conftest import DEEPNESS_DATA, FLAIR_DATA, RecordingFeedback
 from qgis.core import QgsProcessingException, QgsRasterLayer
 from rasters import random_image, read, write_raster
-from toy_models import box3x3_model, conv_model, identity_model, sigmoid_model, two_input_model, two_output_model
+from toy_models import box3x3_model, conv_model, identity_model, sigmoid_model, two_input_model
 
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
 
@@ -310,10 +310,10 @@ def test_output_folder_missing(run_alg, tmp_path, five_band, id5):
     _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(id5)}, "does not exist", tmp_path / "nope" / "o.tif")
 
 
-@pytest.mark.parametrize("builder", [two_input_model, two_output_model])
-def test_several_inputs_or_outputs_not_supported_yet(run_alg, tmp_path, five_band, builder):
-    model = builder(tmp_path / "multi.onnx", 5)
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(model)}, "not supported", tmp_path / "o.tif")
+def test_second_input_missing_names_what_to_give(run_alg, tmp_path, five_band):
+    model = two_input_model(tmp_path / "multi.onnx", 5)
+    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(model)}, r"2 inputs.*INPUT_2 is missing",
+                  tmp_path / "o.tif")  # fmt: skip
 
 
 def test_sigmoid_toy_model_threshold(run_alg, tmp_path):
@@ -323,3 +323,20 @@ def test_sigmoid_toy_model_threshold(run_alg, tmp_path):
     res = seg(run_alg, raster, model, tmp_path / "out.tif")
     prob = 1 / (1 + np.exp(-(image[0].astype(np.float32) - 128) / 10))
     assert (read(res["OUTPUT"]) == (prob >= 0.7)).all()
+
+
+def test_fourth_band_flagged_alpha_is_data_when_the_model_reads_it(run_alg, tmp_path):
+    """GDAL flags band 4 of a 4-band 8-bit GeoTIFF as alpha; for RGBI imagery it is near-infrared."""
+    image = random_image(64, 64, bands=4)
+    image[3, :20] = 0  # NIR of 0 must not make pixels nodata
+    raster = write_raster(tmp_path / "rgbi.tif", image, photometric="RGB", alpha="YES")
+    with rasterio.open(raster) as src:
+        assert src.colorinterp[3] == rasterio.enums.ColorInterp.alpha
+    model = identity_model(tmp_path / "id4.onnx", 4, metadata={"mean": [0] * 4, "std": [1] * 4})
+    res = seg(run_alg, raster, model, tmp_path / "out.tif")
+    assert (read(res["OUTPUT"]) == np.argmax(image, axis=0)).all()
+    rgb_model = identity_model(tmp_path / "id3.onnx", 3, metadata={"mean": [0] * 3, "std": [1] * 3})
+    res = seg(run_alg, raster, rgb_model, tmp_path / "out3.tif", BANDS="1,2,3")
+    # A model that does not read band 4 takes it as the alpha mask it is declared to be.
+    expected = np.where(image[3] == 0, 255, np.argmax(image[:3], axis=0))
+    assert (read(res["OUTPUT"]) == expected).all()

@@ -11,21 +11,28 @@ the extent.
 
 from __future__ import annotations
 
+import contextlib
+import csv
+import io
+import math
+import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import rasterio
+from affine import Affine
 
 from .engine import SessionInfo, create_session
 from .errors import Canceled, InputError, ModelError, NotSupportedError
 from .grid import Grid, Tile, batched, core_stride_px, tile_layout
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
+from .multi import per_image_value
 from .sources import PixelSource, WindowReader
-from .writer import WRITE_CACHE_MB, AtomicGeoTiff, check_output_path, nodata_for
+from .writer import WRITE_CACHE_MB, AtomicGeoTiff, check_output_path, nodata_for, write_text_atomic
 
 CONFIDENCE_NODATA = -1.0
 _QUEUE_BATCHES = 2
@@ -36,13 +43,18 @@ class SegmentRequest:
     """A frozen description of one run; everything the worker needs.
 
     Attributes:
-        output_path: class-map GeoTIFF to write.
+        output_path: class-map GeoTIFF to write (for a model without a segmentation head: the
+            map of its first per-pixel regression head).
         confidence_path: optional GeoTIFF of the winning class's probability (0..1).
         tile_size_px: model input edge; None for the model's default.
         overlap_px: overlap between tiles; None for the model's default.
         batch_size: tiles per onnxruntime call.
         device: ``auto``, ``cuda`` or ``cpu``.
         threads: CPU threads for onnxruntime; None for all cores.
+        head_paths: rasters of the further per-pixel heads, by ONNX output name; heads not
+            listed are written beside ``output_path`` as ``<stem>_<head>.tif``.
+        tile_values_path: CSV of per-image heads' values per tile; None writes
+            ``<stem>_tiles.csv`` beside ``output_path`` when the model has such heads.
     """
 
     output_path: str
@@ -52,6 +64,8 @@ class SegmentRequest:
     batch_size: int = 4
     device: str = "auto"
     threads: int | None = None
+    head_paths: Mapping[str, str] = field(default_factory=dict)
+    tile_values_path: str | None = None
 
 
 @dataclass
@@ -67,6 +81,9 @@ class SegmentResult:
         seconds: wall time of the run, session creation included.
         class_pixels: pixel count per class value over the valid pixels.
         warnings: messages the user should see.
+        head_paths: rasters of the further per-pixel heads, by ONNX output name.
+        tile_values_path: CSV of per-image heads per tile, or None.
+        tile_values: per-image head name -> values, one per tile (row-major).
     """
 
     output_path: str
@@ -77,6 +94,9 @@ class SegmentResult:
     seconds: float
     class_pixels: dict[int, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    head_paths: dict[str, str] = field(default_factory=dict)
+    tile_values_path: str | None = None
+    tile_values: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def km2_per_hour(self) -> float:
@@ -92,6 +112,40 @@ def _never() -> bool:
     return False
 
 
+def _scale_factors(model: ModelInfo) -> list[float]:
+    """Pixels of input k per pixel of input 0 along an axis (1.0 when resolutions are unknown)."""
+    base = model.inputs[0].resolution_m
+    return [base / spec.resolution_m if base and spec.resolution_m else 1.0 for spec in model.inputs]
+
+
+def _scaled(length_px: int, factor: float, what: str) -> int:
+    scaled = length_px * factor
+    if abs(scaled - round(scaled)) > 1e-6:
+        raise NotSupportedError(
+            f"{what}: {length_px} px at the first input's resolution is {scaled:g} px at this input's; "
+            "choose a TILE_SIZE and OVERLAP that give whole pixels for every input."
+        )
+    return round(scaled)
+
+
+def input_grids(model: ModelInfo, grid: Grid) -> list[Grid]:
+    """The grid each model input is read on: the same ground extent, at that input's resolution.
+
+    Input 0 is read on ``grid`` itself. Input k's pixels are ``resolution_k / resolution_0`` times
+    the size of grid pixels, anchored on the same origin.
+    """
+    grids = []
+    for factor in _scale_factors(model):
+        if factor == 1.0:
+            grids.append(grid)
+            continue
+        t = grid.transform
+        transform = Affine(t.a / factor, 0.0, t.c, 0.0, t.e / factor, t.f)
+        width, height = math.ceil(grid.width * factor - 1e-9), math.ceil(grid.height * factor - 1e-9)
+        grids.append(Grid(transform, max(width, 1), max(height, 1), grid.crs_wkt))
+    return grids
+
+
 def _resolve_tiling(model: ModelInfo, request: SegmentRequest) -> tuple[int, int, int]:
     spec = model.input
     tile = request.tile_size_px or model.tile_size_px
@@ -103,31 +157,73 @@ def _resolve_tiling(model: ModelInfo, request: SegmentRequest) -> tuple[int, int
     overlap = model.overlap_px if request.overlap_px is None else request.overlap_px
     overlap = min(overlap, tile - 16) if request.overlap_px is None else overlap
     batch = max(1, int(request.batch_size))
-    if spec.fixed_batch is not None:
-        batch = spec.fixed_batch
+    fixed = {s.fixed_batch for s in model.inputs if s.fixed_batch is not None}
+    if fixed:
+        batch = fixed.pop()
+    for index, (other, factor) in enumerate(zip(model.inputs[1:], _scale_factors(model)[1:]), start=2):
+        own = _scaled(tile, factor, f"TILE_SIZE for input {index} ({other.name})")
+        if other.tile_size_px is not None and own != other.tile_size_px:
+            raise InputError(
+                f"Input {index} ({other.name}) has a fixed size of {other.tile_size_px} px, but TILE_SIZE {tile} "
+                f"gives it {own} px: set TILE_SIZE to {round(other.tile_size_px / factor)}."
+            )
     return tile, overlap, batch
 
 
+@dataclass(frozen=True)
+class HeadPlan:
+    """What each model output becomes.
+
+    Attributes:
+        primary: the head written to OUTPUT (a class map, or a value map for regression-only
+            models).
+        maps: further per-pixel heads, each written to its own raster.
+        per_tile: per-image heads, reported per tile.
+    """
+
+    primary: OutputSpec
+    maps: tuple[OutputSpec, ...]
+    per_tile: tuple[OutputSpec, ...]
+
+
+def plan_heads(model: ModelInfo) -> HeadPlan:
+    """Sort the model's outputs: the first per-pixel segmentation head writes the class map.
+
+    Raises:
+        ModelError: the model has no per-pixel output to map.
+    """
+    per_pixel = [o for o in model.outputs if o.is_per_pixel]
+    segmentation = [o for o in per_pixel if o.task == TASK_SEGMENTATION]
+    if not per_pixel:
+        raise ModelError(
+            "The model has no per-pixel output (all its outputs give one value per image): it cannot map "
+            "an extent. Score it on a dataset with flair:benchmark."
+        )
+    primary = segmentation[0] if segmentation else per_pixel[0]
+    maps = tuple(o for o in per_pixel if o is not primary)
+    per_tile = tuple(o for o in model.outputs if not o.is_per_pixel)
+    return HeadPlan(primary, maps, per_tile)
+
+
 def check_supported(model: ModelInfo) -> OutputSpec:
-    """The segmentation head to run; raises for models this engine does not run yet."""
-    if len(model.inputs) != 1:
-        raise NotSupportedError(
-            f"The model has {len(model.inputs)} inputs ({', '.join(i.name for i in model.inputs)}): "
-            "multi-input models are not supported by flair:segment yet."
-        )
-    heads = [o for o in model.outputs if o.task == TASK_SEGMENTATION and o.is_per_pixel]
-    if len(model.outputs) != 1 or len(heads) != 1:
-        raise NotSupportedError(
-            f"The model has {len(model.outputs)} outputs "
-            f"({', '.join(f'{o.name}: {o.task}' for o in model.outputs)}): several outputs are not supported "
-            "by flair:segment yet; it runs models with a single segmentation output."
-        )
-    return heads[0]
+    """The head written to OUTPUT; raises for models this engine cannot run.
+
+    Raises:
+        ModelError: no per-pixel output.
+        NotSupportedError: inputs whose resolutions do not give whole-pixel tiles.
+    """
+    return plan_heads(model).primary
+
+
+def _beside(output_path: str, suffix: str, extension: str) -> str:
+    stem = os.path.splitext(output_path)[0]
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in suffix)
+    return f"{stem}_{safe}{extension}"
 
 
 def segment(
     model: ModelInfo,
-    source: PixelSource,
+    source: PixelSource | Sequence[PixelSource],
     grid: Grid,
     request: SegmentRequest,
     *,
@@ -138,7 +234,9 @@ def segment(
 
     Args:
         model: the model description.
-        source: pixels, already bound to ``grid`` and to the model's band order.
+        source: pixels, bound to ``grid`` and to the model's band order; for a model with several
+            inputs, one source per input, in the model's input order, each bound to its grid
+            from :func:`input_grids`.
         grid: the output grid.
         request: outputs, tiling and device.
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
@@ -152,18 +250,21 @@ def segment(
         InputError, ModelError, NotSupportedError: the request cannot be run.
     """
     started = time.perf_counter()
-    head = check_supported(model)
-    if source.band_count < 1:
-        raise InputError("The source has no band.")
+    sources = [source] if not isinstance(source, Sequence) else list(source)
+    if len(sources) != len(model.inputs):
+        names = ", ".join(f"{s.name} ({s.modality or len(s.band_names)})" for s in model.inputs)
+        raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
+    plan = plan_heads(model)
+    head = plan.primary
     tile_px, overlap_px, batch_size = _resolve_tiling(model, request)
     check_output_path(request.output_path)
     if request.confidence_path:
         check_output_path(request.confidence_path, "confidence")
-    if request.confidence_path and not head.dtype.startswith("float"):
-        raise InputError(
-            f"Output '{head.name}' gives class indices, not scores: a confidence raster cannot be "
-            "computed; leave OUTPUT_CONFIDENCE empty."
-        )
+        if head.task != TASK_SEGMENTATION or not head.dtype.startswith("float"):
+            raise InputError(
+                f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
+                "leave OUTPUT_CONFIDENCE empty."
+            )
     tiles = tile_layout(grid.width, grid.height, tile_px, overlap_px)
     block_px = core_stride_px(tile_px, overlap_px)
 
@@ -172,48 +273,42 @@ def segment(
     if not grid.crs_wkt:
         warnings.append("The layer has no CRS: the class map is written without one.")
 
-    postprocess = _Postprocess(head, model.seg_threshold, want_confidence=bool(request.confidence_path))
-    dtype, nodata = nodata_for([c.value for c in head.classes])
-    class_map = AtomicGeoTiff(
-        request.output_path, grid, dtype, nodata, block_px, classes=head.classes,
-        description="class", tags={"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": info.provider},
-    )  # fmt: skip
-    confidence = (
-        AtomicGeoTiff(request.confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px, description="confidence")
-        if request.confidence_path
-        else None
-    )
-    lut = np.array([c.value for c in head.classes], dtype=dtype)
-    counts = np.zeros(len(head.classes), dtype=np.int64)
+    tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": info.provider}
+    writers: list[_HeadWriter] = [
+        _head_writer(head, request.output_path, grid, block_px, model.seg_threshold, tags, request.confidence_path)
+    ]
+    for extra in plan.maps:
+        path = request.head_paths.get(extra.name) or _beside(request.output_path, extra.name, ".tif")
+        writers.append(_head_writer(extra, check_output_path(path, f"'{extra.name}'"), grid, block_px,
+                                    model.seg_threshold, tags))  # fmt: skip
+    tile_values = _TileValues(plan.per_tile, grid, request.tile_values_path or _beside(request.output_path, "tiles", ".csv"))
+    if plan.per_tile:
+        check_output_path(tile_values.path, "tile values")
+    outputs = [f for w in writers for f in w.files]
 
     pipeline = _Pipeline(
         session=session,
-        spec=model.input,
-        head=head,
-        source=source,
+        specs=model.inputs,
+        sources=sources,
+        factors=_scale_factors(model),
+        output_names=[o.name for o in (plan.primary, *plan.maps, *plan.per_tile)],
         tiles=tiles,
         tile_px=tile_px,
         batch_size=batch_size,
         is_canceled=is_canceled,
     )
 
-    def write_batch(batch: list[Tile], scores: np.ndarray, valid: np.ndarray) -> None:
+    def write_batch(batch: list[Tile], scores: dict[str, np.ndarray], valid: np.ndarray) -> None:
         for i, tile in enumerate(batch):
             r, c = tile.core_offset
             core_valid = valid[i][r : r + tile.core_rows, c : c + tile.core_cols]
-            dr, dc = output_margin(scores.shape[-2:], tile_px, tile, overlap_px)
-            index, prob = postprocess(scores[i], np.s_[r - dr : r - dr + tile.core_rows, c - dc : c - dc + tile.core_cols])
-            counts[:] += np.bincount(index[core_valid], minlength=len(lut))[: len(lut)]
-            classes = lut[index]
-            classes[~core_valid] = nodata
-            class_map.write(classes, tile.core_row, tile.core_col)
-            if confidence is not None and prob is not None:
-                prob[~core_valid] = CONFIDENCE_NODATA
-                confidence.write(prob, tile.core_row, tile.core_col)
+            for writer in writers:
+                writer.write_tile(scores[writer.head.name][i], tile, tile_px, overlap_px, core_valid)
+            tile_values.add(tile, core_valid, {h.name: scores[h.name][i : i + 1] for h in plan.per_tile})
 
-    outputs = [class_map] + ([confidence] if confidence is not None else [])
     try:
         pipeline.run(write_batch, outputs, on_progress)
+        tile_values.commit()
     except BaseException:
         for out in outputs:
             out.abort()
@@ -222,16 +317,135 @@ def segment(
         out.commit()
     warnings.extend(pipeline.warnings)
     on_progress(100.0)
+    primary = writers[0]
     return SegmentResult(
-        output_path=class_map.path,
-        confidence_path=confidence.path if confidence is not None else None,
+        output_path=primary.files[0].path,
+        confidence_path=primary.files[1].path if len(primary.files) > 1 else None,
         session=info,
         grid=grid,
         tiles=len(tiles),
         seconds=time.perf_counter() - started,
-        class_pixels={int(lut[i]): int(n) for i, n in enumerate(counts) if n},
+        class_pixels=primary.class_pixels(),
         warnings=warnings,
+        head_paths={w.head.name: w.files[0].path for w in writers[1:]},
+        tile_values_path=tile_values.path if plan.per_tile else None,
+        tile_values=tile_values.values,
     )
+
+
+class _HeadWriter:
+    """Turns one per-pixel head's output into its raster(s), tile core by tile core."""
+
+    head: OutputSpec
+    files: list[AtomicGeoTiff]
+
+    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def class_pixels(self) -> dict[int, int]:
+        return {}
+
+    def _core(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int) -> tuple[slice, slice]:
+        r, c = tile.core_offset
+        dr, dc = output_margin(scores.shape[-2:], tile_px, tile, overlap_px)
+        return np.s_[r - dr : r - dr + tile.core_rows, c - dc : c - dc + tile.core_cols]
+
+
+def _head_writer(head: OutputSpec, path: str, grid: Grid, block_px: int, threshold: float, tags: dict[str, str],
+                 confidence_path: str | None = None) -> _HeadWriter:  # fmt: skip
+    if head.task == TASK_SEGMENTATION:
+        return _ClassMapWriter(head, path, grid, block_px, threshold, tags, confidence_path)
+    return _ValueMapWriter(head, path, grid, block_px, tags)
+
+
+class _ClassMapWriter(_HeadWriter):
+    """A segmentation head: class values with a colour table, optionally the winner's probability."""
+
+    def __init__(self, head: OutputSpec, path: str, grid: Grid, block_px: int, threshold: float,
+                 tags: dict[str, str], confidence_path: str | None) -> None:  # fmt: skip
+        self.head = head
+        self.postprocess = _Postprocess(head, threshold, want_confidence=bool(confidence_path))
+        dtype, self.nodata = nodata_for([c.value for c in head.classes])
+        self.lut = np.array([c.value for c in head.classes], dtype=dtype)
+        self.counts = np.zeros(len(head.classes), dtype=np.int64)
+        self.files = [AtomicGeoTiff(path, grid, dtype, self.nodata, block_px, classes=head.classes,
+                                    description=head.name or "class", tags=tags)]  # fmt: skip
+        if confidence_path:
+            self.files.append(AtomicGeoTiff(confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px,
+                                            description="confidence"))  # fmt: skip
+
+    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
+        index, prob = self.postprocess(scores, self._core(scores, tile, tile_px, overlap_px))
+        if index.max(initial=0) >= len(self.lut):
+            raise ModelError(
+                f"Output '{self.head.name}' predicts class index {int(index.max())} but the model declares "
+                f"{len(self.lut)} classes: fix its 'classes' metadata."
+            )
+        self.counts += np.bincount(index[core_valid], minlength=len(self.lut))[: len(self.lut)]
+        classes = self.lut[index]
+        classes[~core_valid] = self.nodata
+        self.files[0].write(classes, tile.core_row, tile.core_col)
+        if len(self.files) > 1 and prob is not None:
+            prob[~core_valid] = CONFIDENCE_NODATA
+            self.files[1].write(prob, tile.core_row, tile.core_col)
+
+    def class_pixels(self) -> dict[int, int]:
+        return {int(self.lut[i]): int(n) for i, n in enumerate(self.counts) if n}
+
+
+class _ValueMapWriter(_HeadWriter):
+    """A per-pixel regression head: float32 values times the head's scale, NaN where nodata."""
+
+    def __init__(self, head: OutputSpec, path: str, grid: Grid, block_px: int, tags: dict[str, str]) -> None:
+        self.head = head
+        description = f"{head.name} ({head.unit})" if head.unit else head.name
+        self.files = [AtomicGeoTiff(path, grid, "float32", float("nan"), block_px, description=description,
+                                    tags={**tags, "FLAIR_UNIT": head.unit})]  # fmt: skip
+
+    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
+        plane = scores.reshape(scores.shape[-2:]) if scores.ndim == 2 or scores.shape[0] == 1 else None
+        if plane is None:
+            raise ModelError(
+                f"Regression output '{self.head.name}' has {scores.shape[0]} channels per pixel; one is expected."
+            )
+        values = plane[self._core(plane, tile, tile_px, overlap_px)].astype(np.float32) * np.float32(self.head.scale)
+        values[~core_valid] = np.nan
+        self.files[0].write(values, tile.core_row, tile.core_col)
+
+
+class _TileValues:
+    """Per-image heads: one value per tile, written as a CSV (tile bounds, valid share, values)."""
+
+    def __init__(self, heads: Sequence[OutputSpec], grid: Grid, path: str) -> None:
+        self.heads = tuple(heads)
+        self.grid = grid
+        self.path = os.path.abspath(path)
+        self.rows: list[list[object]] = []
+        self.values: dict[str, list[float]] = {h.name: [] for h in self.heads}
+
+    def add(self, tile: Tile, core_valid: np.ndarray, outputs: dict[str, np.ndarray]) -> None:
+        if not self.heads:
+            return
+        t = self.grid.transform
+        x0, y1 = t * (tile.core_col, tile.core_row)
+        x1, y0 = t * (tile.core_col + tile.core_cols, tile.core_row + tile.core_rows)
+        row: list[object] = [tile.core_row, tile.core_col, f"{x0:.3f}", f"{y0:.3f}", f"{x1:.3f}", f"{y1:.3f}",
+                             f"{float(core_valid.mean()):.4f}"]  # fmt: skip
+        for head in self.heads:
+            value = float(per_image_value(head, outputs[head.name])[0])
+            self.values[head.name].append(value)
+            row.append(f"{value:.6g}")
+        self.rows.append(row)
+
+    def commit(self) -> None:
+        if not self.heads:
+            return
+        buffer = io.StringIO()
+        out = csv.writer(buffer)
+        out.writerow(["row", "col", "xmin", "ymin", "xmax", "ymax", "valid_share",
+                      *(f"{h.name} ({h.unit})" if h.unit else h.name for h in self.heads)])  # fmt: skip
+        out.writerows(self.rows)
+        write_text_atomic(self.path, buffer.getvalue())
 
 
 def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_px: int) -> tuple[int, int]:
@@ -337,25 +551,31 @@ class _Pipeline:
 
     def __init__(
         self,
-        session,  # noqa: ANN001 - onnxruntime.InferenceSession
-        spec: InputSpec,
-        head: OutputSpec,
-        source: PixelSource,
+        session,
+        specs: Sequence[InputSpec],
+        sources: Sequence[PixelSource],
+        factors: Sequence[float],
+        output_names: Sequence[str],
         tiles: list[Tile],
         tile_px: int,
         batch_size: int,
         is_canceled: Callable[[], bool],
     ) -> None:
         self.session = session
-        self.spec = spec
-        self.head = head
-        self.source = source
+        self.specs = tuple(specs)
+        self.sources = tuple(sources)
+        self.factors = tuple(factors)
+        self.output_names = list(output_names)
         self.tiles = tiles
         self.tile_px = tile_px
         self.batch_size = batch_size
         self.is_canceled = is_canceled
-        self.scale = (1.0 / np.asarray(spec.std, dtype=np.float32))[:, None, None]
-        self.offset = (-np.asarray(spec.mean, dtype=np.float32) / np.asarray(spec.std, dtype=np.float32))[:, None, None]
+        # (pixel - mean) / std == pixel * scale + offset, per channel.
+        self.affine = [
+            ((1.0 / np.asarray(s.std, dtype=np.float32))[:, None, None],
+             (-np.asarray(s.mean, dtype=np.float32) / np.asarray(s.std, dtype=np.float32))[:, None, None])
+            for s in self.specs
+        ]  # fmt: skip
         self.stop = threading.Event()
         self.errors: list[BaseException] = []
         self.warnings: list[str] = []
@@ -363,33 +583,39 @@ class _Pipeline:
 
     def _read_batches(self, out_queue: queue.Queue) -> None:
         try:
-            with self.source.open() as reader:
+            with contextlib.ExitStack() as stack:
+                readers = [stack.enter_context(source.open()) for source in self.sources]
                 for batch in batched(self.tiles, self.batch_size):
                     if self.stop.is_set():
                         return
-                    out_queue.put(self._read_batch(reader, batch))
+                    out_queue.put(self._read_batch(readers, batch))
         except BaseException as err:  # handed to the calling thread, re-raised there
             self.errors.append(err)
         finally:
             out_queue.put(None)
 
-    def _read_batch(self, reader: WindowReader, batch: list[Tile]) -> tuple[list[Tile], np.ndarray, np.ndarray]:
-        t = self.tile_px
-        inputs = np.empty((len(batch), self.spec.channels, t, t), dtype=np.float32)
-        valid = np.empty((len(batch), t, t), dtype=bool)
-        for i, tile in enumerate(batch):
-            data, valid[i] = reader.read(tile.read_row, tile.read_col, t, t)
-            # (pixel - mean) / std as one fused multiply-add, in place, in float32.
-            np.multiply(data, self.scale, out=inputs[i], casting="unsafe")
-            inputs[i] += self.offset
-            if not valid[i].all():
-                # Zero in normalised space, as a network's own zero padding sees its borders.
-                inputs[i][:, ~valid[i]] = 0.0
-        if self.spec.dtype != "float32":
-            inputs = inputs.astype(self.spec.dtype)
-        return batch, inputs, valid
+    def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
+        feeds = {}
+        valid = np.empty((len(batch), self.tile_px, self.tile_px), dtype=bool)
+        for k, (reader, spec, factor, (scale, offset)) in enumerate(zip(readers, self.specs, self.factors, self.affine)):
+            t = self.tile_px if k == 0 else round(self.tile_px * factor)
+            inputs = np.empty((len(batch), spec.channels, t, t), dtype=np.float32)
+            for i, tile in enumerate(batch):
+                row, col = (tile.read_row, tile.read_col) if k == 0 else (
+                    round(tile.read_row * factor), round(tile.read_col * factor))  # fmt: skip
+                data, mask = reader.read(row, col, t, t)
+                if k == 0:
+                    valid[i] = mask
+                # (pixel - mean) / std as one fused multiply-add, in place, in float32.
+                np.multiply(data, scale, out=inputs[i], casting="unsafe")
+                inputs[i] += offset
+                if not mask.all():
+                    # Zero in normalised space, as a network's own zero padding sees its borders.
+                    inputs[i][:, ~mask] = 0.0
+            feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
+        return batch, feeds, valid
 
-    def _write_batches(self, in_queue: queue.Queue, write: Callable, outputs: list[AtomicGeoTiff], on_progress) -> None:  # noqa: ANN001
+    def _write_batches(self, in_queue: queue.Queue, write: Callable, outputs: list[AtomicGeoTiff], on_progress) -> None:
         done = 0
         try:
             with rasterio.Env(GDAL_CACHEMAX=WRITE_CACHE_MB):
@@ -411,28 +637,30 @@ class _Pipeline:
             while in_queue.get() is not None:  # drain so the producer never blocks
                 pass
 
-    def _infer(self, inputs: np.ndarray) -> np.ndarray:
+    def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Run the model on a batch; models that only run one tile at a time get one at a time.
 
         Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
         the first failing batch switches the run to single tiles, with a warning.
         """
-        names, feed = [self.head.name], self.spec.name
+        names = self.output_names
+        count = len(next(iter(feeds.values())))
         if not self.single_tiles:
             try:
-                return self.session.run(names, {feed: inputs})[0]
+                return dict(zip(names, self.session.run(names, feeds)))
             except Exception as err:  # onnxruntime raises untyped errors
-                if len(inputs) == 1:
+                if count == 1:
                     raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
                 self.single_tiles = True
                 self.warnings.append(
-                    f"The model failed on a batch of {len(inputs)} tiles and runs one tile at a time "
+                    f"The model failed on a batch of {count} tiles and runs one tile at a time "
                     "(its graph fixes the batch size to 1 although it declares a dynamic one)."
                 )
         try:
-            return np.concatenate([self.session.run(names, {feed: inputs[i : i + 1]})[0] for i in range(len(inputs))])
+            runs = [self.session.run(names, {k: v[i : i + 1] for k, v in feeds.items()}) for i in range(count)]
         except Exception as err:
             raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+        return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
 
     def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
         read_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
@@ -445,14 +673,14 @@ class _Pipeline:
         writer.start()
         canceled = False
         try:
-            for batch, inputs, valid in _until_none(read_queue):
+            for batch, feeds, valid in _until_none(read_queue):
                 if self.stop.is_set():
                     continue
                 if self.is_canceled():
                     canceled = True
                     self.stop.set()
                     continue
-                write_queue.put((batch, self._infer(inputs), valid))
+                write_queue.put((batch, self._infer(feeds), valid))
         finally:
             if canceled or self.errors:
                 self.stop.set()

@@ -19,7 +19,7 @@ from typing import Protocol
 import numpy as np
 import rasterio
 import rasterio.errors
-from rasterio.enums import MaskFlags, Resampling
+from rasterio.enums import ColorInterp, MaskFlags, Resampling
 from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
@@ -106,14 +106,19 @@ class RasterioSource:
     @contextlib.contextmanager
     def open(self) -> Iterator[WindowReader]:
         """Open the raster in the calling thread."""
+        from .reference import same_crs
+
         with rasterio.open(self.path) as src:
-            offset = _integer_offset(src.transform, self.grid)
+            src_wkt = src.crs.to_wkt() if src.crs else None
+            # Another CRS (a second model input from another layer) is warped into the grid's.
+            target_crs = src.crs if same_crs(src_wkt, self.grid.crs_wkt) else rasterio.crs.CRS.from_wkt(self.grid.crs_wkt)
+            offset = _integer_offset(src.transform, self.grid) if target_crs is src.crs else None
             if offset is not None:
                 yield _AlignedReader(src, self.bands, offset)
             else:
                 with WarpedVRT(
                     src,
-                    crs=src.crs,
+                    crs=target_crs,
                     transform=self.grid.transform,
                     width=self.grid.width,
                     height=self.grid.height,
@@ -135,11 +140,20 @@ def _integer_offset(transform: rasterio.Affine, grid: Grid) -> tuple[int, int] |
 
 
 def _nodata_mode(src: rasterio.DatasetReader, bands: tuple[int, ...]) -> tuple[str, float | None]:
+    """How validity is read: ``nodata`` value, GDAL ``mask``, or ``none`` (all valid).
+
+    A 4-band 8-bit GeoTIFF often flags its 4th band as alpha although it holds near-infrared
+    (FLAIR RGBI imagery): a band the model reads is data, never a mask.
+    """
     flags = src.mask_flag_enums[bands[0] - 1]
     if MaskFlags.nodata in flags and src.nodata is not None:
         return "nodata", src.nodata
     if MaskFlags.all_valid in flags:
         return "none", None
+    if MaskFlags.alpha in flags:
+        alpha_bands = {i + 1 for i, ci in enumerate(src.colorinterp) if ci == ColorInterp.alpha}
+        if alpha_bands & set(bands):
+            return "none", None
     return "mask", None
 
 

@@ -10,22 +10,51 @@ from qgis.core import (
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
     QgsProcessingOutputString,
+    QgsProcessingParameterEnum,
     QgsProcessingParameterExtent,
     QgsProcessingParameterFile,
     QgsProcessingParameterNumber,
     QgsProcessingParameterRasterDestination,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
+    QgsRasterLayer,
 )
 
-from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
+from ..adapters.raster_input import RasterInput, capture_raster, layer_grid_extent, make_source
 from ..core.engine import DEVICES
 from ..core.errors import FlairError
 from ..core.grid import plan_grid
-from ..core.model import read_model_info
-from ..core.segment import SegmentRequest, check_supported, segment
-from ..core.sources import parse_band_list, validate_bands_for_model
+from ..core.model import InputSpec, ModelInfo, read_model_info
+from ..core.multi import band_choice
+from ..core.segment import SegmentRequest, check_supported, input_grids, segment
+from ..core.sources import check_bands, parse_band_list, validate_bands_for_model
 from .base import FlairAlgorithm, tr
+
+MAX_INPUTS = 4
+
+
+def _suffix(index: int) -> str:
+    """Parameter suffix of model input ``index`` (0-based): ``""``, ``"_2"``, ``"_3"``..."""
+    return "" if index == 0 else f"_{index + 1}"
+
+
+def choose_bands(spec: InputSpec, user_text: str, band_count: int) -> tuple[tuple[int, ...], str]:
+    """The layer bands feeding a model input, and a note for the log.
+
+    The user's BANDS win; else the bands the model declares (numbers, or names of a known
+    modality); else the first ``channels`` bands.
+
+    Raises:
+        InputError: bands the layer does not have, or too few bands.
+    """
+    user = parse_band_list(user_text)
+    if user:
+        return validate_bands_for_model(user, spec.channels, band_count), ""
+    choice = band_choice(spec, spec.modality)
+    if choice.how == "default" and not choice.warning:
+        return validate_bands_for_model((), spec.channels, band_count), ""
+    check_bands(choice.bands, band_count)
+    return choice.bands, choice.warning
 
 
 class SegmentAlgorithm(FlairAlgorithm):
@@ -60,15 +89,24 @@ class SegmentAlgorithm(FlairAlgorithm):
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
         self.addParameter(QgsProcessingParameterRasterLayer(self.INPUT, tr("Input raster")))
-        self.addParameter(
-            QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx")
-        )
+        self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
         self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Extent"), optional=True))
         self.addParameter(
             QgsProcessingParameterString(
                 self.BANDS, tr("Layer bands for the model's channels (e.g. 1,2,3)"), optional=True
             )
         )
+        for index in range(1, MAX_INPUTS):
+            self.addParameter(
+                QgsProcessingParameterRasterLayer(
+                    f"{self.INPUT}{_suffix(index)}", tr("Raster for model input {}").format(index + 1), optional=True
+                )
+            )
+            self.addParameter(
+                QgsProcessingParameterString(
+                    f"{self.BANDS}{_suffix(index)}", tr("Bands for model input {}").format(index + 1), optional=True
+                )
+            )
         for key, label, default, minimum in (
             (self.TILE_SIZE, tr("Tile size (px, empty = model's)"), None, 32),
             (self.OVERLAP, tr("Overlap between tiles (px, empty = model's)"), None, 0),
@@ -79,7 +117,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             )
             self.addParameter(param)
         self.addParameter(
-            QgsProcessingParameterString(self.DEVICE, tr("Device: auto, cuda or cpu"), defaultValue="auto")
+            QgsProcessingParameterEnum(
+                self.DEVICE, tr("Device"), options=list(DEVICES), defaultValue="auto", usesStaticStrings=True
+            )
         )
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
         self.addParameter(
@@ -91,6 +131,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
         self.addOutput(QgsProcessingOutputNumber("TILES", tr("Tiles processed")))
         self.addOutput(QgsProcessingOutputNumber("SECONDS", tr("Run time (s)")))
+        self.addOutput(QgsProcessingOutputString("OUTPUT_TILE_VALUES", tr("Per-tile values of per-image heads (CSV)")))
 
     def _optional_int(self, parameters: dict, key: str, context: QgsProcessingContext) -> int | None:
         if parameters.get(key) in (None, ""):
@@ -98,32 +139,36 @@ class SegmentAlgorithm(FlairAlgorithm):
         return self.parameterAsInt(parameters, key, context)
 
     def prepareAlgorithm(self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback) -> bool:  # noqa: N802
-        # Runs on the main thread: capture the layer (cloned provider) and check the request,
+        # Runs on the main thread: capture the layers (cloned providers) and check the request,
         # so that processAlgorithm never touches a layer from its worker thread.
-        layer = self.parameterAsRasterLayer(parameters, self.INPUT, context)
-        if layer is None:
-            raise QgsProcessingException(tr("INPUT is not a raster layer QGIS can open."))
         model_path = self.parameterAsFile(parameters, self.MODEL, context)
         try:
             self.model = read_model_info(model_path)
             check_supported(self.model)
-            resolution = self.model.resolution_m if not layer.crs().isGeographic() else None
-            self.raster = capture_raster(layer, resolution)
-            bands = validate_bands_for_model(
-                parse_band_list(self.parameterAsString(parameters, self.BANDS, context)),
-                self.model.input.channels,
-                self.raster.band_count,
-            )
+            layers = self._input_layers(parameters, context, self.model)
+            primary = layers[0]
+            rasters: list[RasterInput] = []
+            bands_per_input = []
+            for index, (layer, spec) in enumerate(zip(layers, self.model.inputs)):
+                resolution = spec.resolution_m if not layer.crs().isGeographic() else None
+                raster = capture_raster(layer, resolution)
+                text = self.parameterAsString(parameters, f"{self.BANDS}{_suffix(index)}", context)
+                bands, note = choose_bands(spec, text, raster.band_count)
+                if note:
+                    feedback.pushWarning(note)
+                rasters.append(raster)
+                bands_per_input.append(bands)
             extent = None
             if parameters.get(self.EXTENT) not in (None, ""):
-                extent = layer_grid_extent(layer, self.parameterAsExtent(parameters, self.EXTENT, context, layer.crs()))
+                extent = layer_grid_extent(primary, self.parameterAsExtent(parameters, self.EXTENT, context, primary.crs()))
                 if extent is None:
                     raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
-            self.grid = plan_grid(
-                self.raster.transform, self.raster.width, self.raster.height, self.raster.crs_wkt, extent, resolution
-            )
-            self.source = make_source(self.raster, bands, self.grid)
-            device = self.parameterAsString(parameters, self.DEVICE, context).strip().lower() or "auto"
+            first = rasters[0]
+            resolution = self.model.resolution_m if not primary.crs().isGeographic() else None
+            self.grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, extent, resolution)
+            grids = input_grids(self.model, self.grid)
+            self.sources = [make_source(r, b, g) for r, b, g in zip(rasters, bands_per_input, grids)]
+            device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
             if device not in DEVICES:
                 raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
             confidence = self.parameterAsOutputLayer(parameters, self.OUTPUT_CONFIDENCE, context) or None
@@ -137,9 +182,31 @@ class SegmentAlgorithm(FlairAlgorithm):
             )
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
-        if self.raster.crs_wkt is None:
+        if first.crs_wkt is None:
             feedback.pushWarning(tr("The layer has no CRS: the class map will have none either."))
         return True
+
+    def _input_layers(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> list[QgsRasterLayer]:
+        """One raster layer per model input: INPUT, INPUT_2, INPUT_3..."""
+        if len(model.inputs) > MAX_INPUTS:
+            raise QgsProcessingException(
+                tr("The model has {} inputs; flair:segment feeds at most {}.").format(len(model.inputs), MAX_INPUTS)
+            )
+        layers = []
+        for index, spec in enumerate(model.inputs):
+            key = f"{self.INPUT}{_suffix(index)}"
+            layer = self.parameterAsRasterLayer(parameters, key, context) if parameters.get(key) else None
+            if layer is None:
+                wanted = ", ".join(
+                    f"{self.INPUT}{_suffix(i)} = {s.modality or s.name} ({s.channels} bands)" for i, s in enumerate(model.inputs)
+                )
+                raise QgsProcessingException(
+                    tr("The model has {n} inputs: give a raster layer for each ({wanted}); {key} is missing.").format(
+                        n=len(model.inputs), wanted=wanted, key=key
+                    )
+                )
+            layers.append(layer)
+        return layers
 
     def processAlgorithm(self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback) -> dict:  # noqa: N802
         is_canceled, on_progress = self.hooks(feedback)
@@ -151,7 +218,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
         result = self.run_core(
             feedback,
-            lambda: segment(self.model, self.source, grid, self.request, is_canceled=is_canceled, on_progress=on_progress),
+            lambda: segment(self.model, self.sources, grid, self.request, is_canceled=is_canceled, on_progress=on_progress),
         )
         for warning in result.warnings:
             feedback.pushWarning(warning)
@@ -160,10 +227,22 @@ class SegmentAlgorithm(FlairAlgorithm):
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
             )
         )
-        return {
+        outputs = {
             self.OUTPUT: result.output_path,
             self.OUTPUT_CONFIDENCE: result.confidence_path,
             "PROVIDER": result.session.provider,
             "TILES": result.tiles,
             "SECONDS": result.seconds,
+            "OUTPUT_TILE_VALUES": result.tile_values_path,
         }
+        for name, path in result.head_paths.items():
+            feedback.pushInfo(tr("Output '{name}' written to {path}").format(name=name, path=path))
+            outputs[f"OUTPUT_{name.upper()}"] = path
+        for name, values in result.tile_values.items():
+            feedback.pushInfo(
+                tr("Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).").format(
+                    name=name, n=len(values), mean=sum(values) / len(values), lo=min(values), hi=max(values),
+                    path=result.tile_values_path,
+                )  # fmt: skip
+            )
+        return outputs
