@@ -27,23 +27,36 @@ def trivial_model(path: Path) -> Path:
     return conv_model(path, weights, metadata=meta)
 
 
+FLAIR1_METADATA = {
+    "model_type": "Segmentor",
+    "mean": [105.08, 110.87, 101.82, 106.38, 53.26],
+    "std": [52.17, 45.38, 44.0, 39.69, 79.3],
+    "resolution_cm": 20,
+    "tile_size": 512,
+    "output_activation": "logits",
+}
+
+
 def baseline_model(path: Path) -> Path | None:
     """FLAIR #1 baseline U-Net/ResNet-34 (5 in, 13 classes, random weights), exported with the tools env."""
     if path.exists():
         return path
-    code = (
-        "import sys; sys.path.insert(0, %r)\n"
-        "from tools.unet import build_unet\n"
-        "from tools.onnx_export import export_onnx\n"
-        "m = build_unet('resnet34', in_channels=5, classes=13).eval()\n"
-        "print(sum(p.numel() for p in m.parameters()))\n"
-        "export_onnx(m, %r, 5, {'model_type': 'Segmentor', 'mean': [105.08, 110.87, 101.82, 106.38, 53.26],"
-        " 'std': [52.17, 45.38, 44.0, 39.69, 79.3], 'resolution_cm': 20, 'tile_size': 512, 'output_activation': 'logits'})\n"
-    ) % (str(REPO), str(path))
+    code = "\n".join(
+        [
+            "import json, sys",
+            f"sys.path.insert(0, {str(REPO)!r})",
+            "from tools.unet import build_unet",
+            "from tools.onnx_export import export_onnx",
+            "m = build_unet('resnet34', in_channels=5, classes=13).eval()",
+            "print(sum(p.numel() for p in m.parameters()))",
+            f"export_onnx(m, {str(path)!r}, 5, json.loads({json.dumps(FLAIR1_METADATA)!r}))",
+        ]
+    )
     try:
         subprocess.run([str(REPO / "scripts" / "tools-env.sh")], check=True, capture_output=True)
-        out = subprocess.run([str(REPO / ".venv-tools" / "bin" / "python"), "-c", code], check=True,
-                             capture_output=True, text=True)  # fmt: skip
+        out = subprocess.run(
+            [str(REPO / ".venv-tools" / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True
+        )
     except (subprocess.CalledProcessError, FileNotFoundError) as err:
         line("baseline U-Net/ResNet-34 export", f"skipped ({err})")
         return None
@@ -75,13 +88,22 @@ def ort_alone(model: Path, raster: Path, tiles: int, batch: int) -> float:
     return (time.perf_counter() - started) / tiles
 
 
-def marginal_segment(model: Path, raster: Path, small_px: int, large_px: int, batch: int, out: Path,
-                     confidence: bool = False) -> tuple[float, int]:  # fmt: skip
+def marginal_segment(
+    model: Path, raster: Path, small_px: int, large_px: int, batch: int, out: Path, confidence: bool = False
+) -> tuple[float, int]:
     """Marginal seconds per tile of flair:segment between two extents, and the tiles added."""
     times = []
     for size in (small_px, large_px):
-        params = {"INPUT": str(raster), "MODEL": str(model), "EXTENT": extent_of(size), "TILE_SIZE": TILE,
-                  "OVERLAP": 0, "BATCH_SIZE": batch, "DEVICE": "cpu", "OUTPUT": str(out)}  # fmt: skip
+        params = {
+            "INPUT": str(raster),
+            "MODEL": str(model),
+            "EXTENT": extent_of(size),
+            "TILE_SIZE": TILE,
+            "OVERLAP": 0,
+            "BATCH_SIZE": batch,
+            "DEVICE": "cpu",
+            "OUTPUT": str(out),
+        }
         if confidence:
             params["OUTPUT_CONFIDENCE"] = str(out.with_name("conf.tif"))
         run_segment(params)  # warm-up: page cache, first session
@@ -92,14 +114,26 @@ def marginal_segment(model: Path, raster: Path, small_px: int, large_px: int, ba
 
 def peak_memory_mb(model: Path, raster: Path, size_px: int, out: Path) -> float:
     """Peak RSS (MB) of a fresh process running flair:segment over a size_px square."""
-    code = (
-        "import sys, resource; sys.path.insert(0, %r)\n"
-        "from common import start_qgis, run_segment, extent_of\n"
-        "app = start_qgis()\n"
-        "run_segment({'INPUT': %r, 'MODEL': %r, 'EXTENT': extent_of(%d), 'TILE_SIZE': 512, 'OVERLAP': 64,"
-        " 'BATCH_SIZE': 4, 'DEVICE': 'cpu', 'OUTPUT': %r, 'OUTPUT_CONFIDENCE': %r})\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
-    ) % (str(Path(__file__).parent), str(raster), str(model), size_px, str(out), str(out.with_name("mconf.tif")))
+    params = {
+        "INPUT": str(raster),
+        "MODEL": str(model),
+        "TILE_SIZE": 512,
+        "OVERLAP": 64,
+        "BATCH_SIZE": 4,
+        "DEVICE": "cpu",
+        "OUTPUT": str(out),
+        "OUTPUT_CONFIDENCE": str(out.with_name("mconf.tif")),
+    }
+    code = "\n".join(
+        [
+            "import resource, sys",
+            f"sys.path.insert(0, {str(Path(__file__).parent)!r})",
+            "from common import start_qgis, run_segment, extent_of",
+            "app = start_qgis()",
+            f"run_segment({{**{params!r}, 'EXTENT': extent_of({size_px})}})",
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)",
+        ]
+    )
     res = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     return float(res.stdout.strip().splitlines()[-1])
 
@@ -117,11 +151,18 @@ def main() -> dict:
     read_s = read_windows(raster, 6144) - read_windows(raster, 2048)
     read_per_tile = read_s / added
     mpx = TILE * TILE / 1e6
-    figures["overhead"] = {"segment_mpx_s": mpx / per_tile, "read_mpx_s": mpx / read_per_tile,
-                           "ratio": read_per_tile / per_tile, "segment_ms_per_tile": per_tile * 1e3,
-                           "read_ms_per_tile": read_per_tile * 1e3}  # fmt: skip
+    figures["overhead"] = {
+        "segment_mpx_s": mpx / per_tile,
+        "read_mpx_s": mpx / read_per_tile,
+        "ratio": read_per_tile / per_tile,
+        "segment_ms_per_tile": per_tile * 1e3,
+        "read_ms_per_tile": read_per_tile * 1e3,
+    }
     line("trivial 1x1-conv model: flair:segment marginal", f"{mpx / per_tile:.1f} Mpx/s ({per_tile * 1e3:.1f} ms/tile)")
-    line("plain rasterio read of the same windows", f"{mpx / read_per_tile:.1f} Mpx/s ({read_per_tile * 1e3:.1f} ms/tile)")
+    line(
+        "plain rasterio read of the same windows",
+        f"{mpx / read_per_tile:.1f} Mpx/s ({read_per_tile * 1e3:.1f} ms/tile)",
+    )
     line("per-tile overhead ratio (target >= 0.5)", f"{read_per_tile / per_tile:.2f}")
 
     small_mb = peak_memory_mb(trivial, raster, 2048, BUILD / "mem_small.tif")
@@ -136,8 +177,13 @@ def main() -> dict:
         ort_tile = ort_alone(baseline, raster, 8, 2)
         seg_tile, added = marginal_segment(baseline, raster, 1024, 2048, 2, out)
         km2_h = (TILE * 0.2) ** 2 / 1e6 / seg_tile * 3600
-        figures["baseline_cpu"] = {"ort_s_per_tile": ort_tile, "segment_s_per_tile": seg_tile,
-                                   "efficiency": ort_tile / seg_tile, "tiles_per_s": 1 / seg_tile, "km2_per_h": km2_h}  # fmt: skip
+        figures["baseline_cpu"] = {
+            "ort_s_per_tile": ort_tile,
+            "segment_s_per_tile": seg_tile,
+            "efficiency": ort_tile / seg_tile,
+            "tiles_per_s": 1 / seg_tile,
+            "km2_per_h": km2_h,
+        }
         line("U-Net/ResNet-34: onnxruntime alone", f"{ort_tile:.3f} s/tile ({1 / ort_tile:.2f} tiles/s)")
         line("U-Net/ResNet-34: flair:segment marginal", f"{seg_tile:.3f} s/tile ({1 / seg_tile:.2f} tiles/s)")
         line("pipeline efficiency (target >= 0.9)", f"{ort_tile / seg_tile:.2f}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -40,9 +39,19 @@ def mosaic_raster(path: Path, tiles_per_side: int) -> Path:
         with rasterio.open(p) as src:
             patches.append(src.read())
     n = tiles_per_side * 512
-    profile = dict(driver="GTiff", width=n, height=n, count=5, dtype="uint8", tiled=True, blockxsize=512,
-                   blockysize=512, compress="deflate", crs="EPSG:2154",
-                   transform=rasterio.Affine(0.2, 0, 800000.0, 0, -0.2, 6500000.0))  # fmt: skip
+    profile = dict(
+        driver="GTiff",
+        width=n,
+        height=n,
+        count=5,
+        dtype="uint8",
+        tiled=True,
+        blockxsize=512,
+        blockysize=512,
+        compress="deflate",
+        crs="EPSG:2154",
+        transform=rasterio.Affine(0.2, 0, 800000.0, 0, -0.2, 6500000.0),
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".partial.tif")
     with rasterio.open(tmp, "w", **profile) as dst:

@@ -6,7 +6,11 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 # An installed plugin carries its resources inside the package (make package copies them);
 # in the source tree they sit at the repository's top level.
 _RESOURCES = next(
-    (d for d in (os.path.join(_HERE, "resources"), os.path.join(os.path.dirname(_HERE), "resources")) if os.path.isdir(d)),
+    (
+        d
+        for d in (os.path.join(_HERE, "resources"), os.path.join(os.path.dirname(_HERE), "resources"))
+        if os.path.isdir(d)
+    ),
     os.path.join(_HERE, "resources"),
 )
 
@@ -16,7 +20,7 @@ def resources_path(*parts: str) -> str:
     return os.path.join(_RESOURCES, *parts)
 
 
-def classFactory(iface):  # noqa: N802, ANN001, ANN201 - QGIS plugin entry point
+def classFactory(iface):
     from .plugin import FlairPlugin
 
     return FlairPlugin(iface)

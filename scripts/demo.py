@@ -90,6 +90,10 @@ def render_overview(rows: list[dict], path: Path) -> None:
     image.save(str(path))
 
 
+def _figure(value: float | None) -> str:
+    return "   n/a" if value is None else f"{value:6.3f}"
+
+
 def main() -> int:
     if not MODEL.exists():
         print(f"The demo model {MODEL} is missing: run scripts/train-demo-model to rebuild it.", file=sys.stderr)
@@ -117,27 +121,55 @@ def main() -> int:
     for patch in held_out_ids(model.metadata):
         # Work on copies: QGIS writes .aux.xml statistics next to the rasters it opens.
         image, mask = (Path(shutil.copy(DATA / f"{kind}_{patch}.tif", inputs)) for kind in ("IMG", "MSK"))
-        seg = processing.run("flair:segment", {
-            "INPUT": str(image), "MODEL": str(MODEL), "OUTPUT": str(OUT / f"CLASSES_{patch}.tif"),
-            "OUTPUT_CONFIDENCE": str(OUT / f"CONFIDENCE_{patch}.tif"), "DEVICE": "auto",
-        }, feedback=feedback)  # fmt: skip
-        ev = processing.run("flair:evaluate", {
-            "PREDICTION": seg["OUTPUT"], "REFERENCE": str(mask), "PROTOCOL": "flair1",
-            "OUTPUT_REPORT": str(OUT / f"report_{patch}.json"), "OUTPUT_ERROR_MAP": str(OUT / f"ERRORS_{patch}.tif"),
-        }, feedback=feedback)  # fmt: skip
+        seg = processing.run(
+            "flair:segment",
+            {
+                "INPUT": str(image),
+                "MODEL": str(MODEL),
+                "OUTPUT": str(OUT / f"CLASSES_{patch}.tif"),
+                "OUTPUT_CONFIDENCE": str(OUT / f"CONFIDENCE_{patch}.tif"),
+                "DEVICE": "auto",
+            },
+            feedback=feedback,
+        )
+        ev = processing.run(
+            "flair:evaluate",
+            {
+                "PREDICTION": seg["OUTPUT"],
+                "REFERENCE": str(mask),
+                "PROTOCOL": "flair1",
+                "OUTPUT_REPORT": str(OUT / f"report_{patch}.json"),
+                "OUTPUT_ERROR_MAP": str(OUT / f"ERRORS_{patch}.tif"),
+            },
+            feedback=feedback,
+        )
         labels = polygons_from_mask(mask, OUT / f"labels_{patch}.gpkg")
-        processing.run("flair:rank_labels", {
-            "PREDICTION": seg["OUTPUT"], "REFERENCE": f"{labels}|layername=labels", "REFERENCE_FIELD": "code",
-            "CONFIDENCE": seg["OUTPUT_CONFIDENCE"], "PROTOCOL": "flair1",
-            "OUTPUT": str(OUT / f"suspicious_labels_{patch}.gpkg"),
-        }, feedback=feedback)  # fmt: skip
+        processing.run(
+            "flair:rank_labels",
+            {
+                "PREDICTION": seg["OUTPUT"],
+                "REFERENCE": f"{labels}|layername=labels",
+                "REFERENCE_FIELD": "code",
+                "CONFIDENCE": seg["OUTPUT_CONFIDENCE"],
+                "PROTOCOL": "flair1",
+                "OUTPUT": str(OUT / f"suspicious_labels_{patch}.gpkg"),
+            },
+            feedback=feedback,
+        )
         print(f"  IMG_{patch}: {seg['PROVIDER']}, {seg['SECONDS']:.2f} s, mIoU {ev['MIOU']:.3f}, OA {ev['OA']:.3f}")
         import rasterio
 
         with rasterio.open(seg["OUTPUT"]) as p, rasterio.open(mask) as m:
             total.update(m.read(1), p.read(1))
-        rows.append({"id": patch, "image": image, "prediction": seg["OUTPUT"], "reference": mask,
-                     "error_map": ev["OUTPUT_ERROR_MAP"]})  # fmt: skip
+        rows.append(
+            {
+                "id": patch,
+                "image": image,
+                "prediction": seg["OUTPUT"],
+                "reference": mask,
+                "error_map": ev["OUTPUT_ERROR_MAP"],
+            }
+        )
 
     report = build_report(total, protocol)
     report["patches"] = [r["id"] for r in rows]
@@ -151,12 +183,13 @@ def main() -> int:
     print(f"\nFLAIR #1 protocol over {len(rows)} held-out patches ({report['pixels_evaluated']:,} px):")
     print(f"  {'code':>4}  {'class':<24} {'IoU':>6} {'prec.':>6} {'recall':>6} {'F1':>6} {'support':>9}")
     for c in report["classes"]:
-        iou = "   n/a" if c["iou"] is None else f"{c['iou']:6.3f}"
-        fmt = lambda v: "   n/a" if v is None else f"{v:6.3f}"  # noqa: E731
-        print(f"  {c['value']:>4}  {c['name']:<24} {iou} {fmt(c['precision'])} {fmt(c['recall'])} {fmt(c['f1'])} {c['support']:>9,}")
+        figures = " ".join(_figure(c[key]) for key in ("iou", "precision", "recall", "f1"))
+        print(f"  {c['value']:>4}  {c['name']:<24} {figures} {c['support']:>9,}")
     print(f"\n  mIoU {report['miou']:.4f}   OA {report['oa']:.4f}")
-    print(f"\nWrote {OUT.relative_to(REPO)}/: class maps, confidence, error maps, suspicious labels, "
-          "report.json, report.csv, confusion.png, overview.png")  # fmt: skip
+    print(
+        f"\nWrote {OUT.relative_to(REPO)}/: class maps, confidence, error maps, suspicious labels, "
+        "report.json, report.csv, confusion.png, overview.png"
+    )
     return 0
 
 

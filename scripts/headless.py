@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[1]
 _KEEP: list = []
 
 
-def start_qgis():  # noqa: ANN201 - QgsApplication
+def start_qgis():
     """Start QGIS without a display and register the flair Processing provider."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if str(REPO) not in sys.path:

@@ -27,7 +27,7 @@ DEEPNESS_DATA = _DATA_COPY / "data" / "deepness"
 
 
 @pytest.fixture(scope="session")
-def flair_provider(qgis_app, qgis_processing):  # noqa: ANN001, ANN201
+def flair_provider(qgis_app, qgis_processing):
     """The flair Processing provider, registered once for the session."""
     from qgis.core import QgsApplication
 
@@ -42,12 +42,10 @@ def flair_provider(qgis_app, qgis_processing):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def run_alg(flair_provider):  # noqa: ANN001, ANN201
+def run_alg(flair_provider):
     """Run a flair algorithm through ``processing.run``; returns its results dict."""
     import processing
-    from qgis.core import QgsProcessingContext, QgsProcessingFeedback, QgsProject
-
-    from qgis.core import QgsProcessingException
+    from qgis.core import QgsProcessingContext, QgsProcessingException, QgsProcessingFeedback, QgsProject
 
     def run(algorithm: str, parameters: dict, feedback: QgsProcessingFeedback | None = None) -> dict:
         context = QgsProcessingContext()
@@ -66,7 +64,7 @@ def run_alg(flair_provider):  # noqa: ANN001, ANN201
 class RecordingFeedback:
     """A QgsProcessingFeedback that keeps what the user would read in the log."""
 
-    def __new__(cls):  # noqa: ANN204 - built lazily: qgis must be initialised first
+    def __new__(cls):
         from qgis.core import QgsProcessingFeedback
 
         class _Recording(QgsProcessingFeedback):
@@ -76,15 +74,15 @@ class RecordingFeedback:
                 self.warnings: list[str] = []
                 self.infos: list[str] = []
 
-            def reportError(self, error: str, fatalError: bool = False) -> None:  # noqa: N802, N803
+            def reportError(self, error: str, fatalError: bool = False) -> None:
                 self.errors.append(error)
                 super().reportError(error, fatalError)
 
-            def pushWarning(self, warning: str) -> None:  # noqa: N802
+            def pushWarning(self, warning: str) -> None:
                 self.warnings.append(warning)
                 super().pushWarning(warning)
 
-            def pushInfo(self, info: str) -> None:  # noqa: N802
+            def pushInfo(self, info: str) -> None:
                 self.infos.append(info)
                 super().pushInfo(info)
 
@@ -98,7 +96,7 @@ def flair_patches() -> list[str]:
 
 
 @pytest.fixture
-def readonly_copy(tmp_path: Path):  # noqa: ANN201
+def readonly_copy(tmp_path: Path):
     """Copy a file into tmp_path and return the copy (tests must never touch repository data)."""
 
     def copy(path: Path | str) -> Path:
@@ -109,7 +107,7 @@ def readonly_copy(tmp_path: Path):  # noqa: ANN201
     return copy
 
 
-def pytest_collection_modifyitems(config, items):  # noqa: ANN001, ANN201
+def pytest_collection_modifyitems(config, items):
     """Skip CUDA tests where onnxruntime has no CUDA provider."""
     try:
         import onnxruntime

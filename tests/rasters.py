@@ -11,12 +11,27 @@ from rasterio.transform import from_origin
 LAMBERT93 = "EPSG:2154"
 
 
-def write_raster(path: Path, data: np.ndarray, *, res: float = 0.2, origin=(600000.0, 6800000.0), crs=LAMBERT93,
-                 nodata=None, **profile) -> Path:  # fmt: skip
+def write_raster(
+    path: Path,
+    data: np.ndarray,
+    *,
+    res: float = 0.2,
+    origin=(600000.0, 6800000.0),
+    crs=LAMBERT93,
+    nodata=None,
+    **profile,
+) -> Path:
     """Write ``data`` ``(bands, rows, cols)`` as a GeoTIFF."""
     bands, rows, cols = data.shape
-    meta = dict(driver="GTiff", width=cols, height=rows, count=bands, dtype=data.dtype.name,
-                transform=from_origin(origin[0], origin[1], res, res), nodata=nodata)  # fmt: skip
+    meta = dict(
+        driver="GTiff",
+        width=cols,
+        height=rows,
+        count=bands,
+        dtype=data.dtype.name,
+        transform=from_origin(origin[0], origin[1], res, res),
+        nodata=nodata,
+    )
     if crs is not None:
         meta["crs"] = crs
     meta.update(profile)

@@ -122,10 +122,17 @@ def test_softmax_confidence_is_probability_of_winner(run_alg, tmp_path):
     raster = write_raster(tmp_path / "img.tif", image)
     weights = np.random.default_rng(3).normal(size=(4, 5, 1, 1)).astype(np.float32) / 50
     # No mean/std in the metadata: Deepness' default, pixels / 255.
-    meta = {"classes": [{"value": 10 * (i + 1), "name": f"c{i}", "color": "#00ff0%d" % i} for i in range(4)]}
+    meta = {"classes": [{"value": 10 * (i + 1), "name": f"c{i}", "color": f"#00ff0{i}"} for i in range(4)]}
     model = conv_model(tmp_path / "sm.onnx", weights * 255, metadata=meta, softmax=True)
-    res = seg(run_alg, raster, model, tmp_path / "out.tif", OUTPUT_CONFIDENCE=str(tmp_path / "conf.tif"),
-              TILE_SIZE=64, OVERLAP=16)  # fmt: skip
+    res = seg(
+        run_alg,
+        raster,
+        model,
+        tmp_path / "out.tif",
+        OUTPUT_CONFIDENCE=str(tmp_path / "conf.tif"),
+        TILE_SIZE=64,
+        OVERLAP=16,
+    )
     logits = np.einsum("oc,chw->ohw", weights[:, :, 0, 0], image.astype(np.float64))
     prob = np.exp(logits - logits.max(axis=0))
     prob /= prob.sum(axis=0)
@@ -162,7 +169,9 @@ def test_resampled_to_model_resolution(run_alg, tmp_path):
 def test_class_map_is_styled_and_described(run_alg, tmp_path):
     image = random_image(64, 64, bands=5)
     raster = write_raster(tmp_path / "img.tif", image)
-    classes = [{"index": i, "value": c.value, "name": c.name, "color": c.color} for i, c in enumerate(FLAIR1_MODEL_CLASSES[:5])]
+    classes = [
+        {"index": i, "value": c.value, "name": c.name, "color": c.color} for i, c in enumerate(FLAIR1_MODEL_CLASSES[:5])
+    ]
     model = identity_model(tmp_path / "id.onnx", 5, metadata={**UNIT, "classes": classes})
     res = seg(run_alg, raster, model, tmp_path / "out.tif")
     with rasterio.open(res["OUTPUT"]) as dst:
@@ -210,11 +219,18 @@ def test_cancel_leaves_nothing(flair_provider, tmp_path):
         calls.append(1)
         return len(calls) > 2
 
-    request = SegmentRequest(output_path=str(tmp_path / "out" / "x.tif"), tile_size_px=64, overlap_px=0, batch_size=2,
-                             confidence_path=str(tmp_path / "out" / "c.tif"))  # fmt: skip
+    request = SegmentRequest(
+        output_path=str(tmp_path / "out" / "x.tif"),
+        tile_size_px=64,
+        overlap_px=0,
+        batch_size=2,
+        confidence_path=str(tmp_path / "out" / "c.tif"),
+    )
     (tmp_path / "out").mkdir()
     with pytest.raises(Canceled):
-        segment(model, RasterioSource(raster, (1, 2, 3, 4, 5), grid), grid, request, is_canceled=cancel_after_two_batches)
+        segment(
+            model, RasterioSource(raster, (1, 2, 3, 4, 5), grid), grid, request, is_canceled=cancel_after_two_batches
+        )
     assert os.listdir(tmp_path / "out") == []
 
 
@@ -251,8 +267,9 @@ def test_layer_without_crs_runs_with_warning(run_alg, tmp_path):
     raster = write_raster(tmp_path / "img.tif", image, crs=None)
     model = identity_model(tmp_path / "id.onnx", 5, metadata=UNIT)
     feedback = RecordingFeedback()
-    res = run_alg("flair:segment", {"INPUT": str(raster), "MODEL": str(model), "OUTPUT": str(tmp_path / "o.tif")},
-                  feedback)  # fmt: skip
+    res = run_alg(
+        "flair:segment", {"INPUT": str(raster), "MODEL": str(model), "OUTPUT": str(tmp_path / "o.tif")}, feedback
+    )
     assert any("no CRS" in w for w in feedback.warnings)
     assert any("CPUExecutionProvider ran 1 tiles" in i for i in feedback.infos)
     with rasterio.open(res["OUTPUT"]) as dst:
@@ -282,7 +299,9 @@ def _assert_fails(run_alg, params, match, out):
 def test_bad_model_files(run_alg, tmp_path, five_band):
     text = tmp_path / "notes.onnx"
     text.write_text("this is not a model")
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(text)}, "not a readable ONNX model", tmp_path / "o.tif")
+    _assert_fails(
+        run_alg, {"INPUT": str(five_band), "MODEL": str(text)}, "not a readable ONNX model", tmp_path / "o.tif"
+    )
     pickle_file = tmp_path / "model.onnx"
     pickle_file.write_bytes(b"\x80\x04\x95" + b"\x00" * 32)
     _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(pickle_file)}, "pickle", tmp_path / "o.tif")
@@ -290,20 +309,36 @@ def test_bad_model_files(run_alg, tmp_path, five_band):
 
 def test_model_needs_more_bands(run_alg, tmp_path, id5):
     rgb = write_raster(tmp_path / "rgb.tif", random_image(32, 32, bands=3))
-    _assert_fails(run_alg, {"INPUT": str(rgb), "MODEL": str(id5)}, r"expects 5 bands but the layer has 3.*BANDS",
-                  tmp_path / "o.tif")  # fmt: skip
+    _assert_fails(
+        run_alg,
+        {"INPUT": str(rgb), "MODEL": str(id5)},
+        r"expects 5 bands but the layer has 3.*BANDS",
+        tmp_path / "o.tif",
+    )
 
 
 def test_bands_that_do_not_exist(run_alg, tmp_path, five_band, id5):
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(id5), "BANDS": "1,2,3,4,9"},
-                  r"band\(s\) 9 but the raster has 5", tmp_path / "o.tif")  # fmt: skip
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(id5), "BANDS": "1,2"}, "expects 5", tmp_path / "o.tif")
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(id5), "BANDS": "red"}, "band numbers", tmp_path / "o.tif")
+    _assert_fails(
+        run_alg,
+        {"INPUT": str(five_band), "MODEL": str(id5), "BANDS": "1,2,3,4,9"},
+        r"band\(s\) 9 but the raster has 5",
+        tmp_path / "o.tif",
+    )
+    _assert_fails(
+        run_alg, {"INPUT": str(five_band), "MODEL": str(id5), "BANDS": "1,2"}, "expects 5", tmp_path / "o.tif"
+    )
+    _assert_fails(
+        run_alg, {"INPUT": str(five_band), "MODEL": str(id5), "BANDS": "red"}, "band numbers", tmp_path / "o.tif"
+    )
 
 
 def test_extent_outside_layer(run_alg, tmp_path, five_band, id5):
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(id5), "EXTENT": "0,10,0,10 [EPSG:2154]"},
-                  "does not intersect", tmp_path / "o.tif")  # fmt: skip
+    _assert_fails(
+        run_alg,
+        {"INPUT": str(five_band), "MODEL": str(id5), "EXTENT": "0,10,0,10 [EPSG:2154]"},
+        "does not intersect",
+        tmp_path / "o.tif",
+    )
 
 
 def test_output_folder_missing(run_alg, tmp_path, five_band, id5):
@@ -312,8 +347,9 @@ def test_output_folder_missing(run_alg, tmp_path, five_band, id5):
 
 def test_second_input_missing_names_what_to_give(run_alg, tmp_path, five_band):
     model = two_input_model(tmp_path / "multi.onnx", 5)
-    _assert_fails(run_alg, {"INPUT": str(five_band), "MODEL": str(model)}, r"2 inputs.*INPUT_2 is missing",
-                  tmp_path / "o.tif")  # fmt: skip
+    _assert_fails(
+        run_alg, {"INPUT": str(five_band), "MODEL": str(model)}, r"2 inputs.*INPUT_2 is missing", tmp_path / "o.tif"
+    )
 
 
 def test_sigmoid_toy_model_threshold(run_alg, tmp_path):

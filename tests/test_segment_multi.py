@@ -11,9 +11,9 @@ import onnx
 import pytest
 import rasterio
 from conftest import DEEPNESS_DATA
+from onnx import TensorProto, helper, numpy_helper
 from rasterio.enums import Resampling
 from rasterio.vrt import WarpedVRT
-from onnx import TensorProto, helper, numpy_helper
 from rasters import random_image, read, write_raster
 from toy_models import OPSET, save
 
@@ -26,19 +26,28 @@ def fusion_model(path: Path) -> Path:
     """scores = aerial (3 bands at 0.2 m) + DEM (1 band at 0.4 m) upsampled x2 (nearest)."""
     scales = numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), "scales")
     nodes = [
-        helper.make_node("Resize", ["dem", "", "scales"], ["dem_up"], mode="nearest",
-                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        helper.make_node(
+            "Resize",
+            ["dem", "", "scales"],
+            ["dem_up"],
+            mode="nearest",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode="floor",
+        ),
         helper.make_node("Add", ["aerial", "dem_up"], ["scores"]),
-    ]  # fmt: skip
+    ]
     graph = helper.make_graph(nodes, "fusion", [_vi("aerial", 3), _vi("dem", 1, "h")], [_vi("scores", 3)], [scales])
     meta = {
         "inputs": [
             {"name": "aerial", "modality": "AERIAL_RGBI", "bands": [4, 1, 2], "mean": 0, "std": 1, "resolution_cm": 20},
             {"name": "dem", "modality": "DEM_ELEV", "bands": [1], "mean": 100, "std": 2, "resolution_cm": 40},
         ],
-        "classes": [{"value": 1, "name": "a", "color": "#ff0000"}, {"value": 2, "name": "b", "color": "#00ff00"},
-                    {"value": 3, "name": "c", "color": "#0000ff"}],
-    }  # fmt: skip
+        "classes": [
+            {"value": 1, "name": "a", "color": "#ff0000"},
+            {"value": 2, "name": "b", "color": "#00ff00"},
+            {"value": 3, "name": "c", "color": "#0000ff"},
+        ],
+    }
     return save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]), path, meta)
 
 
@@ -48,8 +57,17 @@ def test_two_modalities_at_their_own_resolutions(run_alg, tmp_path):
     a = write_raster(tmp_path / "rgbi.tif", rgbi, res=0.2)
     b = write_raster(tmp_path / "dem.tif", dem, res=0.4)
     model = fusion_model(tmp_path / "fusion.onnx")
-    res = run_alg("flair:segment", {"INPUT": str(a), "INPUT_2": str(b), "MODEL": str(model), "TILE_SIZE": 64,
-                                    "OVERLAP": 16, "OUTPUT": str(tmp_path / "out.tif")})  # fmt: skip
+    res = run_alg(
+        "flair:segment",
+        {
+            "INPUT": str(a),
+            "INPUT_2": str(b),
+            "MODEL": str(model),
+            "TILE_SIZE": 64,
+            "OVERLAP": 16,
+            "OUTPUT": str(tmp_path / "out.tif"),
+        },
+    )
     aerial = rgbi[[3, 0, 1]].astype(np.float32)  # declared bands 4, 1, 2: NIR, R, G
     dem_up = ((dem[0].astype(np.float32) - 100) / 2).repeat(2, axis=0).repeat(2, axis=1)
     expected = np.argmax(aerial + dem_up, axis=0) + 1
@@ -73,13 +91,14 @@ def three_head_model(path: Path) -> Path:
     outputs = [_vi("seg", 4), _vi("height", 1), helper.make_tensor_value_info("stage", TensorProto.FLOAT, ["N", 4])]
     graph = helper.make_graph(nodes, "three", [_vi("x", 4)], outputs, [axes, starts, ends, two])
     meta = {
-        "mean": [128] * 4, "std": [64] * 4,
+        "mean": [128] * 4,
+        "std": [64] * 4,
         "outputs": [
             {"name": "seg", "task": "segmentation", "classes": [0, 1, 2, 3]},
             {"name": "height", "task": "regression", "unit": "cm"},
             {"name": "stage", "task": "classification", "classes": [3, 5, 7, 9]},
         ],
-    }  # fmt: skip
+    }
     return save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]), path, meta)
 
 
@@ -87,8 +106,10 @@ def test_three_heads_class_map_value_map_and_per_tile_values(run_alg, tmp_path):
     image = random_image(128, 128, bands=4, seed=5)
     raster = write_raster(tmp_path / "img.tif", image)
     model = three_head_model(tmp_path / "three.onnx")
-    res = run_alg("flair:segment", {"INPUT": str(raster), "MODEL": str(model), "TILE_SIZE": 64, "OVERLAP": 0,
-                                    "OUTPUT": str(tmp_path / "out.tif")})  # fmt: skip
+    res = run_alg(
+        "flair:segment",
+        {"INPUT": str(raster), "MODEL": str(model), "TILE_SIZE": 64, "OVERLAP": 0, "OUTPUT": str(tmp_path / "out.tif")},
+    )
     x = (image.astype(np.float32) - 128) / 64
     assert (read(res["OUTPUT"]) == np.argmax(x, axis=0)).all()
     assert res["OUTPUT_HEIGHT"] == str(tmp_path / "out_height.tif")
@@ -121,13 +142,19 @@ def test_deepness_regression_model_writes_a_value_map(run_alg, tmp_path):
     model's 5.5 cm (the 2 cm orthophoto is averaged down to it)."""
     ortho = DEEPNESS_DATA / "dummy_fotomap_small.tif"
     model = DEEPNESS_DATA / "dummy_model" / "dummy_regression_models" / "dummy_regression_model.onnx"
-    res = run_alg("flair:segment", {"INPUT": str(ortho), "MODEL": str(model), "BANDS": "1,2,3",
-                                    "OUTPUT": str(tmp_path / "vi.tif")})  # fmt: skip
+    res = run_alg(
+        "flair:segment",
+        {"INPUT": str(ortho), "MODEL": str(model), "BANDS": "1,2,3", "OUTPUT": str(tmp_path / "vi.tif")},
+    )
     with rasterio.open(res["OUTPUT"]) as dst:
         got = dst.read(1)
         assert dst.dtypes[0] == "float32" and dst.res == pytest.approx((0.055, 0.055))
-        with rasterio.open(ortho) as src, WarpedVRT(src, transform=dst.transform, width=dst.width, height=dst.height,
-                                                    resampling=Resampling.average) as vrt:  # fmt: skip
+        with (
+            rasterio.open(ortho) as src,
+            WarpedVRT(
+                src, transform=dst.transform, width=dst.width, height=dst.height, resampling=Resampling.average
+            ) as vrt,
+        ):
             r, g, b = (vrt.read(i).astype(np.float64) / 255 for i in (1, 2, 3))
             valid = vrt.read_masks(1) > 0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -139,10 +166,17 @@ def test_deepness_regression_model_writes_a_value_map(run_alg, tmp_path):
 
 
 def test_per_image_only_model_is_refused(run_alg, tmp_path):
-    graph = helper.make_graph([helper.make_node("ReduceMean", ["x"], ["p"], axes=[2, 3], keepdims=0)], "cls",
-                              [_vi("x", 3)], [helper.make_tensor_value_info("p", TensorProto.FLOAT, ["N", 3])])  # fmt: skip
-    model = save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]), tmp_path / "c.onnx",
-                 {"outputs": [{"name": "p", "task": "classification"}]})  # fmt: skip
+    graph = helper.make_graph(
+        [helper.make_node("ReduceMean", ["x"], ["p"], axes=[2, 3], keepdims=0)],
+        "cls",
+        [_vi("x", 3)],
+        [helper.make_tensor_value_info("p", TensorProto.FLOAT, ["N", 3])],
+    )
+    model = save(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]),
+        tmp_path / "c.onnx",
+        {"outputs": [{"name": "p", "task": "classification"}]},
+    )
     raster = write_raster(tmp_path / "img.tif", random_image(64, 64, bands=3))
     with pytest.raises(Exception, match="no per-pixel output"):
         run_alg("flair:segment", {"INPUT": str(raster), "MODEL": str(model), "OUTPUT": str(tmp_path / "o.tif")})

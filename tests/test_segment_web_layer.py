@@ -24,8 +24,11 @@ def xyz_tiles(tmp_path_factory):
     blocks = rng.integers(0, 256, size=(3, 24, 32), dtype=np.uint8)
     image = blocks.repeat(16, axis=1).repeat(16, axis=2)  # 384 x 512 px of 16 px blocks
     src = write_raster(folder / "src.tif", image, res=0.3, origin=(261000.0, 6250000.0), crs="EPSG:3857")
-    subprocess.run(["gdal2tiles.py", "--xyz", "-q", "-z", "19", "-w", "none", str(src), str(folder / "tiles")],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        ["gdal2tiles.py", "--xyz", "-q", "-z", "19", "-w", "none", str(src), str(folder / "tiles")],
+        check=True,
+        capture_output=True,
+    )
     return folder
 
 
@@ -39,8 +42,16 @@ def test_xyz_layer_is_read_through_qgis_provider(run_alg, xyz_tiles, tmp_path):
         assert captured.path is None and captured.argb and captured.band_count == 4
         model = identity_model(tmp_path / "id.onnx", 3, metadata={"mean": [0] * 3, "std": [1] * 3, "resolution_cm": 30})
         extent = "261030,261120,6249910,6249980 [EPSG:3857]"
-        res = run_alg("flair:segment", {"INPUT": layer.id(), "MODEL": str(model), "EXTENT": extent,
-                                        "BANDS": "1,2,3", "OUTPUT": str(tmp_path / "out.tif")})  # fmt: skip
+        res = run_alg(
+            "flair:segment",
+            {
+                "INPUT": layer.id(),
+                "MODEL": str(model),
+                "EXTENT": extent,
+                "BANDS": "1,2,3",
+                "OUTPUT": str(tmp_path / "out.tif"),
+            },
+        )
     finally:
         QgsProject.instance().removeMapLayer(layer.id())
     with rasterio.open(res["OUTPUT"]) as dst:
@@ -50,9 +61,10 @@ def test_xyz_layer_is_read_through_qgis_provider(run_alg, xyz_tiles, tmp_path):
         assert dst.width in (300, 301) and dst.height in (234, 235)
         got = dst.read(1)
         grid = (dst.transform, dst.width, dst.height)
-    with rasterio.open(xyz_tiles / "src.tif") as src, WarpedVRT(
-        src, transform=grid[0], width=grid[1], height=grid[2], resampling=Resampling.nearest
-    ) as vrt:
+    with (
+        rasterio.open(xyz_tiles / "src.tif") as src,
+        WarpedVRT(src, transform=grid[0], width=grid[1], height=grid[2], resampling=Resampling.nearest) as vrt,
+    ):
         expected = np.argmax(vrt.read(), axis=0)
     # Web tiles are re-rendered by QGIS at the model's resolution: block edges may move by a pixel.
     assert (got == expected).mean() > 0.9

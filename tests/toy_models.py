@@ -18,8 +18,14 @@ from onnx import TensorProto, helper, numpy_helper
 OPSET = 17
 
 
-def _io(name: str, channels: int | None, tile: int | None, batch: int | None = None, rank: int = 4,
-        elem: int = TensorProto.FLOAT) -> onnx.ValueInfoProto:  # fmt: skip
+def _io(
+    name: str,
+    channels: int | None,
+    tile: int | None,
+    batch: int | None = None,
+    rank: int = 4,
+    elem: int = TensorProto.FLOAT,
+) -> onnx.ValueInfoProto:
     dims: list[Any] = [batch or "N", channels if channels else "C", tile or "H", tile or "W"]
     if rank == 3:
         dims = [dims[0], dims[2], dims[3]]
@@ -38,8 +44,14 @@ def save(model: onnx.ModelProto, path: Path, metadata: Mapping[str, Any] | None 
     return path
 
 
-def identity_model(path: Path, channels: int, *, tile: int | None = None, batch: int | None = None,
-                   metadata: Mapping[str, Any] | None = None) -> Path:  # fmt: skip
+def identity_model(
+    path: Path,
+    channels: int,
+    *,
+    tile: int | None = None,
+    batch: int | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Path:
     """scores = normalised input: the class is the argmax of the normalised bands."""
     graph = helper.make_graph(
         [helper.make_node("Identity", ["x"], ["scores"])],
@@ -50,8 +62,15 @@ def identity_model(path: Path, channels: int, *, tile: int | None = None, batch:
     return save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]), path, metadata)
 
 
-def conv_model(path: Path, weights: np.ndarray, bias: np.ndarray | None = None, *, tile: int | None = None,
-               metadata: Mapping[str, Any] | None = None, softmax: bool = False) -> Path:  # fmt: skip
+def conv_model(
+    path: Path,
+    weights: np.ndarray,
+    bias: np.ndarray | None = None,
+    *,
+    tile: int | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    softmax: bool = False,
+) -> Path:
     """One convolution ``(out, in, k, k)`` with zero 'same' padding, optionally a softmax."""
     out_c, in_c, k, _ = weights.shape
     inits = [numpy_helper.from_array(weights.astype(np.float32), "w")]
@@ -72,8 +91,10 @@ def sigmoid_model(path: Path, channels: int, *, rank: int = 4, metadata: Mapping
     axes = numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")
     starts = numpy_helper.from_array(np.array([0], dtype=np.int64), "starts")
     ends = numpy_helper.from_array(np.array([1], dtype=np.int64), "ends")
-    nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["first"]),
-             helper.make_node("Sigmoid", ["first"], ["sig" if rank == 3 else "scores"])]  # fmt: skip
+    nodes = [
+        helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["first"]),
+        helper.make_node("Sigmoid", ["first"], ["sig" if rank == 3 else "scores"]),
+    ]
     if rank == 3:
         nodes.append(helper.make_node("Squeeze", ["sig", "axes"], ["scores"]))
     out = _io("scores", 1, None, rank=rank)
@@ -103,8 +124,9 @@ def two_input_model(path: Path, channels: int) -> Path:
     return save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]), path)
 
 
-def box3x3_model(path: Path, in_channels: int, out_channels: int, seed: int = 0, *,
-                 metadata: Mapping[str, Any] | None = None) -> tuple[Path, np.ndarray]:  # fmt: skip
+def box3x3_model(
+    path: Path, in_channels: int, out_channels: int, seed: int = 0, *, metadata: Mapping[str, Any] | None = None
+) -> tuple[Path, np.ndarray]:
     """A random 3x3 convolution: receptive field radius 1, for the seam test."""
     rng = np.random.default_rng(seed)
     weights = rng.normal(size=(out_channels, in_channels, 3, 3)).astype(np.float32)

@@ -102,8 +102,16 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
         import rasterio
 
         with rasterio.open(path) as src:
-            return RasterInput(layer.name(), path, None, src.transform, src.width, src.height,
-                               crs_wkt or (src.crs.to_wkt() if src.crs else None), src.count)  # fmt: skip
+            return RasterInput(
+                layer.name(),
+                path,
+                None,
+                src.transform,
+                src.width,
+                src.height,
+                crs_wkt or (src.crs.to_wkt() if src.crs else None),
+                src.count,
+            )
     provider = layer.dataProvider().clone()
     extent = layer.extent()
     argb = provider.dataType(1) in _ARGB_TYPES
@@ -182,9 +190,7 @@ class ProviderSource:
         return data, valid
 
 
-def layer_grid_extent(
-    layer: QgsRasterLayer, extent: QgsRectangle | None
-) -> tuple[float, float, float, float] | None:
+def layer_grid_extent(layer: QgsRasterLayer, extent: QgsRectangle | None) -> tuple[float, float, float, float] | None:
     """An extent (already in the layer CRS) as a core ``(xmin, ymin, xmax, ymax)``; None = whole layer."""
     if extent is None or extent.isNull() or extent.isEmpty():
         return None

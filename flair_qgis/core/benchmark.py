@@ -438,7 +438,9 @@ class _Scorer:
         self.failed: list[dict] = []
         self.failed_count = 0
         self.worst: list[tuple[float, int, dict]] = []
-        self.head = plan.heads.segmentation
+        head = plan.heads.segmentation
+        assert head is not None, "the benchmark plan always has a segmentation head"
+        self.head: OutputSpec = head
         lut = plan.class_lut
         self.lut = lut.astype(np.uint8) if lut.size and lut.min() >= 0 and lut.max() <= 255 else lut.astype(np.int64)
         self.submission_lut = self._submission_lut(lut)
@@ -505,7 +507,7 @@ class _Scorer:
                 f"Output '{self.head.name}' gives class index {int(index.max())} but declares {len(self.lut)} classes."
             )
         if index.shape != loaded.reference.shape:
-            index = _resize_nearest(index, loaded.reference.shape)
+            index = _resize_nearest(index, (loaded.reference.shape[0], loaded.reference.shape[1]))
         row = self._base_row(sample)
         height = stage = None
         if sample.height_cm is not None:

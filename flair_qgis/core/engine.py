@@ -53,7 +53,7 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def create_session(model_path: str, device: str = "auto", threads: int | None = None):  # noqa: ANN201
+def create_session(model_path: str, device: str = "auto", threads: int | None = None):
     """Build an onnxruntime session on the requested device.
 
     Session options are set on purpose: full graph optimisation; intra-op threads on every core

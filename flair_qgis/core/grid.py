@@ -181,10 +181,7 @@ def _axis(length_px: int, tile_size_px: int, stride_px: int) -> list[tuple[int, 
         # One tile decides the whole axis, centred on it to read context on both sides.
         return [(-((tile_size_px - length_px) // 2), 0, length_px)]
     margin = (tile_size_px - stride_px) // 2
-    return [
-        (start - margin, start, min(stride_px, length_px - start))
-        for start in range(0, length_px, stride_px)
-    ]
+    return [(start - margin, start, min(stride_px, length_px - start)) for start in range(0, length_px, stride_px)]
 
 
 def tile_layout(grid_width: int, grid_height: int, tile_size_px: int, overlap_px: int) -> list[Tile]:

@@ -172,10 +172,7 @@ def _as_float_list(value: Any, key: str, count: int) -> tuple[float, ...]:
     if len(values) == 1:
         return values * count
     if len(values) != count:
-        raise ModelError(
-            f"Model metadata '{key}' has {len(values)} values but the model input has "
-            f"{count} channels."
-        )
+        raise ModelError(f"Model metadata '{key}' has {len(values)} values but the model input has {count} channels.")
     return values
 
 
@@ -222,9 +219,7 @@ def parse_classes(raw: Any, count: int | None, key: str = "classes") -> tuple[Cl
             raise ModelError(f"Class colour {color!r} in '{key}' is not of the form #rrggbb.")
         classes.append(ClassInfo(value, name, color))
     if count is not None and len(classes) < count:
-        classes.extend(
-            ClassInfo(i, f"class {i}", default_color(i)) for i in range(len(classes), count)
-        )
+        classes.extend(ClassInfo(i, f"class {i}", default_color(i)) for i in range(len(classes), count))
     values = [c.value for c in classes]
     if len(set(values)) != len(values):
         raise ModelError(f"Model metadata '{key}' gives the same raster value to two classes.")
@@ -273,12 +268,8 @@ def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
             f"{str(err).splitlines()[0][:200]})."
         ) from err
     metadata = dict(session.get_modelmeta().custom_metadata_map)
-    graph_inputs = [
-        (i.name, list(i.shape), _ORT_TO_NUMPY.get(i.type, "float32")) for i in session.get_inputs()
-    ]
-    graph_outputs = [
-        (o.name, list(o.shape), _ORT_TO_NUMPY.get(o.type, "float32")) for o in session.get_outputs()
-    ]
+    graph_inputs = [(i.name, list(i.shape), _ORT_TO_NUMPY.get(i.type, "float32")) for i in session.get_inputs()]
+    graph_outputs = [(o.name, list(o.shape), _ORT_TO_NUMPY.get(o.type, "float32")) for o in session.get_outputs()]
     return describe_model(path, metadata, graph_inputs, graph_outputs)
 
 
@@ -315,27 +306,20 @@ def describe_model(
     inputs = []
     for index, (name, shape, dtype) in enumerate(graph_inputs):
         if len(shape) != 4:
-            raise ModelError(
-                f"Model input '{name}' has shape {shape}; expected (batch, channels, rows, cols)."
-            )
+            raise ModelError(f"Model input '{name}' has shape {shape}; expected (batch, channels, rows, cols).")
         decl = by_name.get(name)
         if decl is None and declared_inputs and index < len(declared_inputs):
             decl = declared_inputs[index]
         decl = decl or {}
-        channels = _dim(shape[1]) or len(decl.get("bands", [])) or len(
-            _json(metadata, "bands", []) or []
-        )
+        channels = _dim(shape[1]) or len(decl.get("bands", [])) or len(_json(metadata, "bands", []) or [])
         if not channels:
-            raise ModelError(
-                f"Model input '{name}' has no fixed channel count and the metadata names no bands."
-            )
-        band_names = tuple(
-            str(b) for b in (decl.get("bands") or _json(metadata, "bands", None) or [])
-        ) or tuple(f"band {i + 1}" for i in range(channels))
+            raise ModelError(f"Model input '{name}' has no fixed channel count and the metadata names no bands.")
+        band_names = tuple(str(b) for b in (decl.get("bands") or _json(metadata, "bands", None) or [])) or tuple(
+            f"band {i + 1}" for i in range(channels)
+        )
         if len(band_names) != channels:
             raise ModelError(
-                f"Model input '{name}' has {channels} channels but its metadata names "
-                f"{len(band_names)} bands."
+                f"Model input '{name}' has {channels} channels but its metadata names {len(band_names)} bands."
             )
         if "mean" in decl or "std" in decl:
             mean = _as_float_list(decl.get("mean", 0.0), "inputs.mean", channels)
@@ -345,12 +329,8 @@ def describe_model(
             std = _as_float_list(_json(metadata, "std", 1.0), "std", channels)
         else:
             # Deepness: pixels / 255, then standardised with statistics in 0..1 units.
-            mean01 = _as_float_list(
-                _json(metadata, "standardization_mean", 0.0), "standardization_mean", channels
-            )
-            std01 = _as_float_list(
-                _json(metadata, "standardization_std", 1.0), "standardization_std", channels
-            )
+            mean01 = _as_float_list(_json(metadata, "standardization_mean", 0.0), "standardization_mean", channels)
+            std01 = _as_float_list(_json(metadata, "standardization_std", 1.0), "standardization_std", channels)
             mean = tuple(m * 255.0 for m in mean01)
             std = tuple(s * 255.0 for s in std01)
         if any(s <= 0 for s in std):
@@ -440,8 +420,7 @@ def _describe_outputs(
             classes = parse_classes(raw_classes, channels, f"classes of output '{name}'")
             if channels is not None and len(classes) > channels and rank in (2, 4):
                 raise ModelError(
-                    f"Output '{name}' has {channels} channels but its metadata declares "
-                    f"{len(classes)} classes."
+                    f"Output '{name}' has {channels} channels but its metadata declares {len(classes)} classes."
                 )
         outputs.append(
             OutputSpec(

@@ -61,9 +61,7 @@ FLAIR1_CLASSES: tuple[ClassInfo, ...] = _table(
 )
 """The 19 raw codes of FLAIR #1 reference masks (``MSK_*.tif``)."""
 
-FLAIR1_MODEL_CLASSES: tuple[ClassInfo, ...] = FLAIR1_CLASSES[:12] + (
-    ClassInfo(13, "other", "#000000"),
-)
+FLAIR1_MODEL_CLASSES: tuple[ClassInfo, ...] = (*FLAIR1_CLASSES[:12], ClassInfo(13, "other", "#000000"))
 """The 13 classes a FLAIR #1 model predicts: codes 1..12 and 13 for every code 13..19."""
 
 FLAIRHUB_LANDCOVER_CLASSES: tuple[ClassInfo, ...] = _table(
@@ -121,18 +119,49 @@ FLAIRHUB_CROPTYPE_CLASSES: tuple[ClassInfo, ...] = _table(
 """FLAIR-HUB LPIS crop-type codes 0..22."""
 
 WEEDSENSE_SPECIES: tuple[str, ...] = (
-    "AMATU", "SORHA", "SETFA", "SORVU", "PANDI", "SETPU", "DIGSA", "ECHCG",
-    "SIDSP", "AMARE", "ABUTH", "AMBEL", "AMAPA", "CYPES", "CHEAL", "ERICA",
-)  # fmt: skip
+    "AMATU",
+    "SORHA",
+    "SETFA",
+    "SORVU",
+    "PANDI",
+    "SETPU",
+    "DIGSA",
+    "ECHCG",
+    "SIDSP",
+    "AMARE",
+    "ABUTH",
+    "AMBEL",
+    "AMAPA",
+    "CYPES",
+    "CHEAL",
+    "ERICA",
+)
 """WeedSense species EPPO codes, classes 1..16 after background 0 (index mapping unpublished)."""
 
 # A qualitative palette for classes whose model declares no colours: distinct hues that stay
 # distinguishable over aerial imagery (no near-greys, no near-black).
 _DEFAULT_COLORS = (
-    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
-    "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000", "#aaffc3",
-    "#808000", "#ffd8b1", "#000075", "#a9a9a9",
-)  # fmt: skip
+    "#e6194b",
+    "#3cb44b",
+    "#ffe119",
+    "#4363d8",
+    "#f58231",
+    "#911eb4",
+    "#46f0f0",
+    "#f032e6",
+    "#bcf60c",
+    "#fabebe",
+    "#008080",
+    "#e6beff",
+    "#9a6324",
+    "#fffac8",
+    "#800000",
+    "#aaffc3",
+    "#808000",
+    "#ffd8b1",
+    "#000075",
+    "#a9a9a9",
+)
 
 
 def default_color(index: int) -> str:

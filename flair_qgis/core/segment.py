@@ -279,9 +279,12 @@ def segment(
     ]
     for extra in plan.maps:
         path = request.head_paths.get(extra.name) or _beside(request.output_path, extra.name, ".tif")
-        writers.append(_head_writer(extra, check_output_path(path, f"'{extra.name}'"), grid, block_px,
-                                    model.seg_threshold, tags))  # fmt: skip
-    tile_values = _TileValues(plan.per_tile, grid, request.tile_values_path or _beside(request.output_path, "tiles", ".csv"))
+        writers.append(
+            _head_writer(extra, check_output_path(path, f"'{extra.name}'"), grid, block_px, model.seg_threshold, tags)
+        )
+    tile_values = _TileValues(
+        plan.per_tile, grid, request.tile_values_path or _beside(request.output_path, "tiles", ".csv")
+    )
     if plan.per_tile:
         check_output_path(tile_values.path, "tile values")
     outputs = [f for w in writers for f in w.files]
@@ -351,8 +354,15 @@ class _HeadWriter:
         return np.s_[r - dr : r - dr + tile.core_rows, c - dc : c - dc + tile.core_cols]
 
 
-def _head_writer(head: OutputSpec, path: str, grid: Grid, block_px: int, threshold: float, tags: dict[str, str],
-                 confidence_path: str | None = None) -> _HeadWriter:  # fmt: skip
+def _head_writer(
+    head: OutputSpec,
+    path: str,
+    grid: Grid,
+    block_px: int,
+    threshold: float,
+    tags: dict[str, str],
+    confidence_path: str | None = None,
+) -> _HeadWriter:
     if head.task == TASK_SEGMENTATION:
         return _ClassMapWriter(head, path, grid, block_px, threshold, tags, confidence_path)
     return _ValueMapWriter(head, path, grid, block_px, tags)
@@ -361,18 +371,37 @@ def _head_writer(head: OutputSpec, path: str, grid: Grid, block_px: int, thresho
 class _ClassMapWriter(_HeadWriter):
     """A segmentation head: class values with a colour table, optionally the winner's probability."""
 
-    def __init__(self, head: OutputSpec, path: str, grid: Grid, block_px: int, threshold: float,
-                 tags: dict[str, str], confidence_path: str | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        head: OutputSpec,
+        path: str,
+        grid: Grid,
+        block_px: int,
+        threshold: float,
+        tags: dict[str, str],
+        confidence_path: str | None,
+    ) -> None:
         self.head = head
         self.postprocess = _Postprocess(head, threshold, want_confidence=bool(confidence_path))
         dtype, self.nodata = nodata_for([c.value for c in head.classes])
         self.lut = np.array([c.value for c in head.classes], dtype=dtype)
         self.counts = np.zeros(len(head.classes), dtype=np.int64)
-        self.files = [AtomicGeoTiff(path, grid, dtype, self.nodata, block_px, classes=head.classes,
-                                    description=head.name or "class", tags=tags)]  # fmt: skip
+        self.files = [
+            AtomicGeoTiff(
+                path,
+                grid,
+                dtype,
+                self.nodata,
+                block_px,
+                classes=head.classes,
+                description=head.name or "class",
+                tags=tags,
+            )
+        ]
         if confidence_path:
-            self.files.append(AtomicGeoTiff(confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px,
-                                            description="confidence"))  # fmt: skip
+            self.files.append(
+                AtomicGeoTiff(confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px, description="confidence")
+            )
 
     def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
         index, prob = self.postprocess(scores, self._core(scores, tile, tile_px, overlap_px))
@@ -399,8 +428,17 @@ class _ValueMapWriter(_HeadWriter):
     def __init__(self, head: OutputSpec, path: str, grid: Grid, block_px: int, tags: dict[str, str]) -> None:
         self.head = head
         description = f"{head.name} ({head.unit})" if head.unit else head.name
-        self.files = [AtomicGeoTiff(path, grid, "float32", float("nan"), block_px, description=description,
-                                    tags={**tags, "FLAIR_UNIT": head.unit})]  # fmt: skip
+        self.files = [
+            AtomicGeoTiff(
+                path,
+                grid,
+                "float32",
+                float("nan"),
+                block_px,
+                description=description,
+                tags={**tags, "FLAIR_UNIT": head.unit},
+            )
+        ]
 
     def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
         plane = scores.reshape(scores.shape[-2:]) if scores.ndim == 2 or scores.shape[0] == 1 else None
@@ -429,8 +467,15 @@ class _TileValues:
         t = self.grid.transform
         x0, y1 = t * (tile.core_col, tile.core_row)
         x1, y0 = t * (tile.core_col + tile.core_cols, tile.core_row + tile.core_rows)
-        row: list[object] = [tile.core_row, tile.core_col, f"{x0:.3f}", f"{y0:.3f}", f"{x1:.3f}", f"{y1:.3f}",
-                             f"{float(core_valid.mean()):.4f}"]  # fmt: skip
+        row: list[object] = [
+            tile.core_row,
+            tile.core_col,
+            f"{x0:.3f}",
+            f"{y0:.3f}",
+            f"{x1:.3f}",
+            f"{y1:.3f}",
+            f"{float(core_valid.mean()):.4f}",
+        ]
         for head in self.heads:
             value = float(per_image_value(head, outputs[head.name])[0])
             self.values[head.name].append(value)
@@ -442,8 +487,18 @@ class _TileValues:
             return
         buffer = io.StringIO()
         out = csv.writer(buffer)
-        out.writerow(["row", "col", "xmin", "ymin", "xmax", "ymax", "valid_share",
-                      *(f"{h.name} ({h.unit})" if h.unit else h.name for h in self.heads)])  # fmt: skip
+        out.writerow(
+            [
+                "row",
+                "col",
+                "xmin",
+                "ymin",
+                "xmax",
+                "ymax",
+                "valid_share",
+                *(f"{h.name} ({h.unit})" if h.unit else h.name for h in self.heads),
+            ]
+        )
         out.writerows(self.rows)
         write_text_atomic(self.path, buffer.getvalue())
 
@@ -462,8 +517,10 @@ def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_
         return 0, 0
     lack = max(tile_px - rows, tile_px - cols)
     if lack < 0 or (tile_px - rows) % 2 or (tile_px - cols) % 2:
-        raise InputError(f"The model returns {rows}x{cols} px for {tile_px} px tiles: only outputs centred on "
-                         "their input and smaller by an even number of pixels are supported.")  # fmt: skip
+        raise InputError(
+            f"The model returns {rows}x{cols} px for {tile_px} px tiles: only outputs centred on "
+            "their input and smaller by an even number of pixels are supported."
+        )
     dr, dc = (tile_px - rows) // 2, (tile_px - cols) // 2
     r, c = tile.core_offset
     if r < dr or c < dc or r - dr + tile.core_rows > rows or c - dc + tile.core_cols > cols:
@@ -572,10 +629,12 @@ class _Pipeline:
         self.is_canceled = is_canceled
         # (pixel - mean) / std == pixel * scale + offset, per channel.
         self.affine = [
-            ((1.0 / np.asarray(s.std, dtype=np.float32))[:, None, None],
-             (-np.asarray(s.mean, dtype=np.float32) / np.asarray(s.std, dtype=np.float32))[:, None, None])
+            (
+                (1.0 / np.asarray(s.std, dtype=np.float32))[:, None, None],
+                (-np.asarray(s.mean, dtype=np.float32) / np.asarray(s.std, dtype=np.float32))[:, None, None],
+            )
             for s in self.specs
-        ]  # fmt: skip
+        ]
         self.stop = threading.Event()
         self.errors: list[BaseException] = []
         self.warnings: list[str] = []
@@ -597,12 +656,17 @@ class _Pipeline:
     def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
         feeds = {}
         valid = np.empty((len(batch), self.tile_px, self.tile_px), dtype=bool)
-        for k, (reader, spec, factor, (scale, offset)) in enumerate(zip(readers, self.specs, self.factors, self.affine)):
+        for k, (reader, spec, factor, (scale, offset)) in enumerate(
+            zip(readers, self.specs, self.factors, self.affine)
+        ):
             t = self.tile_px if k == 0 else round(self.tile_px * factor)
             inputs = np.empty((len(batch), spec.channels, t, t), dtype=np.float32)
             for i, tile in enumerate(batch):
-                row, col = (tile.read_row, tile.read_col) if k == 0 else (
-                    round(tile.read_row * factor), round(tile.read_col * factor))  # fmt: skip
+                row, col = (
+                    (tile.read_row, tile.read_col)
+                    if k == 0
+                    else (round(tile.read_row * factor), round(tile.read_col * factor))
+                )
                 data, mask = reader.read(row, col, t, t)
                 if k == 0:
                     valid[i] = mask

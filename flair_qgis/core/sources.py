@@ -111,7 +111,9 @@ class RasterioSource:
         with rasterio.open(self.path) as src:
             src_wkt = src.crs.to_wkt() if src.crs else None
             # Another CRS (a second model input from another layer) is warped into the grid's.
-            target_crs = src.crs if same_crs(src_wkt, self.grid.crs_wkt) else rasterio.crs.CRS.from_wkt(self.grid.crs_wkt)
+            target_crs = (
+                src.crs if same_crs(src_wkt, self.grid.crs_wkt) else rasterio.crs.CRS.from_wkt(self.grid.crs_wkt)
+            )
             offset = _integer_offset(src.transform, self.grid) if target_crs is src.crs else None
             if offset is not None:
                 yield _AlignedReader(src, self.bands, offset)

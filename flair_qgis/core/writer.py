@@ -60,7 +60,7 @@ def qml_style(classes: Sequence[ClassInfo], opacity: float = 1.0) -> str:
     """A QGIS paletted-renderer style (``.qml``) for a class map."""
     entries = "\n".join(
         f"        <paletteEntry value={quoteattr(str(c.value))} color={quoteattr(c.color)} "
-        f"alpha=\"255\" label={quoteattr(c.name)}/>"
+        f'alpha="255" label={quoteattr(c.name)}/>'
         for c in classes
     )
     return (
@@ -81,9 +81,7 @@ def qml_style(classes: Sequence[ClassInfo], opacity: float = 1.0) -> str:
 def _category_names_pam(classes: Sequence[ClassInfo]) -> str:
     names = {c.value: c.name for c in classes}
     top = max(names, default=-1)
-    categories = "".join(
-        f"<Category>{_xml_text(names.get(v, ''))}</Category>" for v in range(top + 1)
-    )
+    categories = "".join(f"<Category>{_xml_text(names.get(v, ''))}</Category>" for v in range(top + 1))
     return (
         '<PAMDataset>\n  <PAMRasterBand band="1">\n'
         f"    <CategoryNames>{categories}</CategoryNames>\n"
@@ -131,7 +129,7 @@ class AtomicGeoTiff:
         self.description = description
         self.tags = dict(tags or {})
         self._tmp_path: str | None = None
-        self._dataset = None
+        self._dataset: rasterio.io.DatasetWriter | None = None
 
     def open(self) -> None:
         """Create the temporary file."""
@@ -158,22 +156,22 @@ class AtomicGeoTiff:
         }
         if self.grid.crs_wkt:
             profile["crs"] = rasterio.crs.CRS.from_wkt(self.grid.crs_wkt)
-        self._dataset = rasterio.open(self._tmp_path, "w", **profile)
+        dataset = rasterio.open(self._tmp_path, "w", **profile)
         if self.classes:
-            self._dataset.write_colormap(
-                1, {c.value: (*c.rgb(), 255) for c in self.classes if 0 <= c.value < 65536}
-            )
-            self._dataset.update_tags(
+            dataset.write_colormap(1, {c.value: (*c.rgb(), 255) for c in self.classes if 0 <= c.value < 65536})
+            dataset.update_tags(
                 1, CLASSES=json.dumps([{"value": c.value, "name": c.name, "color": c.color} for c in self.classes])
             )
         if self.description:
-            self._dataset.set_band_description(1, self.description)
+            dataset.set_band_description(1, self.description)
         if self.tags:
-            self._dataset.update_tags(**self.tags)
+            dataset.update_tags(**self.tags)
+        self._dataset = dataset
 
     def write(self, array: np.ndarray, row: int, col: int) -> None:
         """Write a ``(rows, cols)`` array at ``(row, col)`` of the grid."""
         rows, cols = array.shape
+        assert self._dataset is not None, "open() first"
         self._dataset.write(array, 1, window=Window(col, row, cols, rows))
 
     def close(self) -> None:

@@ -18,13 +18,13 @@ def tr(text: str) -> str:
 class FlairAlgorithm(QgsProcessingAlgorithm):
     """Base class: ids in the ``flair`` group and core errors turned into Processing errors."""
 
-    def createInstance(self) -> QgsProcessingAlgorithm:  # noqa: N802
+    def createInstance(self) -> QgsProcessingAlgorithm:
         return type(self)()
 
     def group(self) -> str:
         return ""
 
-    def groupId(self) -> str:  # noqa: N802
+    def groupId(self) -> str:
         return ""
 
     @staticmethod

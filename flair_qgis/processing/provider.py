@@ -32,18 +32,18 @@ def _algorithms() -> list:
 class FlairProvider(QgsProcessingProvider):
     """Segmentation, evaluation and benchmark algorithms for ONNX models."""
 
-    def id(self) -> str:  # noqa: A003 - QGIS API
+    def id(self) -> str:
         return PROVIDER_ID
 
     def name(self) -> str:
         return "FLAIR segmentation"
 
-    def longName(self) -> str:  # noqa: N802
+    def longName(self) -> str:
         return "FLAIR: ONNX semantic segmentation and scoring"
 
     def icon(self) -> QIcon:
         return QIcon(resources_path("icon.svg"))
 
-    def loadAlgorithms(self) -> None:  # noqa: N802
+    def loadAlgorithms(self) -> None:
         for algorithm in _algorithms():
             self.addAlgorithm(algorithm)

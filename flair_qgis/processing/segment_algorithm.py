@@ -74,10 +74,10 @@ class SegmentAlgorithm(FlairAlgorithm):
     def name(self) -> str:
         return "segment"
 
-    def displayName(self) -> str:  # noqa: N802
+    def displayName(self) -> str:
         return tr("Segment raster with ONNX model")
 
-    def shortHelpString(self) -> str:  # noqa: N802
+    def shortHelpString(self) -> str:
         return tr(
             "Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in "
             "overlapping tiles and writes a class map styled with the model's classes and "
@@ -87,7 +87,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             "the log says which one ran."
         )
 
-    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
         self.addParameter(QgsProcessingParameterRasterLayer(self.INPUT, tr("Input raster")))
         self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
         self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Extent"), optional=True))
@@ -124,9 +124,11 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
         self.addParameter(
             QgsProcessingParameterRasterDestination(
-                self.OUTPUT_CONFIDENCE, tr("Confidence (probability of the winning class)"),
-                optional=True, createByDefault=False,
-            )  # fmt: skip
+                self.OUTPUT_CONFIDENCE,
+                tr("Confidence (probability of the winning class)"),
+                optional=True,
+                createByDefault=False,
+            )
         )
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
         self.addOutput(QgsProcessingOutputNumber("TILES", tr("Tiles processed")))
@@ -138,7 +140,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             return None
         return self.parameterAsInt(parameters, key, context)
 
-    def prepareAlgorithm(self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback) -> bool:  # noqa: N802
+    def prepareAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> bool:
         # Runs on the main thread: capture the layers (cloned providers) and check the request,
         # so that processAlgorithm never touches a layer from its worker thread.
         model_path = self.parameterAsFile(parameters, self.MODEL, context)
@@ -160,7 +164,9 @@ class SegmentAlgorithm(FlairAlgorithm):
                 bands_per_input.append(bands)
             extent = None
             if parameters.get(self.EXTENT) not in (None, ""):
-                extent = layer_grid_extent(primary, self.parameterAsExtent(parameters, self.EXTENT, context, primary.crs()))
+                extent = layer_grid_extent(
+                    primary, self.parameterAsExtent(parameters, self.EXTENT, context, primary.crs())
+                )
                 if extent is None:
                     raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
             first = rasters[0]
@@ -193,12 +199,13 @@ class SegmentAlgorithm(FlairAlgorithm):
                 tr("The model has {} inputs; flair:segment feeds at most {}.").format(len(model.inputs), MAX_INPUTS)
             )
         layers = []
-        for index, spec in enumerate(model.inputs):
+        for index, _spec in enumerate(model.inputs):
             key = f"{self.INPUT}{_suffix(index)}"
             layer = self.parameterAsRasterLayer(parameters, key, context) if parameters.get(key) else None
             if layer is None:
                 wanted = ", ".join(
-                    f"{self.INPUT}{_suffix(i)} = {s.modality or s.name} ({s.channels} bands)" for i, s in enumerate(model.inputs)
+                    f"{self.INPUT}{_suffix(i)} = {s.modality or s.name} ({s.channels} bands)"
+                    for i, s in enumerate(model.inputs)
                 )
                 raise QgsProcessingException(
                     tr("The model has {n} inputs: give a raster layer for each ({wanted}); {key} is missing.").format(
@@ -208,7 +215,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             layers.append(layer)
         return layers
 
-    def processAlgorithm(self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback) -> dict:  # noqa: N802
+    def processAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
         grid = self.grid
         feedback.pushInfo(
@@ -218,7 +227,9 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
         result = self.run_core(
             feedback,
-            lambda: segment(self.model, self.sources, grid, self.request, is_canceled=is_canceled, on_progress=on_progress),
+            lambda: segment(
+                self.model, self.sources, grid, self.request, is_canceled=is_canceled, on_progress=on_progress
+            ),
         )
         for warning in result.warnings:
             feedback.pushWarning(warning)
@@ -240,9 +251,15 @@ class SegmentAlgorithm(FlairAlgorithm):
             outputs[f"OUTPUT_{name.upper()}"] = path
         for name, values in result.tile_values.items():
             feedback.pushInfo(
-                tr("Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).").format(
-                    name=name, n=len(values), mean=sum(values) / len(values), lo=min(values), hi=max(values),
+                tr(
+                    "Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
+                ).format(
+                    name=name,
+                    n=len(values),
+                    mean=sum(values) / len(values),
+                    lo=min(values),
+                    hi=max(values),
                     path=result.tile_values_path,
-                )  # fmt: skip
+                )
             )
         return outputs
