@@ -20,7 +20,6 @@ import csv
 import heapq
 import json
 import os
-import queue
 import shutil
 import tempfile
 import threading
@@ -45,17 +44,17 @@ from .datasets import (
     detect_layout,
     discover,
 )
-from .engine import SessionInfo, create_session
-from .errors import Canceled, FlairError, InputError, ModelError
+from .engine import SessionInfo, create_session, run_batch
+from .errors import FlairError, InputError, ModelError
 from .metrics import ConfusionMatrix, build_report
 from .model import InputSpec, ModelInfo, OutputSpec, read_model_info
 from .multi import BandChoice, Heads, band_choice, class_values, input_modalities, per_image_value, resolve_heads
+from .pipeline import run_stages
 from .protocols import Protocol, get_protocol
 from .segment import argmax_channels
 from .task_metrics import ClassificationMetrics, RegressionMetrics
 from .writer import check_output_path
 
-_QUEUE_BATCHES = 2
 _WORST_KEPT = 10
 _LISTED_MAX = 1000
 GROWTH_WEEKS = tuple(range(1, 12))
@@ -672,7 +671,7 @@ def run_benchmark(
 class _Pipeline:
     """Reader thread -> onnxruntime in the calling thread -> scorer thread."""
 
-    def __init__(  # noqa: PLR0917 - private, called once
+    def __init__(
         self,
         plan: BenchmarkPlan,
         session,
@@ -690,104 +689,47 @@ class _Pipeline:
         self.is_canceled = is_canceled
         self.on_progress = on_progress
         self.output_names = [h.name for h in plan.heads.used]
-        self.stop = threading.Event()
-        self.errors: list[BaseException] = []
         self.total = len(plan.dataset.samples)
+        self.done = 0
 
-    def _read(self, out_queue: queue.Queue) -> None:
-        try:
-            for item in self.reader.items(self.plan.dataset.samples, self.stop):
-                out_queue.put(item)
-        except BaseException as err:  # handed to the calling thread, re-raised there
-            self.errors.append(err)
-            self.stop.set()
-        finally:
-            out_queue.put(None)
+    def _process(self, item: _Batch | _Failed) -> _Failed | tuple[_Batch, dict[str, np.ndarray]]:
+        """Inference on a batch; a sample that failed to read goes straight to the scorer."""
+        return item if isinstance(item, _Failed) else (item, self._infer(item))
 
-    def _score(self, in_queue: queue.Queue) -> None:
-        done = 0
-        try:
-            for item in _until_none(in_queue):
-                if self.stop.is_set():
-                    continue
-                if isinstance(item, _Failed):
-                    self.scorer.fail(item)
-                    done += 1
-                else:
-                    batch, outputs = item
-                    self.scorer.score(batch, outputs)
-                    done += len(batch.loaded)
-                self.on_progress(99.0 * done / self.total)
-        except BaseException as err:
-            self.errors.append(err)
-            self.stop.set()
-            while in_queue.get() is not None:  # drain so the producer never blocks
-                pass
+    def _consume(self, item: _Failed | tuple[_Batch, dict[str, np.ndarray]]) -> None:
+        if isinstance(item, _Failed):
+            self.scorer.fail(item)
+            self.done += 1
+        else:
+            batch, outputs = item
+            self.scorer.score(batch, outputs)
+            self.done += len(batch.loaded)
+        self.on_progress(99.0 * self.done / self.total)
 
     def _infer(self, batch: _Batch) -> dict[str, np.ndarray]:
         feeds = batch.feeds
-        n = len(batch.loaded)
-        if self.fixed_batch is not None and n < self.fixed_batch:
-            # A model with a fixed batch: pad with copies of the last sample, drop their outputs.
-            pad = self.fixed_batch - n
-            feeds = {k: np.concatenate([v, np.repeat(v[-1:], pad, axis=0)]) for k, v in feeds.items()}
         try:
-            results = self.session.run(self.output_names, feeds)
+            results = run_batch(self.session, self.output_names, feeds, self.fixed_batch)
         except Exception as err:  # onnxruntime raises untyped errors (shape mismatch...)
             shapes = ", ".join(f"{k} {tuple(v.shape)}" for k, v in feeds.items())
             ids = f"{batch.loaded[0].sample.sample_id}..{batch.loaded[-1].sample.sample_id}"
             raise ModelError(
                 f"onnxruntime failed on samples {ids} (inputs {shapes}): {str(err).splitlines()[0][:300]}"
             ) from err
-        return {name: value[:n] for name, value in zip(self.output_names, results)}
+        return dict(zip(self.output_names, results))
 
     def run(self) -> None:
-        read_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
-        score_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
-        reader = threading.Thread(target=self._read, args=(read_queue,), name="flair-bench-read", daemon=True)
-        scorer = threading.Thread(target=self._score, args=(score_queue,), name="flair-bench-score", daemon=True)
-        reader.start()
-        scorer.start()
-        canceled = False
-        try:
-            for item in _until_none(read_queue):
-                if self.stop.is_set():
-                    continue
-                if self.is_canceled():
-                    canceled = True
-                    self.stop.set()
-                    continue
-                if isinstance(item, _Failed):
-                    score_queue.put(item)
-                else:
-                    score_queue.put((item, self._infer(item)))
-        except BaseException:
-            self.stop.set()
-            raise
-        finally:
-            score_queue.put(None)
-            scorer.join()
-            while reader.is_alive():
-                try:
-                    read_queue.get(timeout=0.05)
-                except queue.Empty:
-                    pass
-            reader.join()
-        if self.errors:
-            raise self.errors[0]
-        if canceled:
-            raise Canceled()
+        self.done = 0
+        run_stages(
+            lambda stop: self.reader.items(self.plan.dataset.samples, stop),
+            self._process,
+            self._consume,
+            is_canceled=self.is_canceled,
+            name="flair-bench",
+        )
 
 
-def _until_none(q: queue.Queue) -> Iterator:
-    while True:
-        item = q.get()
-        if item is None:
-            return
-        yield item
-
-
-def _report(  # noqa: PLR0917 - private, called once
+def _report(
     plan: BenchmarkPlan,
     scorer: _Scorer,
     info: SessionInfo,

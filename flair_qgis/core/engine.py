@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from .errors import InputError, ModelError
 
@@ -105,3 +108,24 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
         )
         warning = f"CUDA was asked for but {reason}: running on the CPU."
     return session, SessionInfo(device=device, provider=provider, threads=threads, warning=warning)
+
+
+def run_batch(
+    session: Any, names: list[str], feeds: dict[str, np.ndarray], fixed_batch: int | None = None
+) -> list[np.ndarray]:
+    """``session.run`` on a batch, padded up to a model's fixed batch size and trimmed back.
+
+    Args:
+        session: the onnxruntime session.
+        names: outputs to fetch.
+        feeds: input name -> ``(n, ...)`` arrays, the same ``n`` for all.
+        fixed_batch: the batch size a static input shape fixes, or None.
+
+    Returns:
+        The outputs, each with ``n`` items.
+    """
+    n = len(next(iter(feeds.values())))
+    if fixed_batch is not None and n < fixed_batch:
+        # Pad with copies of the last item; their outputs are dropped.
+        feeds = {k: np.concatenate([v, np.repeat(v[-1:], fixed_batch - n, axis=0)]) for k, v in feeds.items()}
+    return [value[:n] for value in session.run(names, feeds)]

@@ -16,7 +16,6 @@ import csv
 import io
 import math
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -26,16 +25,16 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from .engine import SessionInfo, create_session
-from .errors import Canceled, InputError, ModelError, NotSupportedError
+from .engine import SessionInfo, create_session, run_batch
+from .errors import InputError, ModelError, NotSupportedError
 from .grid import Grid, Tile, batched, core_stride_px, tile_layout
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from .multi import per_image_value
+from .pipeline import run_stages
 from .sources import PixelSource, WindowReader
 from .writer import WRITE_CACHE_MB, AtomicGeoTiff, check_output_path, nodata_for, write_text_atomic
 
 CONFIDENCE_NODATA = -1.0
-_QUEUE_BATCHES = 2
 
 
 @dataclass(frozen=True)
@@ -635,23 +634,9 @@ class _Pipeline:
             )
             for s in self.specs
         ]
-        self.stop = threading.Event()
-        self.errors: list[BaseException] = []
+        self.fixed_batch = next((s.fixed_batch for s in self.specs if s.fixed_batch is not None), None)
         self.warnings: list[str] = []
         self.single_tiles = False
-
-    def _read_batches(self, out_queue: queue.Queue) -> None:
-        try:
-            with contextlib.ExitStack() as stack:
-                readers = [stack.enter_context(source.open()) for source in self.sources]
-                for batch in batched(self.tiles, self.batch_size):
-                    if self.stop.is_set():
-                        return
-                    out_queue.put(self._read_batch(readers, batch))
-        except BaseException as err:  # handed to the calling thread, re-raised there
-            self.errors.append(err)
-        finally:
-            out_queue.put(None)
 
     def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
         feeds = {}
@@ -679,28 +664,6 @@ class _Pipeline:
             feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
         return batch, feeds, valid
 
-    def _write_batches(self, in_queue: queue.Queue, write: Callable, outputs: list[AtomicGeoTiff], on_progress) -> None:
-        done = 0
-        try:
-            with rasterio.Env(GDAL_CACHEMAX=WRITE_CACHE_MB):
-                try:
-                    for out in outputs:
-                        out.open()
-                    for batch, scores, valid in _until_none(in_queue):
-                        if self.stop.is_set():
-                            continue
-                        write(batch, scores, valid)
-                        done += len(batch)
-                        on_progress(99.0 * done / len(self.tiles))
-                finally:
-                    for out in outputs:
-                        out.close()
-        except BaseException as err:
-            self.errors.append(err)
-            self.stop.set()
-            while in_queue.get() is not None:  # drain so the producer never blocks
-                pass
-
     def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Run the model on a batch; models that only run one tile at a time get one at a time.
 
@@ -711,7 +674,7 @@ class _Pipeline:
         count = len(next(iter(feeds.values())))
         if not self.single_tiles:
             try:
-                return dict(zip(names, self.session.run(names, feeds)))
+                return dict(zip(names, run_batch(self.session, names, feeds, self.fixed_batch)))
             except Exception as err:  # onnxruntime raises untyped errors
                 if count == 1:
                     raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
@@ -721,51 +684,45 @@ class _Pipeline:
                     "(its graph fixes the batch size to 1 although it declares a dynamic one)."
                 )
         try:
-            runs = [self.session.run(names, {k: v[i : i + 1] for k, v in feeds.items()}) for i in range(count)]
+            runs = [
+                run_batch(self.session, names, {k: v[i : i + 1] for k, v in feeds.items()}, self.fixed_batch)
+                for i in range(count)
+            ]
         except Exception as err:
             raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
         return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
 
     def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
-        read_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
-        write_queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
-        reader = threading.Thread(target=self._read_batches, args=(read_queue,), name="flair-read", daemon=True)
-        writer = threading.Thread(
-            target=self._write_batches, args=(write_queue, write, outputs, on_progress), name="flair-write", daemon=True
-        )
-        reader.start()
-        writer.start()
-        canceled = False
-        try:
-            for batch, feeds, valid in _until_none(read_queue):
-                if self.stop.is_set():
-                    continue
-                if self.is_canceled():
-                    canceled = True
-                    self.stop.set()
-                    continue
-                write_queue.put((batch, self._infer(feeds), valid))
-        finally:
-            if canceled or self.errors:
-                self.stop.set()
-            write_queue.put(None)
-            writer.join()
-            # Unblock a reader waiting on a full queue, then wait for it.
-            while reader.is_alive():
+        """Read, infer and write every tile; outputs are opened and closed in the writing thread."""
+        done = 0
+
+        def produce(stop: threading.Event) -> Iterator[tuple[list[Tile], dict, np.ndarray]]:
+            with contextlib.ExitStack() as stack:
+                readers = [stack.enter_context(source.open()) for source in self.sources]
+                for batch in batched(self.tiles, self.batch_size):
+                    if stop.is_set():
+                        return
+                    yield self._read_batch(readers, batch)
+
+        def infer(item: tuple[list[Tile], dict, np.ndarray]) -> tuple[list[Tile], dict, np.ndarray]:
+            batch, feeds, valid = item
+            return batch, self._infer(feeds), valid
+
+        def consume(item: tuple[list[Tile], dict, np.ndarray]) -> None:
+            nonlocal done
+            write(*item)
+            done += len(item[0])
+            on_progress(99.0 * done / len(self.tiles))
+
+        @contextlib.contextmanager
+        def opened_outputs() -> Iterator[None]:
+            with rasterio.Env(GDAL_CACHEMAX=WRITE_CACHE_MB):
                 try:
-                    read_queue.get(timeout=0.05)
-                except queue.Empty:
-                    pass
-            reader.join()
-        if self.errors:
-            raise self.errors[0]
-        if canceled:
-            raise Canceled()
+                    for out in outputs:
+                        out.open()
+                    yield
+                finally:
+                    for out in outputs:
+                        out.close()
 
-
-def _until_none(q: queue.Queue) -> Iterator:
-    while True:
-        item = q.get()
-        if item is None:
-            return
-        yield item
+        run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)

@@ -1,0 +1,118 @@
+"""Three stages at once: a producer thread, the calling thread, a consumer thread.
+
+The tile pipeline of :mod:`.segment` and the sample pipeline of :mod:`.benchmark` share this
+shape: the producer reads and normalises (GDAL releases the GIL), the calling thread runs
+onnxruntime (which releases it too), the consumer post-processes and writes. Queues of a few
+items bound memory, whatever the number of items.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from .errors import Canceled
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_END = object()
+QUEUE_ITEMS = 2
+
+
+def _until_end(q: queue.Queue) -> Iterator[Any]:
+    while True:
+        item = q.get()
+        if item is _END:
+            return
+        yield item
+
+
+def run_stages(
+    produce: Callable[[threading.Event], Iterable[T]],
+    process: Callable[[T], R],
+    consume: Callable[[R], None],
+    *,
+    is_canceled: Callable[[], bool],
+    consumer_context: Callable[[], contextlib.AbstractContextManager[Any]] | None = None,
+    name: str = "flair",
+) -> None:
+    """Run ``consume(process(item))`` for every item ``produce`` yields, the three overlapping.
+
+    Args:
+        produce: runs in its own thread; yields items and should stop early once the event it
+            receives is set (a cancel or an error elsewhere).
+        process: runs in the calling thread (where the onnxruntime session lives).
+        consume: runs in its own thread, inside ``consumer_context()`` when given (to open and
+            close outputs in the thread that writes them).
+        is_canceled: polled before each item is processed.
+        name: prefix of the thread names.
+
+    Raises:
+        Canceled: ``is_canceled`` answered True; the consumer saw no further item.
+        BaseException: the first error raised by any stage, after every thread has stopped.
+    """
+    stop = threading.Event()
+    errors: list[BaseException] = []
+    produced: queue.Queue = queue.Queue(maxsize=QUEUE_ITEMS)
+    processed: queue.Queue = queue.Queue(maxsize=QUEUE_ITEMS)
+
+    def producer() -> None:
+        try:
+            for item in produce(stop):
+                if stop.is_set():
+                    return
+                produced.put(item)
+        except BaseException as err:  # handed to the calling thread, re-raised there
+            errors.append(err)
+            stop.set()
+        finally:
+            produced.put(_END)
+
+    def consumer() -> None:
+        try:
+            with consumer_context() if consumer_context is not None else contextlib.nullcontext():
+                for result in _until_end(processed):
+                    if not stop.is_set():
+                        consume(result)
+        except BaseException as err:
+            errors.append(err)
+            stop.set()
+            while processed.get() is not _END:  # drain so the calling thread never blocks
+                pass
+
+    threads = [
+        threading.Thread(target=producer, name=f"{name}-produce", daemon=True),
+        threading.Thread(target=consumer, name=f"{name}-consume", daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    canceled = False
+    try:
+        for item in _until_end(produced):
+            if stop.is_set():
+                continue
+            if is_canceled():
+                canceled = True
+                stop.set()
+                continue
+            processed.put(process(item))
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        processed.put(_END)
+        threads[1].join()
+        while threads[0].is_alive():  # unblock a producer waiting on a full queue
+            try:
+                produced.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        threads[0].join()
+    if errors:
+        raise errors[0]
+    if canceled:
+        raise Canceled()
