@@ -376,3 +376,13 @@ def test_fourth_band_flagged_alpha_is_data_when_the_model_reads_it(run_alg, tmp_
     # A model that does not read band 4 takes it as the alpha mask it is declared to be.
     expected = np.where(image[3] == 0, 255, np.argmax(image[:3], axis=0))
     assert (read(res["OUTPUT"]) == expected).all()
+
+
+def test_fixed_batch_model_gets_padded_batches(run_alg, tmp_path):
+    """A model whose static shape fixes the batch at 4 still covers 9 tiles (the last batch padded)."""
+    image = random_image(150, 150)
+    raster = write_raster(tmp_path / "img.tif", image)
+    model = identity_model(tmp_path / "b4.onnx", 5, tile=64, batch=4, metadata=UNIT)
+    res = seg(run_alg, raster, model, tmp_path / "out.tif", OVERLAP=0)
+    assert res["TILES"] == 9
+    assert (read(res["OUTPUT"]) == np.argmax(image, axis=0)).all()
