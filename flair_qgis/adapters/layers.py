@@ -2,7 +2,8 @@
 
 Class maps get a paletted renderer built from the model's :class:`ClassInfo` (colours and class
 names in the legend) and are inserted in the layer tree just above the imagery they were
-computed from. Confidence rasters get a grey ramp from 0 to 1.
+computed from. Confidence rasters get a grey ramp from 0 to 1; value maps of regression heads a
+pseudocolour ramp stretched over their minimum and maximum.
 """
 
 from __future__ import annotations
@@ -25,13 +26,18 @@ from qgis.core import (
     QgsPointXY,
     QgsProject,
     QgsRaster,
+    QgsRasterBandStats,
     QgsRasterLayer,
     QgsRasterShader,
     QgsSingleBandPseudoColorRenderer,
+    QgsStyle,
     QgsVectorLayer,
 )
 from qgis.PyQt.QtGui import QColor
 
+from ..core.errors import FlairError
+from ..core.model import InputSpec
+from ..core.multi import MODALITY_BANDS, band_choice
 from ..core.nomenclature import ClassInfo
 
 # Band names a model may use, and the words QGIS/GDAL use for the same band of a layer.
@@ -101,6 +107,46 @@ def default_bands(model_band_names: Sequence[str], layer_labels: Sequence[str]) 
     return [match if match is not None else (free.pop(0) if free else 0) for match in mapping]
 
 
+def _declared_numbers(spec: InputSpec) -> bool:
+    return bool(spec.band_names) and all(n.strip().isdigit() for n in spec.band_names)
+
+
+def channel_labels(spec: InputSpec) -> list[str]:
+    """A label per channel of a model input, for the band-mapping combos.
+
+    Channels declared by band number get the band's name in the input's modality when it is known
+    (``4`` of ``AERIAL_RGBI`` is ``NIR``), else ``band 4``.
+    """
+    if not _declared_numbers(spec):
+        return list(spec.band_names)
+    order = MODALITY_BANDS.get(spec.modality, ())
+    labels = []
+    for name in spec.band_names:
+        band = int(name)
+        labels.append(order[band - 1] if 1 <= band <= len(order) else f"band {band}")
+    return labels
+
+
+def default_input_bands(spec: InputSpec, layer_labels: Sequence[str]) -> list[int]:
+    """The layer band (1-based, 0 = none) the dock proposes for each channel of a model input.
+
+    As ``flair:segment`` chooses them without BANDS: the bands the model declares (numbers, or
+    names of a known modality, see :func:`flair_qgis.core.multi.band_choice`); a declared band the
+    layer lacks gets 0, so the dock says why it cannot run. Without a declaration, channels are
+    matched to layer bands by name (:func:`default_bands`).
+    """
+    try:
+        choice = band_choice(spec, spec.modality)
+    except FlairError:
+        choice = None
+    if choice is None or (choice.how == "default" and not choice.warning):
+        return default_bands(spec.band_names, layer_labels)
+    if choice.how == "default" and any(b > len(layer_labels) for b in choice.bands):
+        # A guess (FLAIR-HUB NIR, R, G) that this layer cannot serve: match names instead.
+        return default_bands(spec.band_names, layer_labels)
+    return [b if 1 <= b <= len(layer_labels) else 0 for b in choice.bands]
+
+
 def paletted_renderer(layer: QgsRasterLayer, classes: Sequence[ClassInfo]) -> QgsPalettedRasterRenderer:
     """A paletted renderer showing each class value in its colour, with its name as legend label."""
     entries = [QgsPalettedRasterRenderer.Class(c.value, QColor(c.color), c.name) for c in classes]
@@ -122,6 +168,22 @@ def confidence_renderer(layer: QgsRasterLayer) -> QgsSingleBandPseudoColorRender
     renderer = QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1, shader)
     renderer.setClassificationMin(0.0)
     renderer.setClassificationMax(1.0)
+    return renderer
+
+
+def value_renderer(layer: QgsRasterLayer, ramp_name: str = "Viridis") -> QgsSingleBandPseudoColorRenderer:
+    """A pseudocolour ramp over band 1, stretched from its minimum to its maximum (NaN is nodata)."""
+    stats = layer.dataProvider().bandStatistics(1, QgsRasterBandStats.Min | QgsRasterBandStats.Max)
+    low, high = float(stats.minimumValue), float(stats.maximumValue)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        low, high = 0.0, 1.0
+    if high <= low:
+        high = low + 1.0
+    ramp = QgsStyle.defaultStyle().colorRamp(ramp_name)
+    renderer = QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1)
+    renderer.setClassificationMin(low)
+    renderer.setClassificationMax(high)
+    renderer.createShader(ramp, QgsColorRampShader.Interpolated, QgsColorRampShader.Continuous, 5)
     return renderer
 
 
@@ -177,6 +239,19 @@ def add_confidence(
     node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
     if node is not None:
         node.setItemVisibilityChecked(False)
+    return layer
+
+
+def add_value_map(
+    path: str, name: str, anchor_id: str | None = None, *, project: QgsProject | None = None
+) -> QgsRasterLayer:
+    """Open a regression head's float GeoTIFF as a pseudocolour layer and add it above the anchor."""
+    layer = QgsRasterLayer(path, name, "gdal")
+    if not layer.isValid():
+        raise OSError(f"QGIS cannot open the value map {path}")
+    layer.setRenderer(value_renderer(layer))
+    layer.setCustomProperty("flair_qgis/kind", "value_map")
+    add_above(layer, anchor_id, project)
     return layer
 
 

@@ -1,12 +1,14 @@
 """A segmentation run from the dock: captured on the main thread, run in a QgsTask.
 
 :func:`prepare_segment` (main thread) turns the dock's frozen :class:`RunRequest` into a
-:class:`PreparedRun`: the model description, a pixel source (a file path or a cloned data
-provider), the output grid from :func:`flair_qgis.core.grid.plan_grid`, the core
-:class:`SegmentRequest` and, for "selected polygons", the polygons in the layer's CRS.
+:class:`PreparedRun`: the model description, one pixel source per model input (a file path or a
+cloned data provider, each on its input's grid from :func:`flair_qgis.core.segment.input_grids`),
+the output grid from :func:`flair_qgis.core.grid.plan_grid` over the first input, the core
+:class:`SegmentRequest` and, for "selected polygons", the polygons in the first layer's CRS.
 :class:`SegmentTask` then calls :func:`flair_qgis.core.segment.segment` with its own cancel and
-progress hooks, masks the class map outside the polygons, and only in :meth:`finished` (main
-thread again) adds the styled layers.
+progress hooks, masks the maps outside the polygons, and only in :meth:`finished` (main thread
+again) adds the styled layers: the class map, the confidence, and the maps of further per-pixel
+heads (class maps, regression value maps).
 """
 
 from __future__ import annotations
@@ -34,11 +36,30 @@ from qgis.core import (
 
 from ..core.errors import Canceled, FlairError, InputError
 from ..core.grid import Grid, plan_grid
-from ..core.model import ModelInfo, OutputSpec
+from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
+from ..core.multi import band_choice
 from ..core.nomenclature import ClassInfo
-from ..core.segment import CONFIDENCE_NODATA, SegmentRequest, SegmentResult, check_supported, segment
-from ..core.sources import PixelSource, validate_bands_for_model
-from .layers import add_above, add_class_map, add_confidence, remove_outputs, style_suspicious
+from ..core.segment import (
+    CONFIDENCE_NODATA,
+    HeadPlan,
+    SegmentRequest,
+    SegmentResult,
+    check_supported,
+    input_grids,
+    plan_heads,
+    segment,
+)
+from ..core.sources import PixelSource, check_bands, validate_bands_for_model
+from .layers import (
+    add_above,
+    add_class_map,
+    add_confidence,
+    add_value_map,
+    channel_labels,
+    layer_band_labels,
+    remove_outputs,
+    style_suspicious,
+)
 from .raster_input import capture_raster, make_source
 
 EXTENT_CANVAS = "canvas"
@@ -51,13 +72,28 @@ _MASK_ROWS = 1024
 
 
 @dataclass(frozen=True)
+class InputChoice:
+    """The layer and bands chosen for one model input.
+
+    Attributes:
+        layer_id: id of the raster layer in the project.
+        bands: layer band (1-based) per channel of the input; empty for the model's declared
+            bands, else ``1..channels``; a 0 marks a channel left without a band.
+    """
+
+    layer_id: str
+    bands: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class RunRequest:
     """Everything the dock's widgets say, frozen when the user clicks Run.
 
     Attributes:
         model_path: the ONNX file.
-        layer_id: id of the input raster layer in the project.
-        bands: layer band (1-based) per model channel; empty for the default ``1..channels``.
+        layer_id: id of the raster layer feeding the model's first (or only) input.
+        bands: layer band (1-based) per channel of the first input; empty for the model's
+            declared bands, else ``1..channels``.
         extent_mode: one of :data:`EXTENT_MODES`.
         extent: ``(xmin, ymin, xmax, ymax)`` for ``canvas`` and ``drawn``, in ``extent_crs``.
         extent_crs: authid or WKT of ``extent``'s CRS.
@@ -70,6 +106,8 @@ class RunRequest:
         output_folder: where unnamed outputs go; empty for QGIS's temporary folder.
         confidence: also write the winning class's probability.
         opacity: opacity of the class-map layer, 0..1.
+        more_inputs: layer and bands of the model's further inputs (2nd, 3rd...), in the
+            model's input order.
     """
 
     model_path: str
@@ -87,6 +125,11 @@ class RunRequest:
     output_folder: str = ""
     confidence: bool = False
     opacity: float = 0.7
+    more_inputs: tuple[InputChoice, ...] = ()
+
+    def input_choices(self) -> tuple[InputChoice, ...]:
+        """Layer and bands for every model input, in the model's input order."""
+        return (InputChoice(self.layer_id, tuple(self.bands)), *self.more_inputs)
 
 
 @dataclass(frozen=True)
@@ -95,25 +138,39 @@ class PreparedRun:
 
     Attributes:
         model: the model description.
-        head: the segmentation output that is run.
-        source: pixels bound to the grid and band mapping.
+        head: the output written to the class map (or, for regression-only models, the value map).
+        sources: pixels of each model input, bound to its grid and band mapping, in input order.
         grid: the output grid.
         request: the core request (outputs, tiling, device).
-        layer_id: the input layer (the result goes above it in the layer tree).
-        layer_name: its name, for messages and the result layer's name.
-        mask_wkbs: polygons (WKB, in the grid's CRS) outside which the class map is nodata.
+        layer_id: the first input layer (the results go above it in the layer tree).
+        layer_name: its name, for messages and the result layers' names.
+        mask_wkbs: polygons (WKB, in the grid's CRS) outside which the maps are nodata.
         opacity: opacity of the class-map layer.
+        input_layer_ids: the layer of every model input (removing any of them stops the run).
+        input_layer_names: their names.
     """
 
     model: ModelInfo
     head: OutputSpec
-    source: PixelSource
+    sources: tuple[PixelSource, ...]
     grid: Grid
     request: SegmentRequest
     layer_id: str
     layer_name: str
     mask_wkbs: tuple[bytes, ...] = ()
     opacity: float = 0.7
+    input_layer_ids: tuple[str, ...] = ()
+    input_layer_names: tuple[str, ...] = ()
+
+    @property
+    def source(self) -> PixelSource:
+        """Pixels of the first input."""
+        return self.sources[0]
+
+    @property
+    def plan(self) -> HeadPlan:
+        """Which output gives the class map, which give further maps, which give per-tile values."""
+        return plan_heads(self.model)
 
     @property
     def classes(self) -> tuple[ClassInfo, ...]:
@@ -136,7 +193,8 @@ class RunOutcome:
         result: the core result when ``ok``.
         error: the exception when ``error``.
         traceback: formatted traceback of an unexpected error, else ``""``.
-        layers: layers added to the project (class map, then confidence).
+        layers: layers added to the project: the class map (or value map) first, then the
+            confidence, then the maps of further heads (their ``flair_qgis/kind`` tells which).
         prepared: the run.
     """
 
@@ -148,25 +206,84 @@ class RunOutcome:
     layers: list[QgsMapLayer] = field(default_factory=list)
 
 
-def ready_reason(model: ModelInfo | None, layer: QgsMapLayer | None, bands: Sequence[int]) -> str:
-    """Why a run cannot start with this model, layer and band mapping; ``""`` when it can.
+def input_title(spec: InputSpec) -> str:
+    """How a model input is named to the user: its modality (or ONNX name) and channel count."""
+    channels = f"{spec.channels} band" + ("" if spec.channels == 1 else "s")
+    return f"{spec.modality or spec.name} ({channels})"
+
+
+def _mapping_reason(spec: InputSpec, bands: Sequence[int], band_count: int) -> str:
+    """Why ``bands`` (0 = a channel without a band) cannot feed ``spec`` from a layer of ``band_count`` bands."""
+    try:
+        if not bands or 0 in bands:
+            validate_bands_for_model((), spec.channels, band_count)
+            if bands:
+                names = channel_labels(spec)
+                missing = [names[i] if i < len(names) else str(i + 1) for i, b in enumerate(bands) if b == 0]
+                return f"Choose a layer band for model channel(s) {', '.join(missing)}."
+        else:
+            validate_bands_for_model(tuple(bands), spec.channels, band_count)
+    except FlairError as err:
+        return str(err)
+    return ""
+
+
+def ready_reason(model: ModelInfo | None, inputs: Sequence[tuple[QgsMapLayer | None, Sequence[int]]]) -> str:
+    """Why a run cannot start with this model and these inputs; ``""`` when it can.
+
+    Args:
+        model: the model, or None.
+        inputs: ``(layer, bands)`` per model input, in the model's input order; ``bands`` has a
+            layer band per channel (0 = none chosen) or is empty for the default.
 
     Uses the core checks (:func:`check_supported`, :func:`validate_bands_for_model`).
     """
     if model is None:
         return "Choose an ONNX model."
+    try:
+        check_supported(model)
+    except FlairError as err:
+        return str(err)
+    multi = len(model.inputs) > 1
+    for index, spec in enumerate(model.inputs):
+        layer, bands = inputs[index] if index < len(inputs) else (None, ())
+        reason = _input_reason(spec, layer, bands)
+        if reason and multi:
+            if layer is None:
+                return f"Choose a raster layer for input {index + 1}, {input_title(spec)}."
+            return f"Input {index + 1}, {input_title(spec)}: {reason}"
+        if reason:
+            return reason
+    return ""
+
+
+def _input_reason(spec: InputSpec, layer: QgsMapLayer | None, bands: Sequence[int]) -> str:
+    """Why ``layer`` and ``bands`` cannot feed the model input ``spec``; ``""`` when they can."""
     if layer is None or not isinstance(layer, QgsRasterLayer):
         return "Choose an input raster layer."
     if not layer.isValid():
         return f"Layer '{layer.name()}' cannot be read."
-    try:
-        check_supported(model)
-        from .layers import layer_band_labels
+    return _mapping_reason(spec, tuple(bands), len(layer_band_labels(layer)))
 
-        validate_bands_for_model(tuple(bands), model.input.channels, len(layer_band_labels(layer)))
-    except FlairError as err:
-        return str(err)
-    return ""
+
+def input_bands(spec: InputSpec, bands: Sequence[int], band_count: int) -> tuple[int, ...]:
+    """The layer bands feeding a model input, as ``flair:segment`` chooses them.
+
+    The user's bands win; without them, the bands the model declares (numbers, or names of a
+    known modality, :func:`flair_qgis.core.multi.band_choice`); else ``1..channels``.
+
+    Raises:
+        InputError: a channel without a band, bands the layer does not have, too few bands.
+    """
+    if bands:
+        if 0 in bands:
+            raise InputError(_mapping_reason(spec, tuple(bands), band_count) or "Choose a band for every channel.")
+        return validate_bands_for_model(tuple(bands), spec.channels, band_count)
+    choice = band_choice(spec, spec.modality)
+    if choice.how == "default" and not choice.warning:
+        return validate_bands_for_model((), spec.channels, band_count)
+    check_bands(choice.bands, band_count)
+    return choice.bands
 
 
 def _crs(text: str) -> QgsCoordinateReferenceSystem:
@@ -241,13 +358,40 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
         NotSupportedError: the model cannot be run by the engine.
     """
     project = project or QgsProject.instance()
-    layer = project.mapLayer(request.layer_id)
-    if not isinstance(layer, QgsRasterLayer):
-        raise InputError("The input raster layer is not in the project any more: choose another.")
+    choices = request.input_choices()
+    multi = len(model.inputs) > 1
+    if len(choices) < len(model.inputs):
+        raise InputError(
+            f"The model has {len(model.inputs)} inputs ("
+            + ", ".join(input_title(spec) for spec in model.inputs)
+            + "): choose a raster layer for each."
+        )
+    layers: list[QgsRasterLayer] = []
+    for index, (choice, spec) in enumerate(zip(choices, model.inputs)):
+        found = project.mapLayer(choice.layer_id) if choice.layer_id else None
+        if not isinstance(found, QgsRasterLayer):
+            if multi:
+                raise InputError(
+                    f"No raster layer for input {index + 1}, {input_title(spec)}, in the project: choose one."
+                )
+            raise InputError("The input raster layer is not in the project any more: choose another.")
+        layers.append(found)
     head = check_supported(model)
+    rasters = []
+    bands_per_input = []
+    for index, (found, spec, choice) in enumerate(zip(layers, model.inputs, choices)):
+        own_resolution = spec.resolution_m if not found.crs().isGeographic() else None
+        raster = capture_raster(found, own_resolution)
+        try:
+            bands_per_input.append(input_bands(spec, choice.bands, raster.band_count))
+        except InputError as err:
+            if multi:
+                raise InputError(f"Input {index + 1}, {input_title(spec)}: {err}") from err
+            raise
+        rasters.append(raster)
+    layer = layers[0]
+    raster = rasters[0]
     resolution = model.resolution_m if not layer.crs().isGeographic() else None
-    raster = capture_raster(layer, resolution)
-    bands = validate_bands_for_model(tuple(request.bands), model.input.channels, raster.band_count)
 
     extent = None
     wkbs: list[bytes] = []
@@ -272,13 +416,16 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
     elif request.extent_mode != EXTENT_LAYER:
         raise InputError(f"Unknown extent mode {request.extent_mode!r}.")
     grid = plan_grid(raster.transform, raster.width, raster.height, raster.crs_wkt, extent, resolution)
-    source = make_source(raster, bands, grid)
+    grids = input_grids(model, grid)
+    sources = tuple(make_source(r, b, g) for r, b, g in zip(rasters, bands_per_input, grids))
 
     output = request.output_path or _auto_output_path(request.output_folder, layer.name(), model.path)
     if not output.lower().endswith((".tif", ".tiff")):
         output += ".tif"
     confidence = None
     if request.confidence:
+        if head.task != TASK_SEGMENTATION:
+            raise InputError(f"Output '{head.name}' is a value map, not class scores: it has no confidence; untick it.")
         if not head.dtype.startswith("float"):
             raise InputError("This model outputs class indices, not scores: it cannot give a confidence; untick it.")
         confidence = os.path.splitext(output)[0] + "_confidence.tif"
@@ -290,7 +437,10 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
         batch_size=request.batch_size,
         device=request.device,
     )
-    return PreparedRun(model, head, source, grid, core_request, layer.id(), layer.name(), tuple(wkbs), request.opacity)
+    return PreparedRun(
+        model, head, sources, grid, core_request, layer.id(), layer.name(), tuple(wkbs), request.opacity,
+        tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers),
+    )  # fmt: skip
 
 
 def mask_outside(path: str, wkbs: Sequence[bytes], is_canceled: Callable[[], bool] = lambda: False) -> None:
@@ -355,11 +505,11 @@ class SegmentTask(QgsTask):
         prepared = self.prepared
         try:
             self.result = segment(
-                prepared.model, prepared.source, prepared.grid, prepared.request,
+                prepared.model, list(prepared.sources), prepared.grid, prepared.request,
                 is_canceled=self.isCanceled, on_progress=self._progress,
             )  # fmt: skip
             if prepared.mask_wkbs:
-                for path in (self.result.output_path, self.result.confidence_path):
+                for path in (self.result.output_path, self.result.confidence_path, *self.result.head_paths.values()):
                     if path:
                         mask_outside(path, prepared.mask_wkbs, self.isCanceled)
                 self.setProgress(100.0)
@@ -377,6 +527,37 @@ class SegmentTask(QgsTask):
     def _discard_outputs(self) -> None:
         request = self.prepared.request
         remove_outputs(request.output_path, request.confidence_path)
+        if self.result is not None:  # written completely by the core: the further heads too
+            remove_outputs(*self.result.head_paths.values(), self.result.tile_values_path)
+
+    def _add_layers(self, outcome: RunOutcome) -> None:
+        """Add the run's maps above the first input layer: class map, confidence, further heads.
+
+        Each goes just above the imagery, so the class map ends on top of the further heads.
+        """
+        prepared, result = self.prepared, self.result
+        anchor = prepared.layer_id
+        if prepared.head.task == TASK_SEGMENTATION:
+            main = add_class_map(result.output_path, prepared.classes, prepared.title, anchor, opacity=prepared.opacity)
+        else:
+            main = add_value_map(result.output_path, _value_map_name(prepared.title, prepared.head), anchor)
+        main.setCustomProperty("flair_qgis/head", prepared.head.name)
+        outcome.layers.append(main)
+        if result.confidence_path:
+            outcome.layers.append(add_confidence(result.confidence_path, prepared.title + " — confidence", anchor))
+        for head in prepared.plan.maps:
+            path = result.head_paths.get(head.name)
+            if not path:
+                continue
+            if head.task == TASK_SEGMENTATION:
+                layer = add_class_map(
+                    path, head.classes, f"{prepared.title} — {head.name}", anchor, opacity=prepared.opacity
+                )
+                layer.setCustomProperty("flair_qgis/kind", "head_class_map")
+            else:
+                layer = add_value_map(path, _value_map_name(prepared.title, head), anchor)
+            layer.setCustomProperty("flair_qgis/head", head.name)
+            outcome.layers.append(layer)
 
     def finished(self, result: bool) -> None:
         outcome = RunOutcome(status="ok", prepared=self.prepared, result=self.result)
@@ -392,25 +573,18 @@ class SegmentTask(QgsTask):
             outcome.traceback = self.error_traceback
         else:
             try:
-                layer = add_class_map(
-                    self.result.output_path,
-                    self.prepared.classes,
-                    self.prepared.title,
-                    self.prepared.layer_id,
-                    opacity=self.prepared.opacity,
-                )
-                outcome.layers.append(layer)
-                if self.result.confidence_path:
-                    outcome.layers.append(
-                        add_confidence(
-                            self.result.confidence_path, self.prepared.title + " — confidence", self.prepared.layer_id
-                        )
-                    )
+                self._add_layers(outcome)
             except OSError as err:
                 outcome.status = "error"
                 outcome.error = err
                 outcome.traceback = traceback.format_exc()
         self.done(outcome)
+
+
+def _value_map_name(title: str, head: OutputSpec) -> str:
+    """Layer name of a regression head's map: the run's title, the head and its unit."""
+    unit = f" ({head.unit})" if head.unit else ""
+    return f"{title} — {head.name}{unit}"
 
 
 @dataclass(frozen=True)
@@ -462,7 +636,7 @@ class EvaluationOutcome:
     layers: list[QgsMapLayer] = field(default_factory=list)
 
 
-def prepare_evaluation(  # noqa: PLR0917 - one argument per QA widget
+def prepare_evaluation(
     prediction: QgsMapLayer | None,
     reference: QgsMapLayer | None,
     reference_field: str,

@@ -1,5 +1,8 @@
 """The FLAIR dock: pick a model and a layer, choose an extent, run, look at the result, score it.
 
+A model with several inputs (an aerial image and a DEM at their own resolutions...) gets one layer
+picker, with its band mapping, per input; the extent and the output grid come from the first.
+
 The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.task.RunRequest`;
 :func:`~flair_qgis.adapters.task.prepare_segment` captures the run on the main thread and
 :class:`~flair_qgis.adapters.task.SegmentTask` runs it in the QGIS task manager.
@@ -7,6 +10,7 @@ The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.task.
 
 from __future__ import annotations
 
+import math
 import os
 import traceback
 
@@ -45,12 +49,13 @@ from qgis.PyQt.QtWidgets import (
 
 from .. import resources_path
 from ..adapters import deps, settings
-from ..adapters.layers import default_bands, layer_band_labels, set_opacity
+from ..adapters.layers import set_opacity
 from ..adapters.task import (
     EXTENT_CANVAS,
     EXTENT_DRAWN,
     EXTENT_LAYER,
     EXTENT_POLYGONS,
+    InputChoice,
     RunOutcome,
     RunRequest,
     SegmentTask,
@@ -60,7 +65,7 @@ from ..adapters.task import (
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
 from .map_tools import RectangleMapTool
-from .widgets import DependencyBanner, ModelCard, tr
+from .widgets import DependencyBanner, InputPicker, ModelCard, tr
 
 LOG_TAG = "FLAIR"
 MESSAGE_TITLE = "FLAIR"
@@ -85,7 +90,7 @@ class FlairDock(QDockWidget):
         self.result_layer_id: str | None = None
         self.drawn_extent: QgsRectangle | None = None
         self.drawn_crs = ""
-        self.band_combos: list[QComboBox] = []
+        self.inputs: list[InputPicker] = []
         self.rectangle_tool = RectangleMapTool(self.canvas)
         self.rectangle_tool.rectangle_drawn.connect(self._on_rectangle_drawn)
         self._build()
@@ -141,13 +146,13 @@ class FlairDock(QDockWidget):
         layout.addWidget(model_box)
 
         input_box = QGroupBox(tr("Input"))
-        form = QFormLayout(input_box)
-        self.layer_combo = QgsMapLayerComboBox()
-        self.layer_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
-        self.layer_combo.layerChanged.connect(self._on_layer_changed)
-        form.addRow(tr("Raster layer"), self.layer_combo)
-        self.bands_form = QFormLayout()
-        form.addRow(tr("Bands"), self._wrap(self.bands_form))
+        self.input_form = QFormLayout(input_box)
+        first = InputPicker(parent=self)
+        first.changed.connect(self._update_ready)
+        first.add_rows(self.input_form)
+        self.inputs = [first]
+        self.layer_combo = first.layer_combo
+        self.bands_form = first.bands_form
         layout.addWidget(input_box)
 
         extent_box = QGroupBox(tr("Extent"))
@@ -254,13 +259,6 @@ class FlairDock(QDockWidget):
         self._on_extent_mode()
         return tab
 
-    @staticmethod
-    def _wrap(inner: QFormLayout) -> QWidget:
-        holder = QWidget()
-        holder.setLayout(inner)
-        inner.setContentsMargins(0, 0, 0, 0)
-        return holder
-
     # ------------------------------------------------------------ dependencies
     def refresh_dependencies(self) -> bool:
         """Show or hide the onnxruntime banner; returns whether onnxruntime imports."""
@@ -342,7 +340,7 @@ class FlairDock(QDockWidget):
         self._fill_recent(path)
         self.model_card.show_model(self.model, self.provider_label())
         self._reset_tiling()
-        self._rebuild_bands()
+        self._sync_inputs()
         self._update_ready()
         return True
 
@@ -377,33 +375,41 @@ class FlairDock(QDockWidget):
             self.model_card.show_model(self.model, provider)
 
     # ------------------------------------------------------------------ input
-    def _on_layer_changed(self, _layer: QgsMapLayer | None = None) -> None:
-        self._rebuild_bands()
-        self._update_ready()
+    def _sync_inputs(self) -> None:
+        """One picker per model input: the first always, further ones for multi-input models."""
+        specs = list(self.model.inputs) if self.model is not None else [None]
+        while len(self.inputs) > len(specs):
+            picker = self.inputs.pop()
+            picker.remove_rows(self.input_form)
+            picker.deleteLater()
+        while len(self.inputs) < len(specs):
+            picker = InputPicker(allow_empty=True, parent=self)
+            picker.changed.connect(self._update_ready)
+            picker.add_rows(self.input_form)
+            self.inputs.append(picker)
+        for picker, spec in zip(self.inputs, specs):
+            picker.set_spec(spec, named=len(specs) > 1)
 
-    def _rebuild_bands(self) -> None:
-        while self.bands_form.rowCount():
-            self.bands_form.removeRow(0)
-        self.band_combos = []
-        layer = self.layer_combo.currentLayer()
-        if self.model is None or not isinstance(layer, QgsRasterLayer):
-            return
-        labels = layer_band_labels(layer)
-        defaults = default_bands(self.model.input.band_names, labels)
-        for name, default in zip(self.model.input.band_names, defaults):
-            combo = QComboBox()
-            combo.addItem("—", 0)
-            for band, label in enumerate(labels, start=1):
-                combo.addItem(f"{band}: {label}" if not label.startswith("Band ") else label, band)
-            combo.setCurrentIndex(max(0, combo.findData(default)))
-            combo.currentIndexChanged.connect(self._update_ready)
-            self.bands_form.addRow(name, combo)
-            self.band_combos.append(combo)
+    @property
+    def band_combos(self) -> list[QComboBox]:
+        """The band combos of the first input, one per model channel."""
+        return self.inputs[0].band_combos
 
     def bands(self) -> tuple[int, ...]:
-        """The layer band chosen for each model channel; () while a channel has none (the core says why)."""
-        bands = tuple(int(c.currentData() or 0) for c in self.band_combos)
-        return () if 0 in bands else bands
+        """The layer band chosen for each channel of the first input; () while a channel has none."""
+        return self.inputs[0].bands()
+
+    def input_layer(self, index: int) -> QgsMapLayer | None:
+        """The layer chosen for model input ``index`` (0-based)."""
+        return self.inputs[index].layer_combo.currentLayer()
+
+    def set_input_layer(self, index: int, layer: QgsMapLayer | None) -> None:
+        """Choose the layer of model input ``index`` (0-based); its bands follow the model's defaults."""
+        self.inputs[index].layer_combo.setLayer(layer)
+
+    def input_bands(self, index: int) -> tuple[int, ...]:
+        """The layer band per channel of model input ``index``, 0 where none is chosen."""
+        return self.inputs[index].raw_bands()
 
     # ----------------------------------------------------------------- extent
     def _on_extent_mode(self) -> None:
@@ -445,7 +451,7 @@ class FlairDock(QDockWidget):
         elif self.task is not None:
             reason = ""
         else:
-            reason = ready_reason(self.model, self.layer_combo.currentLayer(), self.bands())
+            reason = ready_reason(self.model, [(p.layer_combo.currentLayer(), p.raw_bands()) for p in self.inputs])
         self.reason_label.setText(reason)
         self.reason_label.setVisible(bool(reason))
         self.run_button.setEnabled(not reason and self.task is None)
@@ -467,10 +473,15 @@ class FlairDock(QDockWidget):
             crs = self.drawn_crs
         layer = self.layer_combo.currentLayer()
         polygons = self.polygon_combo.currentLayer()
+        more = []
+        for picker in self.inputs[1:]:
+            other = picker.layer_combo.currentLayer()
+            more.append(InputChoice(other.id() if other else "", picker.raw_bands()))
         return RunRequest(
             model_path=self.model.path if self.model else "",
             layer_id=layer.id() if layer else "",
-            bands=self.bands(),
+            bands=self.inputs[0].raw_bands(),
+            more_inputs=tuple(more),
             extent_mode=mode,
             extent=extent,
             extent_crs=crs,
@@ -522,12 +533,17 @@ class FlairDock(QDockWidget):
             self.task.cancel()
 
     def _on_layers_removed(self, layer_ids: list[str]) -> None:
-        if self.task is not None and self.task.prepared.layer_id in layer_ids:
-            self.task.abandon(
-                tr(
-                    "The layer '{name}' was removed from the project: the run was stopped and nothing was written."
-                ).format(name=self.task.prepared.layer_name)
-            )
+        if self.task is not None:
+            prepared = self.task.prepared
+            ids = prepared.input_layer_ids or (prepared.layer_id,)
+            names = prepared.input_layer_names or (prepared.layer_name,)
+            removed = [name for lid, name in zip(ids, names) if lid in layer_ids]
+            if removed and not self.task.abandon_reason:
+                self.task.abandon(
+                    tr(
+                        "The layer '{name}' was removed from the project: the run was stopped and nothing was written."
+                    ).format(name=removed[0])
+                )
         if self.result_layer_id in layer_ids:
             self.result_layer_id = None
             self.opacity_slider.setEnabled(False)
@@ -544,11 +560,18 @@ class FlairDock(QDockWidget):
             text = tr("{provider} ran {tiles} tiles in {s:.1f} s ({rate:.2f} km²/h).").format(
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
             )
-            self.result_label.setText(text)
+            summaries = self._tile_value_summaries(result)
+            self.result_label.setText("\n".join([text, *summaries]))
             self.push(text, Qgis.Info)
+            for summary in summaries:
+                self.push(summary, Qgis.Info)
             for warning in result.warnings:
                 self.push(warning, Qgis.Warning)
-            self.qa.use_prediction(layer, outcome.layers[1] if len(outcome.layers) > 1 else None)
+            if layer.customProperty("flair_qgis/kind") == "class_map":
+                confidence = next(
+                    (lyr for lyr in outcome.layers if lyr.customProperty("flair_qgis/kind") == "confidence"), None
+                )
+                self.qa.use_prediction(layer, confidence)
         elif outcome.status == "abandoned":
             self.result_label.setText(task.abandon_reason if task else "")
             self.push(task.abandon_reason if task else tr("The run was stopped."), Qgis.Warning)
@@ -562,6 +585,28 @@ class FlairDock(QDockWidget):
             self.result_label.setText(tr("The run failed (see the FLAIR log)."))
             self.report_unexpected(outcome.error, outcome.traceback)
         self._update_ready()
+
+    @staticmethod
+    def _tile_value_summaries(result) -> list[str]:
+        """A line per per-image head: its values over the tiles (mean, min, max) and the CSV."""
+        lines = []
+        for name, values in result.tile_values.items():
+            finite = [v for v in values if not math.isnan(v)]  # NaN: a tile with no valid pixel
+            if not finite:
+                continue
+            lines.append(
+                tr(
+                    "Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
+                ).format(
+                    name=name,
+                    n=len(finite),
+                    mean=sum(finite) / len(finite),
+                    lo=min(finite),
+                    hi=max(finite),
+                    path=result.tile_values_path,
+                )
+            )
+        return lines
 
     def _on_opacity(self, value: int) -> None:
         settings.set_value("opacity", value)

@@ -45,14 +45,14 @@ class RectangleMapTool(QgsMapTool):
         else:
             self._show(rect)
 
-    def canvasPressEvent(self, event: QgsMapMouseEvent) -> None:  # noqa: N802 - Qt API
+    def canvasPressEvent(self, event: QgsMapMouseEvent) -> None:
         self.start = self.toMapCoordinates(event.pos())
 
-    def canvasMoveEvent(self, event: QgsMapMouseEvent) -> None:  # noqa: N802 - Qt API
+    def canvasMoveEvent(self, event: QgsMapMouseEvent) -> None:
         if self.start is not None:
             self._show(QgsRectangle(self.start, self.toMapCoordinates(event.pos())))
 
-    def canvasReleaseEvent(self, event: QgsMapMouseEvent) -> None:  # noqa: N802 - Qt API
+    def canvasReleaseEvent(self, event: QgsMapMouseEvent) -> None:
         if self.start is None:
             return
         rect = QgsRectangle(self.start, self.toMapCoordinates(event.pos()))
@@ -83,5 +83,5 @@ class IdentifyMapTool(QgsMapTool):
         super().__init__(canvas)
         self.setCursor(Qt.WhatsThisCursor)
 
-    def canvasReleaseEvent(self, event: QgsMapMouseEvent) -> None:  # noqa: N802 - Qt API
+    def canvasReleaseEvent(self, event: QgsMapMouseEvent) -> None:
         self.point_clicked.emit(self.toMapCoordinates(event.pos()))

@@ -1,13 +1,17 @@
-"""Small widgets of the dock: the model card, the dependency banner, the class table."""
+"""Small widgets of the dock: the model card, the dependency banner, the class table, an input picker."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qgis.PyQt.QtCore import QCoreApplication, Qt, pyqtSignal
+from qgis.core import QgsMapLayerProxyModel, QgsRasterLayer
+from qgis.gui import QgsMapLayerComboBox
+from qgis.PyQt.QtCore import QCoreApplication, QObject, Qt, pyqtSignal
 from qgis.PyQt.QtGui import QColor, QIcon, QPixmap
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QFormLayout,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -20,7 +24,8 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.model import ModelInfo
+from ..adapters.layers import channel_labels, default_input_bands, layer_band_labels
+from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..core.nomenclature import ClassInfo
 
 
@@ -92,13 +97,25 @@ class ModelCard(QWidget):
         classes = heads[0].classes if heads else ()
         resolution = f"{spec.resolution_m:g} m" if spec.resolution_m else tr("not declared (layer's own)")
         fixed = tr(" (fixed)") if spec.tile_size_px else ""
+        if len(model.inputs) > 1:
+            inputs = [f"<b>{tr('Inputs')}:</b>"] + [
+                f"&nbsp;&nbsp;{input_label(s)}: {', '.join(channel_labels(s))}, "
+                + (f"{s.resolution_m:g} m" if s.resolution_m else tr("layer's resolution"))
+                for s in model.inputs
+            ]
+        else:
+            inputs = [
+                f"<b>{tr('Input bands')}:</b> {', '.join(spec.band_names)}",
+                f"<b>{tr('Resolution')}:</b> {resolution}",
+            ]
         lines = [
-            f"<b>{tr('Input bands')}:</b> {', '.join(spec.band_names)}",
-            f"<b>{tr('Resolution')}:</b> {resolution}",
+            *inputs,
             f"<b>{tr('Tile size')}:</b> {model.tile_size_px} px{fixed}, {tr('overlap')} {model.overlap_px} px",
             f"<b>{tr('Classes')}:</b> {len(classes)}",
             f"<b>{tr('Runs on')}:</b> {provider}",
         ]
+        if len(model.outputs) > 1:
+            lines.insert(-1, f"<b>{tr('Outputs')}:</b> {', '.join(output_label(o) for o in model.outputs)}")
         if model.description:
             lines.insert(0, f"<i>{model.description}</i>")
         self.summary.setText("<br>".join(lines))
@@ -146,3 +163,103 @@ class DependencyBanner(QFrame):
         self.command.setText(command)
         self.command.setCursorPosition(0)
         self.setVisible(True)
+
+
+def input_label(spec: InputSpec) -> str:
+    """A model input as the dock names it: modality (or ONNX name) and channel count."""
+    if spec.channels == 1:
+        return tr("{name} (1 band)").format(name=spec.modality or spec.name)
+    return tr("{name} ({n} bands)").format(name=spec.modality or spec.name, n=spec.channels)
+
+
+def output_label(output: OutputSpec) -> str:
+    """A model output as the model card lists it: name, what it gives, per pixel or per image."""
+    if output.task == TASK_SEGMENTATION or output.classes:
+        what = tr("{n} classes").format(n=len(output.classes))
+    else:
+        what = output.unit or tr("value")
+    where = tr("per pixel") if output.is_per_pixel else tr("per image")
+    return f"{output.name} ({output.task}, {what}, {where})"
+
+
+class InputPicker(QObject):
+    """The raster layer and band mapping of one model input.
+
+    Its widgets are rows of the dock's input form: a layer combo, then one band combo per channel.
+
+    Args:
+        allow_empty: the layer combo offers "no layer" (further inputs start without one).
+        parent: owner of the widgets.
+
+    Signals:
+        changed(): the layer or a band changed.
+    """
+
+    changed = pyqtSignal()
+
+    def __init__(self, allow_empty: bool = False, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.spec: InputSpec | None = None
+        self.label = QLabel(tr("Raster layer"))
+        self.layer_combo = QgsMapLayerComboBox()
+        self.layer_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
+        if allow_empty:
+            self.layer_combo.setAllowEmptyLayer(True)
+            self.layer_combo.setLayer(None)
+        self.layer_combo.layerChanged.connect(self._on_layer_changed)
+        self.bands_label = QLabel(tr("Bands"))
+        self.bands_form = QFormLayout()
+        self.bands_form.setContentsMargins(0, 0, 0, 0)
+        self.bands_holder = QWidget()
+        self.bands_holder.setLayout(self.bands_form)
+        self.band_combos: list[QComboBox] = []
+
+    def add_rows(self, form: QFormLayout) -> None:
+        """Append the picker's rows (layer, bands) to ``form``."""
+        form.addRow(self.label, self.layer_combo)
+        form.addRow(self.bands_label, self.bands_holder)
+
+    def remove_rows(self, form: QFormLayout) -> None:
+        """Remove the picker's rows from ``form`` (their widgets are deleted)."""
+        form.removeRow(self.bands_holder)
+        form.removeRow(self.layer_combo)
+
+    def set_spec(self, spec: InputSpec | None, named: bool) -> None:
+        """Show the band mapping for ``spec``; ``named`` labels the layer row with the input's name."""
+        self.spec = spec
+        self.label.setText(input_label(spec) if named and spec is not None else tr("Raster layer"))
+        self.rebuild_bands()
+
+    def _on_layer_changed(self, _layer: object = None) -> None:
+        self.rebuild_bands()
+        self.changed.emit()
+
+    def rebuild_bands(self) -> None:
+        """One combo per channel of the input, set to the band the model declares or the name matches."""
+        while self.bands_form.rowCount():
+            self.bands_form.removeRow(0)
+        self.band_combos = []
+        layer = self.layer_combo.currentLayer()
+        if self.spec is None or not isinstance(layer, QgsRasterLayer):
+            return
+        labels = layer_band_labels(layer)
+        defaults = default_input_bands(self.spec, labels)
+        names = channel_labels(self.spec)
+        for name, default in zip(names, defaults):
+            combo = QComboBox()
+            combo.addItem("—", 0)
+            for band, label in enumerate(labels, start=1):
+                combo.addItem(f"{band}: {label}" if not label.startswith("Band ") else label, band)
+            combo.setCurrentIndex(max(0, combo.findData(default)))
+            combo.currentIndexChanged.connect(self.changed.emit)
+            self.bands_form.addRow(name, combo)
+            self.band_combos.append(combo)
+
+    def raw_bands(self) -> tuple[int, ...]:
+        """The layer band per channel, 0 where none is chosen; () without a layer."""
+        return tuple(int(c.currentData() or 0) for c in self.band_combos)
+
+    def bands(self) -> tuple[int, ...]:
+        """The layer band per channel; () while a channel has none."""
+        bands = self.raw_bands()
+        return () if 0 in bands else bands

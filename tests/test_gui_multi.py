@@ -1,0 +1,281 @@
+"""The FLAIR dock with multi-input models (one layer picker per input) and multi-head models
+(extra class maps, regression value maps, per-image values summarised in the message bar)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+import numpy as np
+import pytest
+import rasterio
+from conftest import DEEPNESS_DATA
+from gui_helpers import big_raster, messages, toy_model, wait_for_task
+from qgis.core import (
+    Qgis,
+    QgsPalettedRasterRenderer,
+    QgsProject,
+    QgsRasterLayer,
+    QgsSingleBandPseudoColorRenderer,
+)
+from qgis.PyQt.QtCore import Qt
+from rasters import random_image, read, write_raster
+from test_segment_multi import fusion_model, three_head_model
+
+from flair_qgis.adapters.task import EXTENT_LAYER
+
+ORIGIN = (650000.0, 6860000.0)
+
+
+@pytest.fixture
+def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
+    """The plugin loaded into the test QGIS with its dock shown; unloaded afterwards."""
+    from qgis.core import QgsSettings
+
+    QgsSettings().remove("flair_qgis")
+    from flair_qgis.plugin import FlairPlugin
+
+    qgis_iface.messageBar().clear_messages()
+    loaded = FlairPlugin(qgis_iface)
+    loaded.initGui()
+    loaded.show_dock(True)
+    yield loaded
+    if loaded.dock is not None and loaded.dock.task is not None:
+        loaded.dock.cancel()
+        wait_for_task(qtbot, loaded.dock)
+    loaded.unload()
+
+
+def add_raster(path) -> QgsRasterLayer:
+    layer = QgsRasterLayer(str(path), os.path.basename(str(path)))
+    assert layer.isValid()
+    QgsProject.instance().addMapLayer(layer)
+    return layer
+
+
+def flair_layers(before: set[str]) -> dict[str, QgsRasterLayer]:
+    """Layers the run added, by ``flair_qgis/kind`` (one per kind is enough here) and by head name."""
+    added = [lyr for lid, lyr in QgsProject.instance().mapLayers().items() if lid not in before]
+    return {lyr.customProperty("flair_qgis/head") or lyr.customProperty("flair_qgis/kind"): lyr for lyr in added}
+
+
+def run_and_wait(qtbot, dock) -> None:
+    assert dock.run_button.isEnabled(), dock.reason_label.text()
+    qtbot.mouseClick(dock.run_button, Qt.LeftButton)
+    assert dock.task is not None
+    wait_for_task(qtbot, dock)
+
+
+def tree_order() -> list[str]:
+    return [n.layerId() for n in QgsProject.instance().layerTreeRoot().findLayers()]
+
+
+def fusion_inputs(tmp_path):
+    """An RGBI image (0.2 m) and a DEM (0.4 m) over the same ground, and the fusion model."""
+    rgbi = random_image(128, 96, bands=4, seed=1)
+    dem = random_image(64, 48, bands=1, seed=2)
+    folder = tmp_path / "in"
+    folder.mkdir(exist_ok=True)
+    a = write_raster(folder / "rgbi.tif", rgbi, res=0.2, origin=ORIGIN)
+    b = write_raster(folder / "dem.tif", dem, res=0.4, origin=ORIGIN)
+    return rgbi, dem, a, b, fusion_model(tmp_path / "models" / "fusion.onnx")
+
+
+def test_two_input_model_gets_two_pickers_and_runs(plugin, qgis_iface, qtbot, tmp_path):
+    (tmp_path / "models").mkdir()
+    rgbi, dem, a, b, model = fusion_inputs(tmp_path)
+    aerial_layer = add_raster(a)
+    dem_layer = add_raster(b)
+    dock = plugin.dock
+    dock.layer_combo.setLayer(aerial_layer)
+    assert dock.set_model(str(model))
+
+    # One picker per model input, named by modality and channel count; the second starts empty.
+    assert len(dock.inputs) == 2
+    assert [p.label.text() for p in dock.inputs] == ["AERIAL_RGBI (3 bands)", "DEM_ELEV (1 band)"]
+    assert dock.input_layer(0) is aerial_layer and dock.input_layer(1) is None
+    assert not dock.run_button.isEnabled()
+    reason = dock.reason_label.text()
+    assert "input 2" in reason and "DEM_ELEV" in reason and dock.reason_label.isVisibleTo(dock)
+    # The aerial channels follow the model's declared bands 4, 1, 2 (NIR, R, G of an RGBI file).
+    assert dock.input_bands(0) == (4, 1, 2)
+    assert [dock.inputs[0].bands_form.itemAt(i, 0).widget().text() for i in range(3)] == ["NIR", "R", "G"]
+    assert "DEM_ELEV" in dock.model_card.summary.text()
+
+    dock.set_input_layer(1, dem_layer)
+    assert dock.input_bands(1) == (1,)
+    assert dock.run_button.isEnabled(), dock.reason_label.text()
+    dock.set_extent_mode(EXTENT_LAYER)
+    dock.tile_spin.setValue(64)
+    dock.overlap_spin.setValue(16)
+    out = tmp_path / "out" / "fused.tif"
+    out.parent.mkdir()
+    dock.output_widget.setFilePath(str(out))
+    before = set(QgsProject.instance().mapLayers())
+
+    run_and_wait(qtbot, dock)
+
+    added = flair_layers(before)
+    assert set(added) == {"scores"}
+    result = added["scores"]
+    assert result.source() == str(out)
+    aerial = rgbi[[3, 0, 1]].astype(np.float32)
+    dem_up = ((dem[0].astype(np.float32) - 100) / 2).repeat(2, axis=0).repeat(2, axis=1)
+    expected = np.argmax(aerial + dem_up, axis=0) + 1
+    got = read(out)
+    assert got.shape == (128, 96)
+    assert (got == expected).all()
+    assert [label for label, _c in result.legendSymbologyItems()] == ["a", "b", "c"]
+    order = tree_order()
+    assert order.index(result.id()) == order.index(aerial_layer.id()) - 1
+    assert messages(qgis_iface, Qgis.Critical) == []
+
+    # A single-input model brings the dock back to one unnamed picker.
+    assert dock.set_model(str(toy_model(tmp_path, 4)))
+    assert len(dock.inputs) == 1 and dock.inputs[0].label.text() == "Raster layer"
+
+
+def test_second_input_without_layer_disables_run(plugin, qgis_iface, tmp_path):
+    (tmp_path / "models").mkdir()
+    _rgbi, _dem, a, b, model = fusion_inputs(tmp_path)
+    dock = plugin.dock
+    aerial_layer = add_raster(a)
+    dem_layer = add_raster(b)
+    dock.layer_combo.setLayer(aerial_layer)
+    dock.set_model(str(model))
+    dock.set_input_layer(1, dem_layer)
+    assert dock.run_button.isEnabled(), dock.reason_label.text()
+    dock.set_input_layer(1, None)
+    assert not dock.run_button.isEnabled()
+    assert dock.reason_label.text() == "Choose a raster layer for input 2, DEM_ELEV (1 band)."
+    # Run is refused even when called directly: a message, no task.
+    dock.set_extent_mode(EXTENT_LAYER)
+    assert dock.run() is None and dock.task is None
+    assert any("input 2" in m and "DEM_ELEV" in m for m in messages(qgis_iface, Qgis.Warning))
+    # A channel left without a band is a reason too.
+    dock.set_input_layer(1, dem_layer)
+    dock.inputs[0].band_combos[1].setCurrentIndex(0)
+    assert not dock.run_button.isEnabled()
+    assert "Input 1" in dock.reason_label.text() and "'R'" not in dock.reason_label.text()
+    assert "R" in dock.reason_label.text().split("channel(s)")[1]
+
+
+def test_three_heads_add_class_map_value_map_and_tile_summary(plugin, qgis_iface, qtbot, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    image = random_image(128, 128, bands=4, seed=5)
+    raster = write_raster(folder / "img.tif", image, origin=ORIGIN)
+    model = three_head_model(tmp_path / "three.onnx")
+    layer = add_raster(raster)
+    dock = plugin.dock
+    dock.layer_combo.setLayer(layer)
+    assert dock.set_model(str(model))
+    assert len(dock.inputs) == 1 and dock.inputs[0].label.text() == "Raster layer"
+    assert "height (regression, cm, per pixel)" in dock.model_card.summary.text()
+    dock.set_extent_mode(EXTENT_LAYER)
+    dock.tile_spin.setValue(64)
+    dock.overlap_spin.setValue(0)
+    out = tmp_path / "out" / "three.tif"
+    out.parent.mkdir()
+    dock.output_widget.setFilePath(str(out))
+    before = set(QgsProject.instance().mapLayers())
+
+    run_and_wait(qtbot, dock)
+
+    added = flair_layers(before)
+    assert set(added) == {"seg", "height"}
+    x = (image.astype(np.float32) - 128) / 64
+    seg = added["seg"]
+    assert seg.customProperty("flair_qgis/kind") == "class_map"
+    assert (read(seg.source()) == np.argmax(x, axis=0)).all()
+    # The regression head: its own layer, a pseudocolour ramp, the unit in the name, 2 * x[0] per pixel.
+    height = added["height"]
+    assert height.customProperty("flair_qgis/kind") == "value_map"
+    assert height.name().endswith("height (cm)")
+    assert isinstance(height.renderer(), QgsSingleBandPseudoColorRenderer)
+    assert height.renderer().classificationMin() == pytest.approx(float((2 * x[0]).min()), abs=1e-5)
+    assert height.renderer().classificationMax() == pytest.approx(float((2 * x[0]).max()), abs=1e-5)
+    np.testing.assert_allclose(read(height.source()), 2 * x[0], atol=1e-6)
+    order = tree_order()
+    assert order.index(seg.id()) < order.index(height.id()) < order.index(layer.id())
+    # The per-image head: one value per 64 px tile, summarised in the message bar.
+    stages = [
+        [3, 5, 7, 9][int(np.argmax(x[:, r : r + 64, c : c + 64].mean(axis=(1, 2))))] for r in (0, 64) for c in (0, 64)
+    ]
+    csv_path = str(tmp_path / "out" / "three_tiles.csv")
+    summary = (
+        f"Per-image output 'stage' over 4 tiles: mean {np.mean(stages):.4g}, min {min(stages):.4g}, "
+        f"max {max(stages):.4g} ({csv_path})."
+    )
+    assert f"FLAIR:{summary}" in messages(qgis_iface, Qgis.Info)
+    assert len(set(stages)) > 1
+    with open(csv_path, newline="") as handle:
+        assert sorted(float(row["stage"]) for row in csv.DictReader(handle)) == sorted(stages)
+    assert summary in dock.result_label.text()
+
+
+def test_extra_segmentation_head_is_a_styled_class_map(plugin, qtbot, tmp_path):
+    model = DEEPNESS_DATA / "dummy_model" / "dummy_segmentation_models" / "two_outputs_softmax_bsx2x512x512.onnx"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    raster = write_raster(folder / "img.tif", random_image(300, 200, bands=3), origin=ORIGIN)
+    layer = add_raster(raster)
+    dock = plugin.dock
+    dock.layer_combo.setLayer(layer)
+    assert dock.set_model(str(model))
+    dock.set_extent_mode(EXTENT_LAYER)
+    out = tmp_path / "out" / "two.tif"
+    out.parent.mkdir()
+    dock.output_widget.setFilePath(str(out))
+    before = set(QgsProject.instance().mapLayers())
+
+    run_and_wait(qtbot, dock)
+
+    added = [lyr for lid, lyr in QgsProject.instance().mapLayers().items() if lid not in before]
+    assert len(added) == 2
+    extra = next(lyr for lyr in added if lyr.customProperty("flair_qgis/kind") == "head_class_map")
+    main = next(lyr for lyr in added if lyr.customProperty("flair_qgis/kind") == "class_map")
+    assert isinstance(extra.renderer(), QgsPalettedRasterRenderer)
+    with rasterio.open(extra.source()) as dst:
+        declared = json.loads(dst.tags(1)["CLASSES"])
+        values = set(np.unique(dst.read(1)).tolist())
+    legend = {(c.value, c.label, c.color.name()) for c in extra.renderer().classes()}
+    assert legend == {(c["value"], c["name"], c["color"].lower()) for c in declared}
+    assert "Beer" in {c.label for c in extra.renderer().classes()}
+    assert values <= {c["value"] for c in declared}
+    assert "Tea" in {c.label for c in main.renderer().classes()}
+    assert extra.name().endswith(extra.customProperty("flair_qgis/head"))
+    # The QA panel scores the main class map.
+    assert dock.qa.prediction_combo.currentLayer() is main
+
+
+def test_removing_second_input_while_running_ends_cleanly(plugin, qgis_iface, qtbot, tmp_path):
+    aerial = big_raster(tmp_path / "in" / "big_rgbi.tif", size_px=2048, bands=4)
+    dem_path = tmp_path / "in" / "big_dem.tif"
+    dem = np.random.default_rng(3).integers(0, 255, size=(1, 1024, 1024), dtype=np.uint8)
+    write_raster(dem_path, dem, res=0.4, origin=(650000.0, 6860000.0), tiled=True)
+    aerial_layer = add_raster(aerial)
+    dem_layer = add_raster(dem_path)
+    dock = plugin.dock
+    dock.layer_combo.setLayer(aerial_layer)
+    dock.set_model(str(fusion_model(tmp_path / "fusion.onnx")))
+    dock.set_input_layer(1, dem_layer)
+    dock.set_extent_mode(EXTENT_LAYER)
+    dock.tile_spin.setValue(64)
+    dock.overlap_spin.setValue(0)
+    dock.batch_spin.setValue(1)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    dock.output_widget.setFilePath(str(out_dir / "classes.tif"))
+    task = dock.run()
+    assert task is not None
+    qtbot.waitUntil(lambda: task.progress() > 0, timeout=30000)
+    QgsProject.instance().removeMapLayer(dem_layer.id())
+    wait_for_task(qtbot, dock)
+    assert list(out_dir.iterdir()) == []
+    warnings = messages(qgis_iface, Qgis.Warning)
+    assert any("'big_dem.tif' was removed from the project" in m for m in warnings), warnings
+    assert messages(qgis_iface, Qgis.Critical) == []
+    assert [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.customProperty("flair_qgis/kind")] == []
+    assert dock.task is None
