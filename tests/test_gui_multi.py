@@ -279,3 +279,52 @@ def test_removing_second_input_while_running_ends_cleanly(plugin, qgis_iface, qt
     assert messages(qgis_iface, Qgis.Critical) == []
     assert [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.customProperty("flair_qgis/kind")] == []
     assert dock.task is None
+
+
+def test_regression_only_model_adds_a_value_map(plugin, qgis_iface, qtbot, tmp_path):
+    """Deepness' vegetation-index regressor: VI = (2G - R - B) / (2G + R + B) x 1.1 at 5.5 cm."""
+    from rasterio.enums import Resampling
+    from rasterio.vrt import WarpedVRT
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    ortho = folder / "ortho.tif"
+    ortho.write_bytes((DEEPNESS_DATA / "dummy_fotomap_small.tif").read_bytes())
+    model = DEEPNESS_DATA / "dummy_model" / "dummy_regression_models" / "dummy_regression_model.onnx"
+    layer = add_raster(ortho)
+    dock = plugin.dock
+    dock.layer_combo.setLayer(layer)
+    assert dock.set_model(str(model))
+    for combo, band in zip(dock.band_combos, (1, 2, 3)):
+        combo.setCurrentIndex(combo.findData(band))
+    dock.set_extent_mode(EXTENT_LAYER)
+    out = tmp_path / "out" / "vi.tif"
+    out.parent.mkdir()
+    dock.output_widget.setFilePath(str(out))
+    dock.confidence_check.setChecked(True)
+    assert dock.run() is None
+    assert any("no confidence" in m for m in messages(qgis_iface, Qgis.Warning))
+    dock.confidence_check.setChecked(False)
+    before = set(QgsProject.instance().mapLayers())
+
+    run_and_wait(qtbot, dock)
+
+    added = [lyr for lid, lyr in QgsProject.instance().mapLayers().items() if lid not in before]
+    assert len(added) == 1
+    (vi,) = added
+    assert vi.customProperty("flair_qgis/kind") == "value_map"
+    assert isinstance(vi.renderer(), QgsSingleBandPseudoColorRenderer)
+    with rasterio.open(out) as dst:
+        got = dst.read(1)
+        grid = {"transform": dst.transform, "width": dst.width, "height": dst.height}
+    with rasterio.open(ortho) as src, WarpedVRT(src, resampling=Resampling.average, **grid) as vrt:
+        r, g, b = (vrt.read(i).astype(np.float64) / 255 for i in (1, 2, 3))
+        valid = vrt.read_masks(1) > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = (2 * g - r - b) / (2 * g + r + b) * 1.1
+    inside = valid & np.isfinite(expected)
+    assert inside.mean() > 0.9
+    np.testing.assert_allclose(got[inside], expected[inside], atol=1e-4)
+    assert vi.renderer().classificationMin() == pytest.approx(float(np.nanmin(got)), abs=1e-5)
+    # Not a class map: the QA panel is not pointed at it.
+    assert dock.qa.prediction_combo.currentLayer() is not vi
