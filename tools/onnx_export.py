@@ -74,7 +74,7 @@ def check_onnx(
     return float(np.max(np.abs(got - expected))), float(np.max(np.abs(expected)))
 
 
-def export_onnx(  # noqa: PLR0917 (positional order fixed by the tools API)
+def export_onnx(
     model: nn.Module,
     path: str | os.PathLike[str],
     in_channels: int,
@@ -176,6 +176,9 @@ def export_onnx(  # noqa: PLR0917 (positional order fixed by the tools API)
                     f"onnxruntime differs from PyTorch by {worst:.3g}, {worst_scaled:.3g} relative to "
                     f"max(1, max |torch|) (tolerance {tolerance:g})"
                 )
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp_path, 0o666 & ~umask)  # mkstemp made it private; give it the usual mode
         os.replace(temp_path, path)
         return worst
     finally:

@@ -55,9 +55,9 @@ OUTPUT = REPO / "resources" / "models" / "flair-demo-unet.onnx"
 
 ALL_IDS = ("000473", "000687", "002115", "024577", "034217", "036294", "050549", "084558", "087873")
 HOLDOUT_IDS = ("000687", "024577", "084558")
-"""Held-out patches: together they hold 9 of the 10 classes present in the nine patches
-(building, pervious and impervious surface, bare soil, water, coniferous, deciduous,
-brushwood, herbaceous), and every one of those classes also occurs in the training patches
+"""Held-out patches: together they hold all 9 classes that occur in the nine patches (codes
+1..8 and 10: building, pervious and impervious surface, bare soil, water, coniferous,
+deciduous, brushwood, herbaceous), and each of them also occurs in the training patches
 (holding out 050549 too would leave no building pixel to train on)."""
 TRAIN_IDS = tuple(i for i in ALL_IDS if i not in HOLDOUT_IDS)
 
