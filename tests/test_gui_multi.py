@@ -328,3 +328,52 @@ def test_regression_only_model_adds_a_value_map(plugin, qgis_iface, qtbot, tmp_p
     assert vi.renderer().classificationMin() == pytest.approx(float(np.nanmin(got)), abs=1e-5)
     # Not a class map: the QA panel is not pointed at it.
     assert dock.qa.prediction_combo.currentLayer() is not vi
+
+
+def test_selected_polygons_mask_every_head(plugin, qtbot, tmp_path):
+    from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsVectorLayer
+    from shapely.geometry import Point, Polygon
+
+    from flair_qgis.adapters.task import EXTENT_POLYGONS
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    image = random_image(128, 128, bands=4, seed=7)
+    layer = add_raster(write_raster(folder / "img.tif", image, origin=ORIGIN))
+    with rasterio.open(layer.source()) as src:
+        image_transform = src.transform
+    dock = plugin.dock
+    dock.layer_combo.setLayer(layer)
+    dock.set_model(str(three_head_model(tmp_path / "three.onnx")))
+    x0, y1 = ORIGIN
+    triangle = [QgsPointXY(x0 + 1, y1 - 1), QgsPointXY(x0 + 24, y1 - 3), QgsPointXY(x0 + 5, y1 - 25)]
+    polygons = QgsVectorLayer("Polygon?crs=EPSG:2154", "areas", "memory")
+    feature = QgsFeature()
+    feature.setGeometry(QgsGeometry.fromPolygonXY([triangle]))
+    polygons.dataProvider().addFeatures([feature])
+    QgsProject.instance().addMapLayer(polygons)
+    polygons.selectAll()
+    dock.set_extent_mode(EXTENT_POLYGONS)
+    dock.polygon_combo.setLayer(polygons)
+    dock.tile_spin.setValue(64)
+    dock.overlap_spin.setValue(0)
+    before = set(QgsProject.instance().mapLayers())
+
+    run_and_wait(qtbot, dock)
+
+    added = flair_layers(before)
+    with rasterio.open(added["seg"].source()) as dst:
+        classes, nodata, transform = dst.read(1), dst.nodata, dst.transform
+        col0, row0 = (round(v) for v in ~image_transform * (dst.bounds.left, dst.bounds.top))
+    heights = read(added["height"].source())
+    shape = Polygon([(p.x(), p.y()) for p in triangle])
+    rows, cols = classes.shape
+    inside = np.array(
+        [[shape.contains(Point(*(transform * (c + 0.5, r + 0.5)))) for c in range(cols)] for r in range(rows)]
+    )
+    assert inside.sum() > 1000 and (~inside).sum() > 1000
+    x = (image[:, row0 : row0 + rows, col0 : col0 + cols].astype(np.float32) - 128) / 64
+    assert (classes[~inside] == nodata).all()
+    assert (classes[inside] == np.argmax(x, axis=0)[inside]).all()
+    assert np.isnan(heights[~inside]).all()
+    np.testing.assert_allclose(heights[inside], 2 * x[0][inside], atol=1e-6)
