@@ -37,7 +37,7 @@ from qgis.core import (
 from ..core.errors import Canceled, FlairError, InputError
 from ..core.grid import Grid, plan_grid
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
-from ..core.multi import band_choice
+from ..core.multi import choose_bands
 from ..core.nomenclature import ClassInfo
 from ..core.segment import (
     CONFIDENCE_NODATA,
@@ -49,7 +49,7 @@ from ..core.segment import (
     plan_heads,
     segment,
 )
-from ..core.sources import PixelSource, check_bands, validate_bands_for_model
+from ..core.sources import PixelSource, validate_bands_for_model
 from .layers import (
     add_above,
     add_class_map,
@@ -275,15 +275,9 @@ def input_bands(spec: InputSpec, bands: Sequence[int], band_count: int) -> tuple
     Raises:
         InputError: a channel without a band, bands the layer does not have, too few bands.
     """
-    if bands:
-        if 0 in bands:
-            raise InputError(_mapping_reason(spec, tuple(bands), band_count) or "Choose a band for every channel.")
-        return validate_bands_for_model(tuple(bands), spec.channels, band_count)
-    choice = band_choice(spec, spec.modality)
-    if choice.how == "default" and not choice.warning:
-        return validate_bands_for_model((), spec.channels, band_count)
-    check_bands(choice.bands, band_count)
-    return choice.bands
+    if 0 in bands:
+        raise InputError(_mapping_reason(spec, tuple(bands), band_count) or "Choose a band for every channel.")
+    return choose_bands(spec, bands, band_count)[0]
 
 
 def _crs(text: str) -> QgsCoordinateReferenceSystem:

@@ -24,6 +24,7 @@ import numpy as np
 
 from .errors import InputError, ModelError
 from .model import TASK_CLASSIFICATION, TASK_REGRESSION, TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
+from .sources import check_bands, validate_bands_for_model
 
 _ALIASES = {
     "RED": "R", "R": "R", "GREEN": "G", "G": "G", "BLUE": "B", "B": "B",
@@ -256,3 +257,27 @@ def per_image_value(head: OutputSpec, values: np.ndarray) -> np.ndarray:
     if array.shape[1] > len(lut):
         raise ModelError(f"Output '{head.name}' gives {array.shape[1]} scores but declares {len(lut)} classes.")
     return lut[index]
+
+
+def choose_bands(spec: InputSpec, user_bands: Sequence[int], band_count: int) -> tuple[tuple[int, ...], str]:
+    """The layer bands feeding a model input, and a note for the user ("" when none).
+
+    The user's bands win; without them, the bands the model declares (numbers, or names of a
+    known modality: :func:`band_choice`); else ``1..channels``. ``flair:segment`` and the dock
+    both choose this way.
+
+    Args:
+        spec: the model input.
+        user_bands: the user's 1-based bands, one per channel, or empty for the default.
+        band_count: bands of the layer.
+
+    Raises:
+        InputError: bands the layer does not have, or too few bands.
+    """
+    if user_bands:
+        return validate_bands_for_model(tuple(user_bands), spec.channels, band_count), ""
+    choice = band_choice(spec, spec.modality)
+    if choice.how == "default" and not choice.warning:
+        return validate_bands_for_model((), spec.channels, band_count), ""
+    check_bands(choice.bands, band_count)
+    return choice.bands, choice.warning

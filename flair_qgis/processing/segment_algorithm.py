@@ -24,10 +24,10 @@ from ..adapters.raster_input import RasterInput, capture_raster, layer_grid_exte
 from ..core.engine import DEVICES
 from ..core.errors import FlairError
 from ..core.grid import plan_grid
-from ..core.model import InputSpec, ModelInfo, read_model_info
-from ..core.multi import band_choice
+from ..core.model import ModelInfo, read_model_info
+from ..core.multi import choose_bands
 from ..core.segment import SegmentRequest, check_supported, input_grids, segment
-from ..core.sources import check_bands, parse_band_list, validate_bands_for_model
+from ..core.sources import parse_band_list
 from .base import FlairAlgorithm, tr
 
 MAX_INPUTS = 4
@@ -36,25 +36,6 @@ MAX_INPUTS = 4
 def _suffix(index: int) -> str:
     """Parameter suffix of model input ``index`` (0-based): ``""``, ``"_2"``, ``"_3"``..."""
     return "" if index == 0 else f"_{index + 1}"
-
-
-def choose_bands(spec: InputSpec, user_text: str, band_count: int) -> tuple[tuple[int, ...], str]:
-    """The layer bands feeding a model input, and a note for the log.
-
-    The user's BANDS win; else the bands the model declares (numbers, or names of a known
-    modality); else the first ``channels`` bands.
-
-    Raises:
-        InputError: bands the layer does not have, or too few bands.
-    """
-    user = parse_band_list(user_text)
-    if user:
-        return validate_bands_for_model(user, spec.channels, band_count), ""
-    choice = band_choice(spec, spec.modality)
-    if choice.how == "default" and not choice.warning:
-        return validate_bands_for_model((), spec.channels, band_count), ""
-    check_bands(choice.bands, band_count)
-    return choice.bands, choice.warning
 
 
 class SegmentAlgorithm(FlairAlgorithm):
@@ -157,7 +138,7 @@ class SegmentAlgorithm(FlairAlgorithm):
                 resolution = spec.resolution_m if not layer.crs().isGeographic() else None
                 raster = capture_raster(layer, resolution)
                 text = self.parameterAsString(parameters, f"{self.BANDS}{_suffix(index)}", context)
-                bands, note = choose_bands(spec, text, raster.band_count)
+                bands, note = choose_bands(spec, parse_band_list(text), raster.band_count)
                 if note:
                     feedback.pushWarning(note)
                 rasters.append(raster)
