@@ -24,8 +24,8 @@ package:
 	@scripts/package.sh
 
 lint: setup
-	$(VENV)/bin/ruff check flair_qgis tests scripts bench
-	$(VENV)/bin/ruff format --check flair_qgis tests scripts bench
+	$(VENV)/bin/ruff check flair_qgis tests scripts bench tools
+	$(VENV)/bin/ruff format --check flair_qgis tests scripts bench tools
 	$(VENV)/bin/mypy flair_qgis/core
 
 clean:

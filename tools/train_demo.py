@@ -235,6 +235,8 @@ def model_metadata(train_seconds: float) -> dict:
         "overlap_px": 64,
         "output_activation": "logits",
         "architecture": f"U-Net, {ENCODER} encoder width {ENCODER_WIDTH}, decoder {list(DECODER_CHANNELS)}",
+        "training_patches": list(TRAIN_IDS),
+        "held_out_patches": list(HOLDOUT_IDS),
     }
 
 
