@@ -32,7 +32,7 @@ class FlairPlugin:
         self.action: QAction | None = None
         self.dock = None
 
-    def initProcessing(self) -> None:  # noqa: N802 - QGIS API
+    def initProcessing(self) -> None:
         # QGIS calls this for plugins with hasProcessingProvider=yes, and initGui calls it too.
         # A registry that already holds a `flair` provider keeps it; unload then leaves it alone.
         registry = QgsApplication.processingRegistry()
@@ -41,7 +41,7 @@ class FlairPlugin:
             if registry.addProvider(provider):
                 self.provider = provider
 
-    def initGui(self) -> None:  # noqa: N802 - QGIS API
+    def initGui(self) -> None:
         from .adapters.deps import activate_deps_dir
 
         activate_deps_dir()

@@ -50,10 +50,10 @@ class BenchmarkAlgorithm(FlairAlgorithm):
     def name(self) -> str:
         return "benchmark"
 
-    def displayName(self) -> str:  # noqa: N802
+    def displayName(self) -> str:
         return tr("Benchmark model on a dataset folder")
 
-    def shortHelpString(self) -> str:  # noqa: N802
+    def shortHelpString(self) -> str:
         return tr(
             "Runs an ONNX model on every sample of a benchmark folder and scores it with the published "
             "protocol, streaming (memory does not grow with the dataset).\n\n"
@@ -72,7 +72,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             "(listed in the log and the report) or stop the run."
         )
 
-    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
         self.addParameter(
             QgsProcessingParameterFile(self.DATASET, tr("Dataset folder"), QgsProcessingParameterFile.Folder)
         )
@@ -159,7 +159,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         index = self.parameterAsEnum(parameters, key, context)
         return choices[index]
 
-    def prepareAlgorithm(  # noqa: N802
+    def prepareAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> bool:
         device = self.parameterAsString(parameters, self.DEVICE, context).strip().lower() or "auto"
@@ -191,7 +191,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             raise QgsProcessingException(str(err)) from err
         return True
 
-    def processAlgorithm(  # noqa: N802
+    def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)

@@ -31,7 +31,7 @@ from .base import FlairAlgorithm, tr
 ABSENT_OPTIONS = ("protocol", "skip", "one", "zero")
 
 
-def protocol_from_parameters(  # noqa: PLR0917 - one argument per Processing parameter
+def protocol_from_parameters(
     name: str, ignore: str, remap: str, evaluated: str, classes: str, absent: str, drop_excluded: bool | None
 ):
     """The protocol a user asked for, from the text parameters shared by evaluate and rank_labels.
@@ -72,10 +72,10 @@ class EvaluateAlgorithm(FlairAlgorithm):
     def name(self) -> str:
         return "evaluate"
 
-    def displayName(self) -> str:  # noqa: N802
+    def displayName(self) -> str:
         return tr("Evaluate class map against reference")
 
-    def shortHelpString(self) -> str:  # noqa: N802
+    def shortHelpString(self) -> str:
         return tr(
             "Scores a class-map raster against a reference: a raster mask (any CRS or resolution, "
             "aligned with nearest neighbour) or polygons with a class field (rasterised at pixel "
@@ -91,7 +91,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
             "with their list."
         )
 
-    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
         self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
         self.addParameter(QgsProcessingParameterMapLayer(self.REFERENCE, tr("Reference (raster mask or polygons)")))
         self.addParameter(
@@ -149,7 +149,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CSV", tr("Per-class CSV")))
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CHART", tr("Confusion matrix PNG")))
 
-    def prepareAlgorithm(  # noqa: N802
+    def prepareAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> bool:
         # Main thread: capture layers and check the request; processAlgorithm touches no layer.
@@ -186,7 +186,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
         return True
 
-    def processAlgorithm(  # noqa: N802
+    def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         from ..adapters.charts import confusion_png

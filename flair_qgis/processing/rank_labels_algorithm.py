@@ -42,10 +42,10 @@ class RankLabelsAlgorithm(FlairAlgorithm):
     def name(self) -> str:
         return "rank_labels"
 
-    def displayName(self) -> str:  # noqa: N802
+    def displayName(self) -> str:
         return tr("Rank suspicious labels")
 
-    def shortHelpString(self) -> str:  # noqa: N802
+    def shortHelpString(self) -> str:
         return tr(
             "Writes the reference polygons to a GeoPackage ordered from most to least suspicious, "
             "each with its label, the model's majority class, the share of its pixels where model and "
@@ -54,7 +54,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             "PROTOCOL regroups values before comparing (flair1: 13..19 -> 13); custom uses REMAP."
         )
 
-    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:  # noqa: N802
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
         self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
         self.addParameter(
             QgsProcessingParameterVectorLayer(
@@ -87,7 +87,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             QgsProcessingOutputNumber("DISAGREEING", tr("Polygons whose majority class differs from the label"))
         )
 
-    def prepareAlgorithm(  # noqa: N802
+    def prepareAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> bool:
         try:
@@ -119,7 +119,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             self.output_path += ".gpkg"
         return True
 
-    def processAlgorithm(  # noqa: N802
+    def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
