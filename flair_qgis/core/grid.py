@@ -211,3 +211,22 @@ def batched(tiles: list[Tile], batch_size: int) -> Iterator[list[Tile]]:
     """Consecutive groups of at most ``batch_size`` tiles."""
     for start in range(0, len(tiles), batch_size):
         yield tiles[start : start + batch_size]
+
+
+def pixel_offset(transform: Affine, grid: Grid) -> tuple[int, int] | None:
+    """``(row, col)`` of ``grid``'s origin in a raster of ``transform`` when both share pixels.
+
+    Returns None when the raster is rotated, has another pixel size, or is shifted by a fraction
+    of a pixel (more than 1/1000: FLAIR transforms carry float noise); the raster must then be
+    resampled onto the grid.
+    """
+    if transform.b or transform.d:
+        return None
+    if not (same_resolution(transform.a, grid.transform.a) and same_resolution(transform.e, grid.transform.e)):
+        return None
+    col_f = (grid.transform.c - transform.c) / transform.a
+    row_f = (grid.transform.f - transform.f) / transform.e
+    col, row = round(col_f), round(row_f)
+    if abs(col_f - col) > 1e-3 or abs(row_f - row) > 1e-3:
+        return None
+    return row, col

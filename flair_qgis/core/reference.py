@@ -34,7 +34,7 @@ from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
 from .errors import InputError
-from .grid import Grid, same_resolution
+from .grid import Grid, pixel_offset
 
 _CRS_NAME = re.compile(r'^\s*(?:LOCAL_CS|PROJCS|GEOGCS|PROJCRS|GEOGCRS|ENGCRS|ENGINEERINGCRS)\s*\[\s*"([^"]*)"')
 _METRE = re.compile(r'UNIT\s*\[\s*"(metre|meter|m)"', re.IGNORECASE)
@@ -104,20 +104,6 @@ def bounds_overlap(a: tuple, b: tuple) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
-def _integer_offset(transform: rasterio.Affine, grid: Grid) -> tuple[int, int] | None:
-    """``(row, col)`` of the grid origin in a raster sharing its pixels, else None."""
-    if transform.b or transform.d:
-        return None
-    if not (same_resolution(transform.a, grid.transform.a) and same_resolution(transform.e, grid.transform.e)):
-        return None
-    col_f = (grid.transform.c - transform.c) / transform.a
-    row_f = (grid.transform.f - transform.f) / transform.e
-    col, row = round(col_f), round(row_f)
-    if abs(col_f - col) > 1e-3 or abs(row_f - row) > 1e-3:
-        return None
-    return row, col
-
-
 @dataclass(frozen=True)
 class RasterInfo:
     """What is needed of a class raster before reading it."""
@@ -178,13 +164,13 @@ class ClassRasterSource:
     @property
     def aligned(self) -> bool:
         """True when the raster shares the grid's pixels (no resampling)."""
-        return self.assume_grid_crs and _integer_offset(self.info.transform, self.grid) is not None
+        return self.assume_grid_crs and pixel_offset(self.info.transform, self.grid) is not None
 
     @contextlib.contextmanager
     def open(self) -> Iterator[_AlignedClassReader | _WarpedClassReader]:
         """Open in the calling thread."""
         with rasterio.open(self.info.path) as src:
-            offset = _integer_offset(src.transform, self.grid) if self.assume_grid_crs else None
+            offset = pixel_offset(src.transform, self.grid) if self.assume_grid_crs else None
             if offset is not None:
                 yield _AlignedClassReader(src, self.band, offset)
                 return

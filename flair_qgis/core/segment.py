@@ -102,6 +102,18 @@ class SegmentResult:
         """Ground area processed per hour."""
         return self.grid.area_km2 / self.seconds * 3600.0 if self.seconds > 0 else 0.0
 
+    def tile_value_stats(self) -> list[tuple[str, int, float, float, float]]:
+        """``(head, tiles, mean, min, max)`` per per-image head, over tiles with a value.
+
+        A tile without any valid pixel gives NaN and is left out.
+        """
+        stats = []
+        for name, values in self.tile_values.items():
+            finite = [v for v in values if not math.isnan(v)]
+            if finite:
+                stats.append((name, len(finite), sum(finite) / len(finite), min(finite), max(finite)))
+        return stats
+
 
 def _noop_progress(_percent: float) -> None:
     return None

@@ -24,7 +24,7 @@ from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
 from .errors import InputError
-from .grid import Grid, same_resolution
+from .grid import Grid, pixel_offset
 
 
 class WindowReader(Protocol):
@@ -114,7 +114,7 @@ class RasterioSource:
             target_crs = (
                 src.crs if same_crs(src_wkt, self.grid.crs_wkt) else rasterio.crs.CRS.from_wkt(self.grid.crs_wkt)
             )
-            offset = _integer_offset(src.transform, self.grid) if target_crs is src.crs else None
+            offset = pixel_offset(src.transform, self.grid) if target_crs is src.crs else None
             if offset is not None:
                 yield _AlignedReader(src, self.bands, offset)
             else:
@@ -127,18 +127,6 @@ class RasterioSource:
                     resampling=self.resampling,
                 ) as vrt:
                     yield _WarpedReader(vrt, self.bands)
-
-
-def _integer_offset(transform: rasterio.Affine, grid: Grid) -> tuple[int, int] | None:
-    """``(row, col)`` of the grid origin in the raster when both grids share pixels, else None."""
-    if not (same_resolution(transform.a, grid.transform.a) and same_resolution(transform.e, grid.transform.e)):
-        return None
-    col_f = (grid.transform.c - transform.c) / transform.a
-    row_f = (grid.transform.f - transform.f) / transform.e
-    col, row = round(col_f), round(row_f)
-    if abs(col_f - col) > 1e-3 or abs(row_f - row) > 1e-3:
-        return None
-    return row, col
 
 
 def _nodata_mode(src: rasterio.DatasetReader, bands: tuple[int, ...]) -> tuple[str, float | None]:

@@ -10,7 +10,6 @@ The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.task.
 
 from __future__ import annotations
 
-import math
 import os
 import traceback
 
@@ -589,24 +588,12 @@ class FlairDock(QDockWidget):
     @staticmethod
     def _tile_value_summaries(result) -> list[str]:
         """A line per per-image head: its values over the tiles (mean, min, max) and the CSV."""
-        lines = []
-        for name, values in result.tile_values.items():
-            finite = [v for v in values if not math.isnan(v)]  # NaN: a tile with no valid pixel
-            if not finite:
-                continue
-            lines.append(
-                tr(
-                    "Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
-                ).format(
-                    name=name,
-                    n=len(finite),
-                    mean=sum(finite) / len(finite),
-                    lo=min(finite),
-                    hi=max(finite),
-                    path=result.tile_values_path,
-                )
-            )
-        return lines
+        return [
+            tr(
+                "Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
+            ).format(name=name, n=n, mean=mean, lo=lo, hi=hi, path=result.tile_values_path)
+            for name, n, mean, lo, hi in result.tile_value_stats()
+        ]
 
     def _on_opacity(self, value: int) -> None:
         settings.set_value("opacity", value)

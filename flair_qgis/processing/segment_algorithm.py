@@ -230,17 +230,10 @@ class SegmentAlgorithm(FlairAlgorithm):
         for name, path in result.head_paths.items():
             feedback.pushInfo(tr("Output '{name}' written to {path}").format(name=name, path=path))
             outputs[f"OUTPUT_{name.upper()}"] = path
-        for name, values in result.tile_values.items():
+        for name, n, mean, lo, hi in result.tile_value_stats():
             feedback.pushInfo(
                 tr(
                     "Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
-                ).format(
-                    name=name,
-                    n=len(values),
-                    mean=sum(values) / len(values),
-                    lo=min(values),
-                    hi=max(values),
-                    path=result.tile_values_path,
-                )
+                ).format(name=name, n=n, mean=mean, lo=lo, hi=hi, path=result.tile_values_path)
             )
         return outputs
