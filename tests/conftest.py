@@ -121,3 +121,23 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
+    """The plugin loaded into the test QGIS with its dock shown (fresh settings); unloaded afterwards."""
+    from gui_helpers import wait_for_task
+    from qgis.core import QgsSettings
+
+    from flair_qgis.plugin import FlairPlugin
+
+    QgsSettings().remove("flair_qgis")
+    qgis_iface.messageBar().clear_messages()
+    loaded = FlairPlugin(qgis_iface)
+    loaded.initGui()
+    loaded.show_dock(True)
+    yield loaded
+    if loaded.dock is not None and loaded.dock.task is not None:
+        loaded.dock.cancel()
+        wait_for_task(qtbot, loaded.dock)
+    loaded.unload()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import numpy as np
 import rasterio
 from affine import Affine
 from conftest import FLAIR_DATA
+from qgis.core import QgsProject, QgsRasterLayer
+from qgis.PyQt.QtCore import Qt
 from toy_models import identity_model
 
 TOY_CLASSES = [
@@ -74,3 +77,19 @@ def wait_for_task(qtbot, dock, timeout_ms: int = 60000) -> None:
 def messages(iface, level) -> list[str]:
     """Message bar texts of one level."""
     return list(iface.messageBar().get_messages(level))
+
+
+def add_raster(path) -> QgsRasterLayer:
+    """Load a raster into the project (it must be valid)."""
+    layer = QgsRasterLayer(str(path), os.path.basename(str(path)))
+    assert layer.isValid()
+    QgsProject.instance().addMapLayer(layer)
+    return layer
+
+
+def run_and_wait(qtbot, dock) -> None:
+    """Click Run (it must be enabled) and wait for the task to end."""
+    assert dock.run_button.isEnabled(), dock.reason_label.text()
+    qtbot.mouseClick(dock.run_button, Qt.LeftButton)
+    assert dock.task is not None
+    wait_for_task(qtbot, dock)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 import rasterio
 from gui_helpers import (
     TOY_CLASSES,
+    add_raster,
     big_raster,
     copy_patch,
     expected_classes,
     messages,
+    run_and_wait,
     toy_model,
     wait_for_task,
 )
@@ -36,41 +36,8 @@ from flair_qgis.adapters import settings
 from flair_qgis.adapters.task import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
 
 
-@pytest.fixture
-def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
-    """The plugin loaded into the test QGIS with its dock shown; unloaded afterwards."""
-    from qgis.core import QgsSettings
-
-    QgsSettings().remove("flair_qgis")
-    from flair_qgis.plugin import FlairPlugin
-
-    qgis_iface.messageBar().clear_messages()
-    loaded = FlairPlugin(qgis_iface)
-    loaded.initGui()
-    loaded.show_dock(True)
-    yield loaded
-    if loaded.dock is not None and loaded.dock.task is not None:
-        loaded.dock.cancel()
-        wait_for_task(qtbot, loaded.dock)
-    loaded.unload()
-
-
-def add_raster(path) -> QgsRasterLayer:
-    layer = QgsRasterLayer(str(path), os.path.basename(str(path)))
-    assert layer.isValid()
-    QgsProject.instance().addMapLayer(layer)
-    return layer
-
-
 def new_result_layers(before: set[str]) -> list[QgsRasterLayer]:
     return [lyr for lid, lyr in QgsProject.instance().mapLayers().items() if lid not in before]
-
-
-def run_and_wait(qtbot, dock) -> None:
-    assert dock.run_button.isEnabled(), dock.reason_label.text()
-    qtbot.mouseClick(dock.run_button, Qt.LeftButton)
-    assert dock.task is not None
-    wait_for_task(qtbot, dock)
 
 
 def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, tmp_path):

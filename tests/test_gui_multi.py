@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 
 import numpy as np
 import pytest
 import rasterio
 from conftest import DEEPNESS_DATA
-from gui_helpers import big_raster, messages, toy_model, wait_for_task
+from gui_helpers import add_raster, big_raster, messages, run_and_wait, toy_model, wait_for_task
 from qgis.core import (
     Qgis,
     QgsPalettedRasterRenderer,
@@ -19,7 +18,6 @@ from qgis.core import (
     QgsRasterLayer,
     QgsSingleBandPseudoColorRenderer,
 )
-from qgis.PyQt.QtCore import Qt
 from rasters import random_image, read, write_raster
 from test_segment_multi import fusion_model, three_head_model
 
@@ -28,43 +26,10 @@ from flair_qgis.adapters.task import EXTENT_LAYER
 ORIGIN = (650000.0, 6860000.0)
 
 
-@pytest.fixture
-def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
-    """The plugin loaded into the test QGIS with its dock shown; unloaded afterwards."""
-    from qgis.core import QgsSettings
-
-    QgsSettings().remove("flair_qgis")
-    from flair_qgis.plugin import FlairPlugin
-
-    qgis_iface.messageBar().clear_messages()
-    loaded = FlairPlugin(qgis_iface)
-    loaded.initGui()
-    loaded.show_dock(True)
-    yield loaded
-    if loaded.dock is not None and loaded.dock.task is not None:
-        loaded.dock.cancel()
-        wait_for_task(qtbot, loaded.dock)
-    loaded.unload()
-
-
-def add_raster(path) -> QgsRasterLayer:
-    layer = QgsRasterLayer(str(path), os.path.basename(str(path)))
-    assert layer.isValid()
-    QgsProject.instance().addMapLayer(layer)
-    return layer
-
-
 def flair_layers(before: set[str]) -> dict[str, QgsRasterLayer]:
     """Layers the run added, by ``flair_qgis/kind`` (one per kind is enough here) and by head name."""
     added = [lyr for lid, lyr in QgsProject.instance().mapLayers().items() if lid not in before]
     return {lyr.customProperty("flair_qgis/head") or lyr.customProperty("flair_qgis/kind"): lyr for lyr in added}
-
-
-def run_and_wait(qtbot, dock) -> None:
-    assert dock.run_button.isEnabled(), dock.reason_label.text()
-    qtbot.mouseClick(dock.run_button, Qt.LeftButton)
-    assert dock.task is not None
-    wait_for_task(qtbot, dock)
 
 
 def tree_order() -> list[str]:

@@ -7,10 +7,9 @@ import json
 import numpy as np
 import pytest
 import rasterio
-from gui_helpers import copy_patch, messages, toy_model
+from gui_helpers import add_raster, copy_patch, messages, run_and_wait, toy_model
 from qgis.core import Qgis, QgsFeature, QgsField, QgsGeometry, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import QVariant
-from test_gui_dock import add_raster, plugin, run_and_wait  # noqa: F401 - the plugin fixture
 
 from flair_qgis.adapters.task import EXTENT_LAYER
 
@@ -31,7 +30,7 @@ def independent_flair1(pred: np.ndarray, ref: np.ndarray) -> tuple[dict[int, flo
 
 
 @pytest.fixture
-def scored_setup(plugin, qgis_canvas, qtbot, tmp_path):  # noqa: F811
+def scored_setup(plugin, qgis_canvas, qtbot, tmp_path):
     dock = plugin.dock
     image = copy_patch(tmp_path)
     mask = copy_patch(tmp_path, "MSK_000473.tif")

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 
 from conftest import REPO
-from gui_helpers import copy_patch, toy_model
+from gui_helpers import add_raster, copy_patch, run_and_wait, toy_model
 from qgis.core import QgsMapRendererParallelJob, QgsMapSettings, QgsRectangle
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor, QImage
-from test_gui_dock import add_raster, plugin, run_and_wait  # noqa: F401 - the plugin fixture
 
 from flair_qgis.adapters.task import EXTENT_LAYER
 
@@ -18,7 +17,7 @@ def _distinct_colors(image: QImage, step: int = 9) -> int:
     return len({image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)})
 
 
-def test_dock_and_map_screenshots(plugin, qgis_canvas, qtbot, tmp_path):  # noqa: F811
+def test_dock_and_map_screenshots(plugin, qgis_canvas, qtbot, tmp_path):
     folder = REPO / "docs" / "screenshots" if os.environ.get("FLAIR_SCREENSHOTS") == "1" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     dock = plugin.dock
