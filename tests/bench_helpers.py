@@ -9,7 +9,6 @@ their authors publish: FLAIR #1 (IGN folders), FLAIR-HUB (per-modality files) an
 from __future__ import annotations
 
 import csv
-import json
 import shutil
 import warnings
 from collections.abc import Mapping, Sequence
@@ -23,21 +22,9 @@ import rasterio.errors
 from onnx import TensorProto, helper, numpy_helper
 from rasterio.crs import CRS
 from rasterio.transform import from_origin
+from toy_models import OPSET, save
 
-OPSET = 17
 LAMBERT93 = CRS.from_epsg(2154)
-
-
-def _save(model: onnx.ModelProto, path: Path, metadata: Mapping[str, Any] | None) -> Path:
-    for key, value in (metadata or {}).items():
-        entry = model.metadata_props.add()
-        entry.key = key
-        entry.value = value if isinstance(value, str) else json.dumps(value)
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(path))
-    return path
 
 
 def _model(nodes: list, inputs: list, outputs: list, inits: list) -> onnx.ModelProto:
@@ -63,7 +50,7 @@ def pixel_conv_model(path: Path, weights: np.ndarray, metadata: Mapping[str, Any
     dims_out = [batch or "N", classes, tile or "H", tile or "W"]
     model = _model([helper.make_node("Conv", ["x", "w"], ["scores"])], [_value("x", dims_in)],
                    [_value("scores", dims_out)], [w])  # fmt: skip
-    return _save(model, path, metadata)
+    return save(model, path, metadata)
 
 
 def fusion_model(path: Path, w_aerial: np.ndarray, w_dem: np.ndarray, metadata: Mapping[str, Any]) -> Path:
@@ -91,7 +78,7 @@ def fusion_model(path: Path, w_aerial: np.ndarray, w_dem: np.ndarray, metadata: 
         helper.make_node("Add", ["sa", "sd"], ["scores"]),
     ]
     inputs = [_value("aerial", ["N", 3, "H", "W"]), _value("dem", ["N", 2, "h", "w"])]
-    return _save(_model(nodes, inputs, [_value("scores", ["N", classes, "H", "W"])], inits), path, metadata)
+    return save(_model(nodes, inputs, [_value("scores", ["N", classes, "H", "W"])], inits), path, metadata)
 
 
 def weedsense_model(path: Path, w_seg: np.ndarray, w_stage: np.ndarray, height_gain: float,
@@ -121,7 +108,7 @@ def weedsense_model(path: Path, w_seg: np.ndarray, w_stage: np.ndarray, height_g
         helper.make_node("MatMul", ["means", "wt"], ["stage"]),  # (N, 11)
     ]
     outputs = [_value("mask", ["N", classes, "H", "W"]), _value("height", ["N", 1]), _value("stage", ["N", 11])]
-    return _save(_model(nodes, [_value("x", ["N", 3, "H", "W"])], outputs, inits), path, metadata)
+    return save(_model(nodes, [_value("x", ["N", 3, "H", "W"])], outputs, inits), path, metadata)
 
 
 # ----------------------------------------------------------------------------- datasets

@@ -14,12 +14,12 @@ per-entry transparency.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
 from .nomenclature import ClassInfo
 from .protocols import Protocol
+from .writer import qml_style
 
 NOT_EVALUATED = 0
 CORRECT = 1
@@ -107,22 +107,4 @@ def error_qml(legend: Sequence[ClassInfo]) -> str:
 
     Errors are opaque; "correct" and "not evaluated" are see-through so the imagery shows.
     """
-    alpha = {NOT_EVALUATED: 110, CORRECT: 70}
-    entries = "\n".join(
-        f"        <paletteEntry value={quoteattr(str(c.value))} color={quoteattr(c.color)} "
-        f'alpha="{alpha.get(c.value, 255)}" label={quoteattr(c.name)}/>'
-        for c in legend
-    )
-    return (
-        "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
-        '<qgis version="3.22" styleCategories="Symbology">\n'
-        "  <pipe>\n"
-        '    <rasterrenderer type="paletted" band="1" opacity="1" alphaBand="-1" nodataColor="">\n'
-        "      <rasterTransparency/>\n"
-        "      <colorPalette>\n"
-        f"{entries}\n"
-        "      </colorPalette>\n"
-        "    </rasterrenderer>\n"
-        "  </pipe>\n"
-        "</qgis>\n"
-    )
+    return qml_style(legend, alpha={NOT_EVALUATED: 110, CORRECT: 70})

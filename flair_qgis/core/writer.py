@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
@@ -56,11 +56,18 @@ def nodata_for(values: Sequence[int]) -> tuple[str, int]:
     return "int32", -(2**31)
 
 
-def qml_style(classes: Sequence[ClassInfo], opacity: float = 1.0) -> str:
-    """A QGIS paletted-renderer style (``.qml``) for a class map."""
+def qml_style(classes: Sequence[ClassInfo], opacity: float = 1.0, alpha: Mapping[int, int] | None = None) -> str:
+    """A QGIS paletted-renderer style (``.qml``) for a class map.
+
+    Args:
+        classes: the palette entries, in legend order.
+        opacity: layer opacity, 0..1.
+        alpha: per class value, an entry alpha 0..255 (default opaque).
+    """
+    alpha = alpha or {}
     entries = "\n".join(
         f"        <paletteEntry value={quoteattr(str(c.value))} color={quoteattr(c.color)} "
-        f'alpha="255" label={quoteattr(c.name)}/>'
+        f'alpha="{alpha.get(c.value, 255)}" label={quoteattr(c.name)}/>'
         for c in classes
     )
     return (
