@@ -64,7 +64,7 @@ from ..adapters.task import (
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
 from .map_tools import RectangleMapTool
-from .widgets import DependencyBanner, InputPicker, ModelCard, tr
+from .widgets import DependencyBanner, InputPicker, ModelCard, compact, tr
 
 LOG_TAG = "FLAIR"
 MESSAGE_TITLE = "FLAIR"
@@ -115,6 +115,8 @@ class FlairDock(QDockWidget):
         self.qa = QaPanel(self.iface, self)
         self.tabs.addTab(self._scrolled(self.qa), tr("Evaluate"))
         self.setWidget(body)
+        for combo in self.findChildren(QComboBox):
+            compact(combo)
 
     @staticmethod
     def _scrolled(widget: QWidget) -> QScrollArea:
@@ -556,7 +558,7 @@ class FlairDock(QDockWidget):
             layer = outcome.layers[0]
             self.result_layer_id = layer.id()
             self.opacity_slider.setEnabled(True)
-            text = tr("{provider} ran {tiles} tiles in {s:.1f} s ({rate:.2f} km²/h).").format(
+            text = tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
             )
             summaries = self._tile_value_summaries(result)

@@ -246,7 +246,7 @@ class InputPicker(QObject):
         defaults = default_input_bands(self.spec, labels)
         names = channel_labels(self.spec)
         for name, default in zip(names, defaults):
-            combo = QComboBox()
+            combo = compact(QComboBox())
             combo.addItem("—", 0)
             for band, label in enumerate(labels, start=1):
                 combo.addItem(f"{band}: {label}" if not label.startswith("Band ") else label, band)
@@ -263,3 +263,13 @@ class InputPicker(QObject):
         """The layer band per channel; () while a channel has none."""
         bands = self.raw_bands()
         return () if 0 in bands else bands
+
+
+def compact(combo: QComboBox) -> QComboBox:
+    """Let a combo box shrink with the dock instead of growing to its longest item."""
+    combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+    # An explicit minimum overrides the size hint, which non-editable combos take from their
+    # longest item whatever the adjust policy.
+    combo.setMinimumWidth(80)
+    return combo

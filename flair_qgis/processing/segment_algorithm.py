@@ -215,7 +215,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         for warning in result.warnings:
             feedback.pushWarning(warning)
         feedback.pushInfo(
-            tr("{provider} ran {tiles} tiles in {s:.1f} s ({rate:.2f} km²/h).").format(
+            tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
             )
         )
