@@ -386,3 +386,36 @@ def test_fixed_batch_model_gets_padded_batches(run_alg, tmp_path):
     res = seg(run_alg, raster, model, tmp_path / "out.tif", OVERLAP=0)
     assert res["TILES"] == 9
     assert (read(res["OUTPUT"]) == np.argmax(image, axis=0)).all()
+
+
+def test_cuda_asked_reports_the_provider_that_ran(run_alg, tmp_path):
+    """DEVICE=cuda: the provider that really ran is reported; without CUDA that is the CPU, with a warning."""
+    import onnxruntime
+
+    image = random_image(64, 64)
+    raster = write_raster(tmp_path / "img.tif", image)
+    model = identity_model(tmp_path / "id.onnx", 5, metadata=UNIT)
+    feedback = RecordingFeedback()
+    params = {"INPUT": str(raster), "MODEL": str(model), "DEVICE": "cuda", "OUTPUT": str(tmp_path / "o.tif")}
+    res = run_alg("flair:segment", params, feedback)
+    if "CUDAExecutionProvider" in onnxruntime.get_available_providers() and res["PROVIDER"] == "CUDAExecutionProvider":
+        assert not any("CUDA was asked for" in w for w in feedback.warnings)
+    else:
+        assert res["PROVIDER"] == "CPUExecutionProvider"
+        assert any("CUDA was asked for" in w and "CPU" in w for w in feedback.warnings)
+    assert (read(res["OUTPUT"]) == np.argmax(image, axis=0)).all()
+
+
+@pytest.mark.cuda
+def test_cuda_run_matches_cpu_run(run_alg, tmp_path):
+    """On a CUDA machine the GPU class map equals the CPU one (3x3 model, several tiles)."""
+    image = random_image(300, 260)
+    raster = write_raster(tmp_path / "img.tif", image)
+    model, _ = box3x3_model(tmp_path / "box.onnx", 5, 7, metadata={"mean": [128] * 5, "std": [64] * 5})
+    outputs = {}
+    for device in ("cpu", "cuda"):
+        res = seg(run_alg, raster, model, tmp_path / f"{device}.tif", DEVICE=device, TILE_SIZE=128, OVERLAP=32)
+        outputs[device] = read(res["OUTPUT"])
+        assert res["PROVIDER"] == ("CUDAExecutionProvider" if device == "cuda" else "CPUExecutionProvider")
+    # Float differences between kernels may flip near-ties only.
+    assert (outputs["cpu"] == outputs["cuda"]).mean() > 0.999
