@@ -7,10 +7,10 @@ first opens, and the plugin's own dependency folder is put on ``sys.path`` in :m
 
 from __future__ import annotations
 
-from qgis.core import QgsApplication
+from qgis.core import Qgis, QgsApplication
 from qgis.PyQt.QtCore import QCoreApplication, Qt
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QAction
+from qgis.PyQt.QtWidgets import QAction, QMessageBox
 
 from . import resources_path
 from .processing.provider import PROVIDER_ID, FlairProvider
@@ -31,10 +31,18 @@ class FlairPlugin:
         self.provider: FlairProvider | None = None
         self.action: QAction | None = None
         self.dock = None
+        self.missing: list[str] = []
+        self.install_task = None
 
     def initProcessing(self) -> None:
         # QGIS calls this for plugins with hasProcessingProvider=yes, and initGui calls it too.
         # A registry that already holds a `flair` provider keeps it; unload then leaves it alone.
+        from .adapters.deps import activate_deps_dir, missing_modules
+
+        activate_deps_dir()
+        self.missing = missing_modules()
+        if self.missing:
+            return  # the algorithms import rasterio/geopandas: nothing to offer until they are installed
         registry = QgsApplication.processingRegistry()
         if self.provider is None and registry.providerById(PROVIDER_ID) is None:
             provider = FlairProvider()
@@ -42,9 +50,6 @@ class FlairPlugin:
                 self.provider = provider
 
     def initGui(self) -> None:
-        from .adapters.deps import activate_deps_dir
-
-        activate_deps_dir()
         self.initProcessing()
         self.action = QAction(QIcon(resources_path("icon.svg")), tr("FLAIR segmentation"), self.iface.mainWindow())
         self.action.setObjectName("FlairShowDock")
@@ -53,9 +58,24 @@ class FlairPlugin:
         self.action.toggled.connect(self.show_dock)
         self.iface.addToolBarIcon(self.action)
         self.iface.addPluginToRasterMenu(MENU, self.action)
+        if self.missing:
+            from .adapters.deps import install_command_text
+
+            self.iface.messageBar().pushMessage(
+                "FLAIR",
+                tr("needs the Python package(s) {names}, which this QGIS does not have: click the FLAIR button to "
+                   "install them, or run: {command}").format(
+                    names=", ".join(self.missing), command=install_command_text(" ".join(self.missing))
+                ),
+                Qgis.Warning,
+            )  # fmt: skip
 
     def show_dock(self, visible: bool = True) -> None:
         """Show (creating it the first time) or hide the FLAIR dock."""
+        if visible and self.missing:
+            self._sync_action(False)
+            self.offer_dependencies()
+            return
         if self.dock is None and not visible:
             return
         if self.dock is None:
@@ -69,6 +89,35 @@ class FlairPlugin:
             self.dock.raise_()
         self._sync_action(visible)
 
+    def offer_dependencies(self, ask: bool = True) -> None:
+        """Offer to install the missing modules with pip into the plugin's folder; the user confirms."""
+        from .adapters.deps import InstallTask, deps_dir, install_command_text
+
+        names = " ".join(self.missing)
+        if ask:
+            answer = QMessageBox.question(
+                self.iface.mainWindow(),
+                tr("FLAIR segmentation"),
+                tr("FLAIR needs the Python package(s) {names}, which this QGIS does not have.\n\n"
+                   "Install them now with pip into {folder}?\n\nTo do it yourself, run:\n{command}").format(
+                    names=", ".join(self.missing), folder=deps_dir(), command=install_command_text(names)
+                ),
+            )  # fmt: skip
+            if answer != QMessageBox.Yes:
+                return
+        self.install_task = InstallTask(names, deps_dir(), self._installed)
+        QgsApplication.taskManager().addTask(self.install_task)
+
+    def _installed(self, ok: bool, detail: str) -> None:
+        self.install_task = None
+        if ok:
+            self.iface.messageBar().pushMessage(
+                "FLAIR", tr("Installed {names}: restart QGIS to use FLAIR.").format(names=", ".join(self.missing)),
+                Qgis.Success,
+            )  # fmt: skip
+        else:
+            self.iface.messageBar().pushMessage("FLAIR", detail, Qgis.Critical)
+
     def _sync_action(self, visible: bool) -> None:
         if self.action is not None and self.action.isChecked() != visible:
             self.action.blockSignals(True)
@@ -76,6 +125,9 @@ class FlairPlugin:
             self.action.blockSignals(False)
 
     def unload(self) -> None:
+        if self.install_task is not None:
+            self.install_task.cancel()
+            self.install_task = None
         if self.dock is not None:
             self.dock.shutdown()
             self.iface.removeDockWidget(self.dock)

@@ -64,12 +64,12 @@ def test_metadata_complete(package_zip):
 LOAD_SCRIPT = textwrap.dedent(
     """
     import sys, os
-    block = sys.argv[2] == "block"
-    if block:
+    blocked = {"block": ("onnxruntime",), "block-geo": ("rasterio", "geopandas")}.get(sys.argv[2], ())
+    if blocked:
         class Blocker:
             def find_spec(self, name, path=None, target=None):
-                if name == "onnxruntime" or name.startswith("onnxruntime."):
-                    raise ImportError("onnxruntime blocked for this test")
+                if name.split(".")[0] in blocked:
+                    raise ImportError(f"{name} blocked for this test")
                 return None
         sys.meta_path.insert(0, Blocker())
     sys.path.insert(0, sys.argv[1])
@@ -110,6 +110,14 @@ LOAD_SCRIPT = textwrap.dedent(
     plugin = flair_qgis.classFactory(iface)
     plugin.initGui()
     registry = QgsApplication.processingRegistry()
+    if sys.argv[2] == "block-geo":
+        print("PROVIDER", registry.providerById("flair") is not None)
+        print("ACTION", iface.toolbar.actions() != [])
+        print("MESSAGE", " | ".join(item.text() for item in iface.bar.items()))
+        plugin.unload()
+        print("AFTER", registry.providerById("flair") is None, iface.toolbar.actions() == [])
+        app.exitQgis()
+        sys.exit(0)
     print("ALGS", sorted(a.id() for a in registry.providerById("flair").algorithms()))
     plugin.show_dock(True)
     dock = plugin.dock
@@ -160,6 +168,16 @@ def test_installed_zip_without_onnxruntime_offers_install(package_zip, tmp_path)
     assert run.startswith("RUN False") and "onnxruntime" in run
     assert "ORT False" in out
     assert "AFTER True True True True" in out
+
+
+def test_installed_zip_without_rasterio_loads_and_says_what_to_install(package_zip, tmp_path):
+    """QGIS installers without rasterio/geopandas: the plugin loads without a Python error, registers
+    no half-working provider, and says what to install (the FLAIR button offers the pip install)."""
+    out = _load_installed(package_zip, tmp_path, "block-geo")
+    assert "PROVIDER False" in out and "ACTION True" in out
+    message = next(line for line in out.splitlines() if line.startswith("MESSAGE"))
+    assert "rasterio, geopandas" in message and "-m pip install" in message and "flair_qgis_deps" in message
+    assert "AFTER True True" in out
 
 
 def _has_nvidia() -> bool:

@@ -15,6 +15,7 @@ onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import shlex
 import shutil
@@ -55,6 +56,23 @@ def activate_deps_dir(folder: str | None = None) -> bool:
         sys.path.append(folder)
     importlib.invalidate_caches()
     return True
+
+
+REQUIRED_MODULES = ("numpy", "rasterio", "geopandas")
+"""Modules the plugin cannot load without (Debian's QGIS has them; other installers may not)."""
+
+
+def missing_modules(names: Sequence[str] = REQUIRED_MODULES) -> list[str]:
+    """The modules of ``names`` this Python cannot import (looked up, not imported)."""
+    missing = []
+    for name in names:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
 
 
 def onnxruntime_status() -> tuple[bool, str]:
@@ -114,12 +132,12 @@ def numpy_pin() -> str | None:
 
 
 def pip_arguments(package: str, target: str, constraints_file: str | None = None) -> list[str]:
-    """The pip command line installing ``package`` into ``target``."""
+    """The pip command line installing ``package`` (one or more space-separated requirements) into ``target``."""
     args = [python_executable(), "-m", "pip", "install", "--disable-pip-version-check", "--upgrade",
             "--target", target]  # fmt: skip
     if constraints_file:
         args += ["--constraint", constraints_file]
-    return [*args, package]
+    return [*args, *package.split()]
 
 
 def install_command_text(package: str | None = None, target: str | None = None) -> str:
@@ -128,7 +146,7 @@ def install_command_text(package: str | None = None, target: str | None = None) 
     pin = numpy_pin()
     if pin:
         # The constraint file is temporary in the one-click install; by hand, pin numpy directly.
-        args.insert(-1, pin)
+        args.insert(len(args) - len((package or onnxruntime_package()).split()), pin)
     if os.name == "nt":
         return subprocess.list2cmdline(args)
     return shlex.join(args)
