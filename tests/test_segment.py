@@ -419,3 +419,23 @@ def test_cuda_run_matches_cpu_run(run_alg, tmp_path):
         assert res["PROVIDER"] == ("CUDAExecutionProvider" if device == "cuda" else "CPUExecutionProvider")
     # Float differences between kernels may flip near-ties only.
     assert (outputs["cpu"] == outputs["cuda"]).mean() > 0.999
+
+
+def test_extent_in_another_crs_is_transformed(run_alg, tmp_path):
+    """An extent drawn in WGS 84 over a Lambert-93 layer covers the same ground."""
+    from pyproj import Transformer
+
+    image = random_image(200, 200)
+    raster = write_raster(tmp_path / "img.tif", image)
+    model = identity_model(tmp_path / "id.onnx", 5, metadata=UNIT)
+    to_wgs84 = Transformer.from_crs(2154, 4326, always_xy=True)
+    (lon0, lat0), (lon1, lat1) = to_wgs84.transform(600005.0, 6799985.0), to_wgs84.transform(600015.0, 6799995.0)
+    extent = f"{lon0},{lon1},{lat0},{lat1} [EPSG:4326]"
+    res = seg(run_alg, raster, model, tmp_path / "out.tif", EXTENT=extent, TILE_SIZE=64, OVERLAP=16)
+    with rasterio.open(res["OUTPUT"]) as dst:
+        x0, y0, x1, y1 = dst.bounds
+        # the WGS 84 box, projected back, is the 10 m square give or take a pixel of curvature
+        assert abs(x0 - 600005.0) <= 0.4 and abs(x1 - 600015.0) <= 0.4
+        assert abs(y0 - 6799985.0) <= 0.4 and abs(y1 - 6799995.0) <= 0.4
+        col, row = round((x0 - 600000.0) / 0.2), round((6800000.0 - y1) / 0.2)
+        assert (dst.read(1) == np.argmax(image[:, row : row + dst.height, col : col + dst.width], axis=0)).all()
