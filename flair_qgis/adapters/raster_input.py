@@ -24,8 +24,9 @@ from qgis.core import (
     QgsRectangle,
 )
 
-from ..core.errors import InputError
+from ..core.errors import InputError, NotSupportedError
 from ..core.grid import Grid
+from ..core.reference import same_crs
 from ..core.sources import PixelSource, RasterioSource, check_bands
 
 _QGIS_TO_NUMPY = {
@@ -137,6 +138,12 @@ def make_source(raster: RasterInput, bands: Sequence[int], grid: Grid) -> PixelS
     if raster.path is not None:
         return RasterioSource(raster.path, bands, grid)
     check_bands(bands, raster.band_count)
+    if not same_crs(raster.crs_wkt, grid.crs_wkt):
+        # Provider blocks are fetched in the layer's own CRS; a file source is warped instead.
+        raise NotSupportedError(
+            f"Layer '{raster.name}' is a web/database layer in another CRS than the first input: "
+            "save it to a GeoTIFF in that CRS (Raster > Projections > Warp) and use the file."
+        )
     return ProviderSource(raster, tuple(bands), grid)
 
 
