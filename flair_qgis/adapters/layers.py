@@ -226,16 +226,22 @@ def add_class_map(
     return layer
 
 
+def _add_styled(path: str, name: str, renderer, kind: str, anchor_id: str | None,
+                project: QgsProject | None) -> QgsRasterLayer:  # fmt: skip
+    layer = QgsRasterLayer(path, name, "gdal")
+    if not layer.isValid():
+        raise OSError(f"QGIS cannot open the {kind.replace('_', ' ')} raster {path}")
+    layer.setRenderer(renderer(layer))
+    layer.setCustomProperty("flair_qgis/kind", kind)
+    add_above(layer, anchor_id, project)
+    return layer
+
+
 def add_confidence(
     path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None
 ) -> QgsRasterLayer:
     """Open a confidence GeoTIFF as a grey-ramp layer and add it (unchecked) above the anchor."""
-    layer = QgsRasterLayer(path, name, "gdal")
-    if not layer.isValid():
-        raise OSError(f"QGIS cannot open the confidence raster {path}")
-    layer.setRenderer(confidence_renderer(layer))
-    layer.setCustomProperty("flair_qgis/kind", "confidence")
-    add_above(layer, anchor_id, project)
+    layer = _add_styled(path, name, confidence_renderer, "confidence", anchor_id, project)
     node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
     if node is not None:
         node.setItemVisibilityChecked(False)
@@ -246,13 +252,7 @@ def add_value_map(
     path: str, name: str, anchor_id: str | None = None, *, project: QgsProject | None = None
 ) -> QgsRasterLayer:
     """Open a regression head's float GeoTIFF as a pseudocolour layer and add it above the anchor."""
-    layer = QgsRasterLayer(path, name, "gdal")
-    if not layer.isValid():
-        raise OSError(f"QGIS cannot open the value map {path}")
-    layer.setRenderer(value_renderer(layer))
-    layer.setCustomProperty("flair_qgis/kind", "value_map")
-    add_above(layer, anchor_id, project)
-    return layer
+    return _add_styled(path, name, value_renderer, "value_map", anchor_id, project)
 
 
 def set_opacity(layer: QgsRasterLayer, opacity: float) -> None:

@@ -20,7 +20,6 @@ Public entry point: :func:`rank_labels`.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 
 import numpy as np
@@ -29,7 +28,7 @@ from .errors import Canceled, InputError
 from .evaluate import _prediction_classes, prediction_grid, windows
 from .protocols import Protocol
 from .reference import ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
-from .writer import check_output_path, make_world_readable
+from .writer import check_output_path, write_atomic
 
 _REDUCE_EVERY = 2_000_000
 
@@ -192,15 +191,8 @@ def _reduce(keys: list[np.ndarray], counts: list[np.ndarray]) -> tuple[list[np.n
 
 
 def _write_gpkg_atomic(gdf, path: str, layer_name: str) -> None:
-    folder, name = os.path.split(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".gpkg", dir=folder)
-    os.close(fd)
-    os.remove(tmp)
-    try:
+    def write(tmp: str) -> None:
+        os.remove(tmp)  # the GPKG driver creates its file itself
         gdf.to_file(tmp, layer=layer_name, driver="GPKG")
-        make_world_readable(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+
+    write_atomic(path, write, suffix=".gpkg")

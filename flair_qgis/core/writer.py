@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
@@ -224,15 +224,30 @@ def make_world_readable(path: str) -> None:
     os.chmod(path, 0o666 & ~umask)
 
 
-def write_text_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, write: Callable[[str], None], suffix: str = ".partial") -> None:
+    """Write a file completely or not at all.
+
+    ``write`` receives a hidden temporary path in the target folder (an empty file exists there);
+    the file is renamed into place when it returns, and deleted when it raises.
+    """
     folder, name = os.path.split(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=suffix, dir=folder)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write(tmp)
         make_world_readable(tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    """Write a UTF-8 text file completely or not at all."""
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    write_atomic(path, write)
