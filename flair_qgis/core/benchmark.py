@@ -51,7 +51,7 @@ from .model import InputSpec, ModelInfo, OutputSpec, read_model_info
 from .multi import BandChoice, Heads, band_choice, class_values, input_modalities, per_image_value, resolve_heads
 from .pipeline import run_stages
 from .protocols import Protocol, get_protocol
-from .segment import argmax_channels
+from .segment import Postprocess
 from .task_metrics import ClassificationMetrics, RegressionMetrics
 from .writer import check_output_path
 
@@ -440,6 +440,7 @@ class _Scorer:
         head = plan.heads.segmentation
         assert head is not None, "the benchmark plan always has a segmentation head"
         self.head: OutputSpec = head
+        self.postprocess = Postprocess(head, plan.model.seg_threshold, want_confidence=False)
         lut = plan.class_lut
         self.lut = lut.astype(np.uint8) if lut.size and lut.min() >= 0 and lut.max() <= 255 else lut.astype(np.int64)
         self.submission_lut = self._submission_lut(lut)
@@ -486,21 +487,9 @@ class _Scorer:
         for i, loaded in enumerate(batch.loaded):
             self._score_one(loaded, scores[i], {k: v[i] for k, v in per_image.items()})
 
-    def _class_index(self, scores: np.ndarray) -> np.ndarray:
-        if scores.dtype.kind != "f":
-            return scores.reshape(scores.shape[-2:]).astype(np.int64)
-        if scores.ndim == 2:
-            scores = scores[None]
-        if scores.shape[0] == 1:
-            prob = scores[0]
-            if prob.min() < 0.0 or prob.max() > 1.0 or self.head.activation == "logits":
-                prob = 1.0 / (1.0 + np.exp(-prob))
-            return (prob >= self.plan.model.seg_threshold).astype(np.uint8)
-        return argmax_channels(scores)[0]
-
     def _score_one(self, loaded: _Loaded, scores: np.ndarray, per_image: dict[str, float]) -> None:
         sample = loaded.sample
-        index = self._class_index(scores)
+        index = self.postprocess(scores, np.s_[:, :])[0]
         if index.max(initial=0) >= len(self.lut):
             raise ModelError(
                 f"Output '{self.head.name}' gives class index {int(index.max())} but declares {len(self.lut)} classes."

@@ -393,7 +393,7 @@ class _ClassMapWriter(_HeadWriter):
         confidence_path: str | None,
     ) -> None:
         self.head = head
-        self.postprocess = _Postprocess(head, threshold, want_confidence=bool(confidence_path))
+        self.postprocess = Postprocess(head, threshold, want_confidence=bool(confidence_path))
         dtype, self.nodata = nodata_for([c.value for c in head.classes])
         self.lut = np.array([c.value for c in head.classes], dtype=dtype)
         self.counts = np.zeros(len(head.classes), dtype=np.int64)
@@ -542,8 +542,13 @@ def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_
     return dr, dc
 
 
-class _Postprocess:
-    """Scores of one tile -> (class index uint8/uint16, winning probability or None), on its core."""
+class Postprocess:
+    """Scores of one tile or sample -> (class index uint8/uint16, winning probability or None).
+
+    Shared by the tile pipeline and the benchmark: argmax over channels, a threshold for
+    single-channel outputs (after a sigmoid when they are logits), integer outputs as they are.
+    The activation of ``auto`` heads is detected on the first call and kept for the run.
+    """
 
     def __init__(self, head: OutputSpec, threshold: float, want_confidence: bool) -> None:
         self.head = head
