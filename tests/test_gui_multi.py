@@ -19,7 +19,7 @@ from qgis.core import (
     QgsSingleBandPseudoColorRenderer,
 )
 from rasters import random_image, read, write_raster
-from test_segment_multi import fusion_model, three_head_model
+from test_segment_multi import expected_vegetation_index, fusion_model, three_head_model
 
 from flair_qgis.adapters.task import EXTENT_LAYER
 
@@ -248,8 +248,6 @@ def test_removing_second_input_while_running_ends_cleanly(plugin, qgis_iface, qt
 
 def test_regression_only_model_adds_a_value_map(plugin, qgis_iface, qtbot, tmp_path):
     """Deepness' vegetation-index regressor: VI = (2G - R - B) / (2G + R + B) x 1.1 at 5.5 cm."""
-    from rasterio.enums import Resampling
-    from rasterio.vrt import WarpedVRT
 
     folder = tmp_path / "in"
     folder.mkdir()
@@ -282,11 +280,7 @@ def test_regression_only_model_adds_a_value_map(plugin, qgis_iface, qtbot, tmp_p
     with rasterio.open(out) as dst:
         got = dst.read(1)
         grid = {"transform": dst.transform, "width": dst.width, "height": dst.height}
-    with rasterio.open(ortho) as src, WarpedVRT(src, resampling=Resampling.average, **grid) as vrt:
-        r, g, b = (vrt.read(i).astype(np.float64) / 255 for i in (1, 2, 3))
-        valid = vrt.read_masks(1) > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        expected = (2 * g - r - b) / (2 * g + r + b) * 1.1
+    expected, valid = expected_vegetation_index(ortho, **grid)
     inside = valid & np.isfinite(expected)
     assert inside.mean() > 0.9
     np.testing.assert_allclose(got[inside], expected[inside], atol=1e-4)

@@ -137,6 +137,19 @@ def test_deepness_two_outputs_give_two_class_maps(run_alg, tmp_path):
         assert set(np.unique(first.read(1))) <= {0, 1} and set(np.unique(other.read(1))) <= {0, 1}
 
 
+def expected_vegetation_index(ortho, transform, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Deepness' regressor computed independently: 1.1 * (2G - R - B) / (2G + R + B) on the
+    orthophoto averaged onto the output grid; returns ``(values, valid)``."""
+    with (
+        rasterio.open(ortho) as src,
+        WarpedVRT(src, transform=transform, width=width, height=height, resampling=Resampling.average) as vrt,
+    ):
+        r, g, b = (vrt.read(i).astype(np.float64) / 255 for i in (1, 2, 3))
+        valid = vrt.read_masks(1) > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (2 * g - r - b) / (2 * g + r + b) * 1.1, valid
+
+
 def test_deepness_regression_model_writes_a_value_map(run_alg, tmp_path):
     """Deepness' vegetation-index regressor: VI = (2G - R - B) / (2G + R + B), scaled by 1.1, at the
     model's 5.5 cm (the 2 cm orthophoto is averaged down to it)."""
@@ -149,16 +162,7 @@ def test_deepness_regression_model_writes_a_value_map(run_alg, tmp_path):
     with rasterio.open(res["OUTPUT"]) as dst:
         got = dst.read(1)
         assert dst.dtypes[0] == "float32" and dst.res == pytest.approx((0.055, 0.055))
-        with (
-            rasterio.open(ortho) as src,
-            WarpedVRT(
-                src, transform=dst.transform, width=dst.width, height=dst.height, resampling=Resampling.average
-            ) as vrt,
-        ):
-            r, g, b = (vrt.read(i).astype(np.float64) / 255 for i in (1, 2, 3))
-            valid = vrt.read_masks(1) > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        expected = (2 * g - r - b) / (2 * g + r + b) * 1.1
+        expected, valid = expected_vegetation_index(ortho, dst.transform, dst.width, dst.height)
     inside = valid & np.isfinite(expected)
     assert inside.mean() > 0.9
     np.testing.assert_allclose(got[inside], expected[inside], atol=1e-4)
