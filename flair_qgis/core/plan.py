@@ -29,6 +29,7 @@ from .grid import Grid, Tile, plan_grid, tile_layout
 from .heads import HeadPlan, input_grids, plan_heads, resolve_tiling
 from .mask import PolygonMask, polygons_bounds
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo
+from .paths import check_outputs_not_inputs, check_sidecars_not_input
 from .sources import PixelSource, RasterioSource
 from .writer import check_output_path
 
@@ -219,29 +220,13 @@ def plan_run(
         mask=PolygonMask(mask_wkbs, grid) if mask_wkbs else None,
         warnings=() if grid.crs_wkt else ("The layer has no CRS: the class map is written without one.",),
     )
-    check_outputs_not_inputs(plan.outputs(), {"MODEL": model.path, **(inputs or {})})
+    files = {"MODEL": model.path, **(inputs or {})}
+    check_outputs_not_inputs(plan.outputs(), files)
+    for name, path in plan.outputs().items():
+        # Raster outputs publish a style (.qml) beside them; an input there would be replaced.
+        if path.lower().endswith((".tif", ".tiff")):
+            check_sidecars_not_input(name, path, (".qml",), files)
     return plan
-
-
-def _same_file(a: str, b: str) -> bool:
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet): it cannot be the other
-        return False
-
-
-def check_outputs_not_inputs(outputs: Mapping[str, str | None], inputs: Mapping[str, str | None]) -> None:
-    """Refuse an output that resolves (symlinks, relative paths) to an input file of the run.
-
-    Raises:
-        InputError: naming both parameters.
-    """
-    for output_key, output in outputs.items():
-        for input_key, source in inputs.items():
-            if output and source and _same_file(output, source.split("|", 1)[0]):
-                raise InputError(f"{output_key} would overwrite {input_key} ({source}): choose another output file.")
 
 
 def _is_geographic(crs_wkt: str | None) -> bool:

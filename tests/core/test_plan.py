@@ -164,3 +164,10 @@ def test_output_over_the_mask_file_is_refused(image, model, out_dir):
     with pytest.raises(InputError, match=r"OUTPUT would overwrite MASK"):
         plan_segment(model, [capture_file(image)], SegmentRequest(str(mask)), inputs={"MASK": str(mask)})
     assert mask.read_bytes() == b"not read here"
+
+
+def test_style_sidecar_over_an_input_is_refused(image, model, out_dir):
+    style = out_dir / "c.qml"
+    style.write_text("<qgis/>")
+    with pytest.raises(InputError, match=r"OUTPUT writes c.qml beside it, which would overwrite MASK"):
+        plan_segment(model, [capture_file(image)], SegmentRequest(str(out_dir / "c.tif")), inputs={"MASK": str(style)})
