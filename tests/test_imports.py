@@ -148,3 +148,19 @@ def test_rtree_neither_needed_nor_offered():
         assert "rtree" not in f"{requirement.module} {requirement.debian} {requirement.pip}"
     assert "rtree" not in " ".join(setup_apt_packages())
     assert "rtree" not in deps.install_command_text(" ".join(deps.REQUIRED_MODULES), "/profile/deps")
+
+
+def test_no_geopandas_spatial_index():
+    """geopandas 0.12 (Debian 12) builds ``.sindex`` (and sjoin, overlay, clip on it) with rtree only."""
+    uses = []
+    for path in sorted(PLUGIN.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+            if name in {"sindex", "sjoin", "sjoin_nearest"} or (
+                name in {"overlay", "clip"}
+                and isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in {"gpd", "geopandas"}
+            ):
+                uses.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
+    assert not uses, f"use shapely's STRtree (as core/reference.py does) instead of geopandas' index: {uses}"
