@@ -26,7 +26,7 @@ if ! "$SYS_PY" -c 'import venv, numpy, rasterio' 2>/dev/null; then
 fi
 numpy_version=$("$SYS_PY" -c 'import numpy; print(numpy.__version__)')
 
-stamp_src="$(cat scripts/tools-env.sh; echo "$numpy_version"; cat /etc/debian_version 2>/dev/null || true)"
+stamp_src="$(cat scripts/tools-env.sh; echo "$numpy_version $TORCH_VERSION"; cat /etc/debian_version 2>/dev/null || true)"
 stamp="$VENV/.flair-tools-$(printf '%s' "$stamp_src" | sha256sum | cut -c1-16)"
 check='import torch, onnx, onnxruntime, safetensors, numpy, rasterio, pytest'
 if [ -f "$stamp" ] && "$VENV/bin/python" -c "$check" 2>/dev/null; then
@@ -45,7 +45,9 @@ if ! "${pip_install[@]}" "${PACKAGES[@]}" 2>"$VENV/pip-local.log"; then
   echo "tools-env: no local torch $TORCH_VERSION+cpu wheel; trying the PyTorch CPU index $TORCH_INDEX"
   if ! "${pip_install[@]}" --extra-index-url "$TORCH_INDEX" "${PACKAGES[@]}" 2>"$VENV/pip-index.log"; then
     grep -v "is ignored: it is neither" "$VENV/pip-index.log" | tail -n 3 >&2 || true
-    if grep -qE "(matching distribution|satisfies the requirement) (found for )?torch" "$VENV/pip-index.log"; then
+    # pip names torch in its error ("No matching distribution found for torch==…", "Cannot
+    # install torch==…") when no wheel of it fits this Python: the one case the tests may skip.
+    if grep -qE "^ERROR: .*\btorch==" "$VENV/pip-index.log"; then
       python_version=$("$SYS_PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
       echo "tools-env: no torch $TORCH_VERSION+cpu wheel for Python $python_version in" \
         "PIP_FIND_LINKS (${PIP_FIND_LINKS:-unset}) nor on $TORCH_INDEX" >&2
