@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import rasterio
@@ -240,6 +241,8 @@ def segment(
     *,
     is_canceled: Callable[[], bool] = _never,
     on_progress: Callable[[float], None] = _noop_progress,
+    tiles: Sequence[Tile] | None = None,
+    session: tuple[Any, SessionInfo] | None = None,
 ) -> SegmentResult:
     """Segment ``grid`` with ``model``, reading pixels from ``source``.
 
@@ -252,6 +255,11 @@ def segment(
         request: outputs, tiling and device.
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
+        tiles: the tiles to run, in ``grid`` pixels, when ``grid`` is one part of a larger planned
+            grid (a distributed work unit): that grid's tiles shifted into this one, so that the
+            part's pixels equal the whole run's. None lays tiles on ``grid`` itself.
+        session: an onnxruntime session and its info to reuse (one per worker process); None
+            creates one for this run.
 
     Returns:
         What was written and how.
@@ -276,10 +284,10 @@ def segment(
                 f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
                 "leave OUTPUT_CONFIDENCE empty."
             )
-    tiles = tile_layout(grid.width, grid.height, tile_px, overlap_px)
+    tiles = list(tiles) if tiles is not None else tile_layout(grid.width, grid.height, tile_px, overlap_px)
     block_px = core_stride_px(tile_px, overlap_px)
 
-    session, info = create_session(model.path, request.device, request.threads)
+    session, info = session or create_session(model.path, request.device, request.threads)
     warnings = [info.warning] if info.warning else []
     if not grid.crs_wkt:
         warnings.append("The layer has no CRS: the class map is written without one.")
