@@ -23,7 +23,9 @@ def _extent(text: str) -> tuple[float, float, float, float]:
     try:
         xmin, ymin, xmax, ymax = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--extent must be xmin,ymin,xmax,ymax in the input's CRS, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"--extent must be xmin,ymin,xmax,ymax in the input's CRS, got {text!r}"
+        ) from None
     return xmin, ymin, xmax, ymax
 
 

@@ -78,9 +78,7 @@ def chunk_layout(grid: Grid, tile_size_px: int, overlap_px: int, chunk_tiles: in
             j1 = min(j0 + chunk_tiles, n_cols)
             first, last = tiles[i0 * n_cols + j0], tiles[(i1 - 1) * n_cols + (j1 - 1)]
             row0, col0 = first.core_row, first.core_col
-            own = tuple(
-                _shifted(tiles[i * n_cols + j], row0, col0) for i in range(i0, i1) for j in range(j0, j1)
-            )
+            own = tuple(_shifted(tiles[i * n_cols + j], row0, col0) for i in range(i0, i1) for j in range(j0, j1))
             rows = last.core_row + last.core_rows - row0
             cols = last.core_col + last.core_cols - col0
             chunks.append(Chunk(ci, cj, row0, col0, rows, cols, own))
@@ -90,5 +88,10 @@ def chunk_layout(grid: Grid, tile_size_px: int, overlap_px: int, chunk_tiles: in
 def _shifted(tile: Tile, row0: int, col0: int) -> Tile:
     """``tile`` in the pixels of a sub-grid whose origin is ``(row0, col0)``."""
     return Tile(
-        tile.read_row - row0, tile.read_col - col0, tile.core_row - row0, tile.core_col - col0, tile.core_rows, tile.core_cols
+        read_row=tile.read_row - row0,
+        read_col=tile.read_col - col0,
+        core_row=tile.core_row - row0,
+        core_col=tile.core_col - col0,
+        core_rows=tile.core_rows,
+        core_cols=tile.core_cols,
     )

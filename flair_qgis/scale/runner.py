@@ -107,14 +107,15 @@ def execute(
         os.remove(mosaic)  # a mosaic is only ever there when complete
     for chunk in todo:
         manifest.record(chunk.name, state=PENDING, tiles=len(chunk.tiles), error=None)
-    run_entry = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "chunks_skipped": len(chunks) - len(todo)}
+    run_entry = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "chunks_skipped": len(chunks) - len(todo),
+    }
     manifest.data.setdefault("runs", []).append(run_entry)
     manifest.save()
 
     token = uuid.uuid4().hex[:8]
-    futures = client.map(
-        run_chunk, todo, job=job, pure=False, key=[f"flair-chunk-{c.name}-{token}" for c in todo]
-    )
+    futures = client.map(run_chunk, todo, job=job, pure=False, key=[f"flair-chunk-{c.name}-{token}" for c in todo])
     result = ScaleResult(None, len(chunks), len(chunks) - len(todo), 0, {}, 0, 0.0)
     names = {f.key: c.name for f, c in zip(futures, todo)}
     remaining = set(futures)

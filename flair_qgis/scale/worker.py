@@ -28,7 +28,6 @@ from .plan import ScaleJob, file_sha256
 _LOCK = threading.Lock()
 _SESSIONS: dict[tuple[str, str, int], tuple[Any, SessionInfo]] = {}
 _MODELS: dict[str, ModelInfo] = {}
-_SESSION_BUILDS = 0
 
 
 class _OffsetSource:
@@ -71,7 +70,6 @@ def _worker_identity() -> tuple[str, int]:
 
 def _model_and_session(job: ScaleJob, threads: int) -> tuple[ModelInfo, tuple[Any, SessionInfo]]:
     """This process's model and session for ``job``, built on first use."""
-    global _SESSION_BUILDS
     key = (job.model_sha256, job.device, threads)
     with _LOCK:
         if job.model_sha256 not in _MODELS:
@@ -84,7 +82,6 @@ def _model_and_session(job: ScaleJob, threads: int) -> tuple[ModelInfo, tuple[An
             _MODELS[job.model_sha256] = read_model_info(job.model_path)
         if key not in _SESSIONS:
             _SESSIONS[key] = create_session(job.model_path, job.device, threads)
-            _SESSION_BUILDS += 1
         return _MODELS[job.model_sha256], _SESSIONS[key]
 
 
@@ -121,6 +118,6 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
         "pid": os.getpid(),
         "provider": result.session.provider,
         "threads": threads,
-        "sessions_built": _SESSION_BUILDS,
+        "sessions_built": len(_SESSIONS),  # never evicted: every session this process built
         "warnings": result.warnings,
     }
