@@ -132,19 +132,26 @@ def dashboard_link(client: Any) -> str | None:
     return client.dashboard_link if "dashboard" in services else None
 
 
+def ship_by_value() -> None:
+    """Send :mod:`.remote` to the cluster by value (see its docstring)."""
+    import cloudpickle
+
+    from . import remote
+
+    if remote.__name__ not in cloudpickle.list_registry_pickle_by_value():
+        cloudpickle.register_pickle_by_value(remote)
+
+
 def check_workers(client: Any) -> dict[str, dict[str, Any]]:
-    """Run :func:`.probe.probe_worker` on every worker; their reports by address.
+    """Run :func:`.remote.probe_worker` on every worker; their reports by address.
 
     Raises:
         InputError: some workers cannot import what a chunk needs; the message names each.
     """
-    import cloudpickle
+    from . import remote
 
-    from . import probe
-
-    with contextlib.suppress(ValueError):
-        cloudpickle.register_pickle_by_value(probe)
-    reports = client.run(probe.probe_worker)
+    ship_by_value()
+    reports = client.run(remote.probe_worker)
     broken = {address: r["missing"] for address, r in reports.items() if r["missing"]}
     if broken:
         lines = "; ".join(f"worker {address} lacks {', '.join(missing)}" for address, missing in sorted(broken.items()))

@@ -9,6 +9,7 @@ manifest and the others go on; the mosaic is written only when every chunk is do
 from __future__ import annotations
 
 import os
+import pickle
 import time
 import uuid
 from collections.abc import Callable
@@ -18,12 +19,15 @@ from typing import Any
 from ..core.errors import Canceled
 from ..core.model import ModelInfo
 from ..core.segment import plan_heads
+from .cluster import ship_by_value
 from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest
 from .mosaic import build_mosaic
 from .plan import CHUNKS_DIR, ScaleJob
+from .remote import ChunkError, chunk_task
 from .worker import run_chunk
 
 _POLL_S = 0.2
+_FINAL = ("finished", "error", "cancelled")
 _SAVE_EVERY_S = 2.0
 
 
@@ -115,12 +119,15 @@ def execute(
     manifest.save()
 
     token = uuid.uuid4().hex[:8]
-    futures = client.map(run_chunk, todo, job=job, pure=False, key=[f"flair-chunk-{c.name}-{token}" for c in todo])
+    ship_by_value()
+    payloads = [pickle.dumps((run_chunk, (chunk, job))) for chunk in todo]
+    futures = client.map(chunk_task(), payloads, pure=False, key=[f"flair-chunk-{c.name}-{token}" for c in todo])
     result = ScaleResult(None, len(chunks), len(chunks) - len(todo), 0, {}, 0, 0.0)
     names = {f.key: c.name for f, c in zip(futures, todo)}
     remaining = set(futures)
     while remaining:
-        finished = [f for f in remaining if f.done()]
+        # Not done(): a result held by a worker that died is "lost" and Dask computes it again.
+        finished = [f for f in remaining if f.status in _FINAL]
         if not finished:
             if is_canceled and is_canceled():
                 client.cancel(list(remaining))
@@ -170,6 +177,11 @@ def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> 
                 result.warnings.append(warning)
         return
     error = future.exception() if future.status == "error" else None
-    text = f"{type(error).__name__}: {error}" if error is not None else f"chunk {future.status}"
+    if error is None:
+        text = f"chunk {future.status}"
+    elif type(error).__name__ == ChunkError.__name__:  # by-value class: compare names, not identity
+        text = str(error)
+    else:  # a worker lost too often (KilledWorker), a cluster error
+        text = f"{type(error).__name__}: {error}"
     manifest.record(name, state=FAILED, error=text[:1000])
     result.failed[name] = text
