@@ -8,13 +8,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 from ..core.errors import InputError, NotSupportedError
 
-CONNECT_TIMEOUT_S = 8
+CONNECT_TIMEOUT_S = 5
 INSTALL_HINT = (
     "Dask distributed is not installed in this Python: install it with "
     "`python3 -m pip install 'dask[distributed]'` (the project's `make setup` does), or run without a scheduler."
@@ -66,6 +67,7 @@ def open_client(scheduler: str | None, workers: int | None, threads_per_worker: 
 
     if scheduler:
         try:
+            _reachable(scheduler)
             client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError, ValueError) as err:
             raise InputError(
@@ -92,6 +94,15 @@ def open_client(scheduler: str | None, workers: int | None, threads_per_worker: 
             yield client
     finally:
         cluster.close()
+
+
+def _reachable(address: str) -> None:
+    """Fail at once when nothing listens at a ``tcp://host:port`` (Dask would retry until its timeout)."""
+    scheme, _, rest = address.partition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme != "tcp" or not port.isdigit():
+        return  # other transports (tls, ucx, inproc): Dask's own connect decides
+    socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S).close()
 
 
 def _wait_for_workers(client: Any, scheduler: str) -> None:
