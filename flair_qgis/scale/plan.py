@@ -10,10 +10,10 @@ import rasterio
 import rasterio.errors
 
 from ..core.errors import InputError, NotSupportedError
-from ..core.grid import Grid, plan_grid
+from ..core.grid import Grid
 from ..core.model import ModelInfo, read_model_info
-from ..core.multi import choose_bands
-from ..core.segment import SegmentRequest, _resolve_tiling, check_supported
+from ..core.plan import SegmentPlan, SegmentRequest, plan_segment
+from ..core.sources import capture_file
 from .chunks import Chunk, chunk_layout
 
 CHUNKS_DIR = "chunks"
@@ -101,6 +101,40 @@ def input_identity(path: str) -> dict[str, object]:
     return identity
 
 
+def job_from_plan(
+    plan: SegmentPlan, input_path: str, output_dir: str, chunk_tiles: int, threads: int | None = None
+) -> ScaleJob:
+    """The distributed run of a planned segmentation: the same grid, bands and tiling.
+
+    Raises:
+        NotSupportedError: what a distributed run does not do yet (several inputs, a mask).
+        InputError: a bad ``chunk_tiles``.
+    """
+    if len(plan.model.inputs) != 1:
+        raise NotSupportedError(
+            f"The model has {len(plan.model.inputs)} inputs: distributed runs take one input raster; "
+            "run it in-process (no scheduler)."
+        )
+    if plan.mask is not None:
+        raise NotSupportedError("A MASK is not applied by distributed runs yet: leave MASK or SCHEDULER empty.")
+    job = ScaleJob(
+        input_path=input_path,
+        model_path=plan.model.path,
+        model_sha256=file_sha256(plan.model.path),
+        bands=tuple(plan.bands[0]),
+        grid=plan.grid,
+        tile_size_px=plan.tile_px,
+        overlap_px=plan.overlap_px,
+        batch_size=plan.batch_size,
+        device=plan.request.device,
+        threads=threads,
+        chunk_tiles=chunk_tiles,
+        output_dir=os.path.abspath(output_dir),
+    )
+    job.chunks()  # validates chunk_tiles before anything is written
+    return job
+
+
 def plan_job(
     input_path: str,
     model_path: str,
@@ -115,54 +149,32 @@ def plan_job(
     threads: int | None = None,
     chunk_tiles: int = 8,
 ) -> tuple[ScaleJob, ModelInfo, list[str]]:
-    """Plan a run the way ``flair:segment`` plans it: same grid, bands and tiling.
+    """Plan a run exactly as ``flair:segment`` plans it (:func:`plan_segment`), then cut it into chunks.
 
     Returns:
-        ``(job, model, notes)``: notes are band-choice messages for the user.
+        ``(job, model, notes)``: notes are messages for the user (band guesses).
 
     Raises:
         InputError, ModelError, NotSupportedError: the run cannot be planned.
     """
     if not os.path.isfile(model_path):
         raise InputError(f"The model file {model_path} does not exist.")
-    model_path = os.path.abspath(model_path)
-    model = read_model_info(model_path)
-    check_supported(model)
-    if len(model.inputs) != 1:
-        raise NotSupportedError(
-            f"The model has {len(model.inputs)} inputs: distributed runs take one input raster; "
-            "run it with flair:segment (no SCHEDULER)."
-        )
+    model = read_model_info(os.path.abspath(model_path))
     if os.path.exists(input_path):
         input_path = os.path.abspath(input_path)
-    identity = input_identity(input_path)
-    with rasterio.open(input_path) as src:
-        transform, crs = src.transform, src.crs
-    geographic = bool(crs and crs.is_geographic)
-    grid = plan_grid(
-        transform,
-        int(identity["width"]),  # type: ignore[call-overload]
-        int(identity["height"]),  # type: ignore[call-overload]
-        crs.to_wkt() if crs else None,
-        extent,
-        None if geographic else model.resolution_m,
-    )
-    chosen, note = choose_bands(model.input, bands, int(identity["bands"]))  # type: ignore[call-overload]
-    request = SegmentRequest(output_path="", tile_size_px=tile_size_px, overlap_px=overlap_px, batch_size=batch_size)
-    tile_px, overlap, batch = _resolve_tiling(model, request)
-    job = ScaleJob(
-        input_path=input_path,
-        model_path=model_path,
-        model_sha256=file_sha256(model_path),
-        bands=tuple(chosen),
-        grid=grid,
-        tile_size_px=tile_px,
-        overlap_px=overlap,
-        batch_size=batch,
+    try:
+        raster = capture_file(input_path)
+    except InputError as err:
+        raise InputError(f"Cannot open the input raster {input_path}: {err}") from err
+    output_dir = os.path.abspath(output_dir)
+    # plan_segment checks an output file; the chunks go into output_dir, created later, so the
+    # check is made on a name beside it (never written).
+    request = SegmentRequest(
+        output_path=output_dir.rstrip(os.sep) + ".tif",
+        tile_size_px=tile_size_px,
+        overlap_px=overlap_px,
+        batch_size=batch_size,
         device=device,
-        threads=threads,
-        chunk_tiles=chunk_tiles,
-        output_dir=os.path.abspath(output_dir),
     )
-    job.chunks()  # validates chunk_tiles and the tiling before anything is written
-    return job, model, [note] if note else []
+    plan = plan_segment(model, [raster], request, bands=[bands], extent=extent)
+    return job_from_plan(plan, input_path, output_dir, chunk_tiles, threads), model, list(plan.warnings)

@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,8 @@ import numpy as np
 from ..core.engine import SessionInfo, create_session
 from ..core.errors import ModelError
 from ..core.model import ModelInfo, read_model_info
-from ..core.segment import SegmentRequest, segment
+from ..core.plan import SegmentRequest, plan_run
+from ..core.segment import run_plan
 from ..core.sources import PixelSource, RasterioSource, WindowReader
 from .chunks import Chunk
 from .plan import ScaleJob, file_sha256
@@ -108,7 +110,9 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
         device=job.device,
         threads=threads,
     )
-    result = segment(model, source, chunk.sub_grid(job.grid), request, tiles=chunk.tiles, session=session)
+    # The chunk's own plan (outputs, heads), run on the whole grid's tiles that fall in it.
+    plan = replace(plan_run(model, [source], chunk.sub_grid(job.grid), request), tiles=chunk.tiles)
+    result = run_plan(plan, session=session)
     return {
         "state": "done",
         "tiles": len(chunk.tiles),
