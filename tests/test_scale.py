@@ -282,3 +282,72 @@ def test_worker_killed_mid_run_gives_the_same_result(data, run_alg, tmp_path):
     assert {c["worker"] for c in chunks} == {addresses["w1"], addresses["w2"]}
     expected, _ = reference(run_alg, tmp_path, vrt, model)
     np.testing.assert_array_equal(mosaic(out)[0], expected)
+
+
+def test_processing_scheduler_runs_the_distributed_engine(cluster, data, run_alg, tmp_path):
+    from conftest import RecordingFeedback
+
+    expected, _ = reference(run_alg, tmp_path, data["vrt"], data["model"])
+    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "TILE_SIZE": 64, "OVERLAP": 16}
+    feedback = RecordingFeedback()
+    remote = run_alg(
+        "flair:segment", {**params, "SCHEDULER": cluster.address, "OUTPUT": str(tmp_path / "remote.tif")}, feedback
+    )
+    assert remote["OUTPUT"] == str(tmp_path / "remote" / "classes.vrt")
+    assert remote["PROVIDER"] == "CPUExecutionProvider" and remote["TILES"] == 72
+    np.testing.assert_array_equal(mosaic(tmp_path / "remote")[0], expected)
+    assert any("2 Dask worker(s) ready" in info for info in feedback.infos)
+    local = run_alg("flair:segment", {**params, "SCHEDULER": "local:2", "OUTPUT": str(tmp_path / "local.tif")})
+    assert local["OUTPUT"] == str(tmp_path / "local" / "classes.vrt")
+    np.testing.assert_array_equal(mosaic(tmp_path / "local")[0], expected)
+    assert len(manifest(tmp_path / "local")["workers"]) <= 2
+    again = run_alg("flair:segment", {**params, "SCHEDULER": cluster.address, "OUTPUT": str(tmp_path / "remote.tif")})
+    assert again["TILES"] == 0  # resumed: every chunk was done
+    from qgis.core import QgsRasterLayer
+
+    layer = QgsRasterLayer(remote["OUTPUT"], "classes")
+    assert layer.isValid() and layer.width() == 400 and layer.height() == 384
+
+
+def test_processing_scheduler_cancel_keeps_finished_chunks(cluster, data, run_alg, tmp_path):
+    from conftest import RecordingFeedback
+    from qgis.core import QgsProcessingException
+
+    image = write_raster(tmp_path / "big.tif", random_image(1200, 1200, 5, seed=9))  # 16 chunks of 8x8 tiles
+    feedback = RecordingFeedback()
+    feedback.progressChanged.connect(lambda percent: percent > 0 and feedback.cancel())
+    params = {"INPUT": str(image), "MODEL": str(data["model"]), "TILE_SIZE": 64, "OVERLAP": 16}
+    with pytest.raises(QgsProcessingException, match="Canceled"):
+        run_alg("flair:segment", {**params, "SCHEDULER": cluster.address, "OUTPUT": str(tmp_path / "c.tif")}, feedback)
+    assert not (tmp_path / "c" / "classes.vrt").exists()
+    states = [c["state"] for c in manifest(tmp_path / "c")["chunks"].values()]
+    assert "done" in states and "pending" in states
+    # Chunks running at the cancel finish on their workers; resuming with the same OUTPUT completes the run.
+    resumed = run_alg("flair:segment", {**params, "SCHEDULER": cluster.address, "OUTPUT": str(tmp_path / "c.tif")})
+    assert 0 < resumed["TILES"] < 625
+    expected, _ = reference(run_alg, tmp_path, image, data["model"])
+    np.testing.assert_array_equal(mosaic(tmp_path / "c")[0], expected)
+
+
+@pytest.mark.parametrize(
+    ("scheduler", "message"),
+    [("nowhere", "SCHEDULER must be empty, local:N or an address"), ("local:zero", "local:N needs a number")],
+)
+def test_processing_bad_scheduler(data, run_alg, tmp_path, scheduler, message):
+    from qgis.core import QgsProcessingException
+
+    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "SCHEDULER": scheduler}
+    with pytest.raises(QgsProcessingException, match=message):
+        run_alg("flair:segment", {**params, "OUTPUT": str(tmp_path / "x.tif")})
+    assert not (tmp_path / "x").exists()
+
+
+def test_processing_scheduler_without_dask_says_what_to_install(data, run_alg, tmp_path, monkeypatch):
+    from qgis.core import QgsProcessingException
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as in a QGIS whose Python lacks it
+    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "SCHEDULER": "local:2"}
+    with pytest.raises(QgsProcessingException, match=r"pip install 'dask\[distributed\]'"):
+        run_alg("flair:segment", {**params, "OUTPUT": str(tmp_path / "x.tif")})
+    plain = run_alg("flair:segment", {**params, "SCHEDULER": "", "OUTPUT": str(tmp_path / "y.tif")})
+    assert plain["OUTPUT"] == str(tmp_path / "y.tif")

@@ -115,7 +115,8 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
         if not force:
             raise InputError(
                 f"The output folder {folder} holds a run with another {', '.join(changed)}: "
-                "give --force to discard it and start again, or choose another folder."
+                "give --force (scripts/flair) to discard it and start again, or choose another folder "
+                "(another OUTPUT in flair:segment)."
             )
         _discard_run(folder)
     manifest = Manifest(path, fresh)

@@ -127,12 +127,12 @@ def execute(
     remaining = set(futures)
     while remaining:
         # Not done(): a result held by a worker that died is "lost" and Dask computes it again.
+        if is_canceled and is_canceled():
+            client.cancel(list(remaining))
+            manifest.save()
+            raise Canceled()
         finished = [f for f in remaining if f.status in _FINAL]
         if not finished:
-            if is_canceled and is_canceled():
-                client.cancel(list(remaining))
-                manifest.save()
-                raise Canceled()
             time.sleep(_POLL_S)
             continue
         for future in finished:
