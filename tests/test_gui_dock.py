@@ -72,9 +72,9 @@ def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, 
     assert got == {(c["value"], c["name"], c["color"]) for c in TOY_CLASSES}
     legend = [label for label, _color in result.legendSymbologyItems()]
     assert legend == [c["name"] for c in TOY_CLASSES]
-    # Above the imagery in the layer tree.
+    # On top of the layer tree (in the run's group), so the result is in sight.
     order = [n.layerId() for n in QgsProject.instance().layerTreeRoot().findLayers()]
-    assert order.index(result.id()) == order.index(layer.id()) - 1
+    assert order.index(result.id()) == 0 and order.index(layer.id()) == 1
     # The message says which execution provider ran and the speed.
     info = " ".join(messages(qgis_iface, Qgis.Info))
     assert "CPUExecutionProvider" in info and "km²/h" in info

@@ -13,6 +13,7 @@ heads (class maps, regression value maps).
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import time
@@ -50,16 +51,17 @@ from ..core.segment import (
     segment,
 )
 from ..core.sources import PixelSource, validate_bands_for_model
+from ..i18n import class_label, localized, tr
+from .layer_tree import add_to_group, group_of, model_name, raise_group, run_group, run_group_name, set_legend_header
 from .layers import (
-    add_above,
     add_class_map,
     add_confidence,
     add_value_map,
     channel_labels,
     layer_band_labels,
     remove_outputs,
-    style_suspicious,
 )
+from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .raster_input import capture_raster, make_source
 
 EXTENT_CANVAS = "canvas"
@@ -525,31 +527,33 @@ class SegmentTask(QgsTask):
             remove_outputs(*self.result.head_paths.values(), self.result.tile_values_path)
 
     def _add_layers(self, outcome: RunOutcome) -> None:
-        """Add the run's maps above the first input layer: class map, confidence, further heads.
-
-        Each goes just above the imagery, so the class map ends on top of the further heads.
-        """
+        """Add the run's maps in a new group at the top of the layer tree: class map, further heads, confidence."""
         prepared, result = self.prepared, self.result
-        anchor = prepared.layer_id
+        name = model_name(prepared.model)
+        xmin, ymin, xmax, ymax = prepared.grid.bounds
+        group = run_group(run_group_name(name, xmax - xmin, ymax - ymin))
         if prepared.head.task == TASK_SEGMENTATION:
-            main = add_class_map(result.output_path, prepared.classes, prepared.title, anchor, opacity=prepared.opacity)
+            main = add_class_map(result.output_path, localized(prepared.classes), prepared.title,
+                                 opacity=prepared.opacity, group=group, header=name)  # fmt: skip
         else:
-            main = add_value_map(result.output_path, _value_map_name(prepared.title, prepared.head), anchor)
+            main = add_value_map(result.output_path, _value_map_name(prepared.title, prepared.head), group=group)
         main.setCustomProperty("flair_qgis/head", prepared.head.name)
         outcome.layers.append(main)
         if result.confidence_path:
-            outcome.layers.append(add_confidence(result.confidence_path, prepared.title + " — confidence", anchor))
+            title = prepared.title + " — " + tr("confidence")
+            outcome.layers.append(add_confidence(result.confidence_path, title, group=group))
         for head in prepared.plan.maps:
             path = result.head_paths.get(head.name)
             if not path:
                 continue
             if head.task == TASK_SEGMENTATION:
                 layer = add_class_map(
-                    path, head.classes, f"{prepared.title} — {head.name}", anchor, opacity=prepared.opacity
-                )
+                    path, localized(head.classes), f"{prepared.title} — {head.name}", opacity=prepared.opacity,
+                    group=group, header=f"{name} — {head.name}",
+                )  # fmt: skip
                 layer.setCustomProperty("flair_qgis/kind", "head_class_map")
             else:
-                layer = add_value_map(path, _value_map_name(prepared.title, head), anchor)
+                layer = add_value_map(path, _value_map_name(prepared.title, head), group=group)
             layer.setCustomProperty("flair_qgis/head", head.name)
             outcome.layers.append(layer)
 
@@ -737,13 +741,28 @@ class EvaluateTask(QgsTask):
             outcome.traceback = self.error_traceback
             outcome.report = None
         else:
-            if p.error_map_path and os.path.exists(p.error_map_path):
-                layer = QgsRasterLayer(p.error_map_path, "FLAIR errors", "gdal")  # loads the .qml sidecar style
-                layer.setCustomProperty("flair_qgis/kind", "error_map")
-                outcome.layers.append(add_above(layer, p.anchor_id))
-            if p.ranked_path and os.path.exists(p.ranked_path):
-                layer = QgsVectorLayer(p.ranked_path, "FLAIR suspicious labels", "ogr")
-                layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
-                style_suspicious(layer)
-                outcome.layers.append(add_above(layer, p.anchor_id))
+            self._add_overlays(outcome)
         self.done(outcome)
+
+    def _add_overlays(self, outcome: EvaluationOutcome) -> None:
+        """Error map and suspicious labels on top of the class map, in its run group (raised to the top)."""
+        p = self.prepared
+        group = group_of(p.anchor_id)
+        if group is not None:
+            group = raise_group(group)
+        else:
+            prediction = QgsProject.instance().mapLayer(p.anchor_id) if p.anchor_id else None
+            title = prediction.name() if prediction is not None else os.path.basename(p.prediction_path)
+            now = f"{datetime.datetime.now():%H:%M:%S}"
+            group = run_group(tr("{name} — scored {time}").format(name=title, time=now))
+        if p.error_map_path and os.path.exists(p.error_map_path):
+            layer = QgsRasterLayer(p.error_map_path, tr("Errors (reference class missed)"), "gdal")  # .qml sidecar
+            layer.setCustomProperty("flair_qgis/kind", "error_map")
+            localize_error_legend(layer, error_words(), class_label)
+            outcome.layers.append(add_to_group(layer, group))
+            set_legend_header(layer, tr("Errors: the reference class the model missed"))
+        if p.ranked_path and os.path.exists(p.ranked_path):
+            layer = QgsVectorLayer(p.ranked_path, tr("Suspicious labels"), "ogr")
+            layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
+            style_suspicious(layer)
+            outcome.layers.append(add_to_group(layer, group))

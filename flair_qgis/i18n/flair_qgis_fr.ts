@@ -965,5 +965,40 @@ BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5).
         <source>{size} px{fixed}, overlap {overlap} px</source>
         <translation>{size} px{fixed}, recouvrement {overlap} px</translation>
     </message>
+    <message>
+        <location filename="../adapters/overlay_styles.py" line="63" />
+        <source>not evaluated</source>
+        <translation>non évalué</translation>
+    </message>
+    <message>
+        <location filename="../adapters/overlay_styles.py" line="63" />
+        <source>correct</source>
+        <translation>correct</translation>
+    </message>
+    <message>
+        <location filename="../adapters/overlay_styles.py" line="63" />
+        <source>missed: {name} ({value})</source>
+        <translation>manqué : {name} ({value})</translation>
+    </message>
+    <message>
+        <location filename="../adapters/task.py" line="543" />
+        <source>confidence</source>
+        <translation>confiance</translation>
+    </message>
+    <message>
+        <location filename="../adapters/task.py" line="757" />
+        <source>{name} — scored {time}</source>
+        <translation>{name} — évalué à {time}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/task.py" line="759" />
+        <source>Errors (reference class missed)</source>
+        <translation>Erreurs (classe de référence manquée)</translation>
+    </message>
+    <message>
+        <location filename="../adapters/task.py" line="763" />
+        <source>Errors: the reference class the model missed</source>
+        <translation>Erreurs : la classe de référence que le modèle a manquée</translation>
+    </message>
 </context>
 </TS>
