@@ -6,7 +6,7 @@ from gui_helpers import add_raster, copy_patch, messages, run_and_wait, toy_mode
 from layout_helpers import group_kinds, legend_texts, mask_polygons, top_nodes
 from qgis.core import Qgis, QgsLayerTreeGroup, QgsPalettedRasterRenderer, QgsProject
 
-from flair_qgis.adapters.task import EXTENT_LAYER
+from flair_qgis.adapters.segment_request import EXTENT_LAYER
 from flair_qgis.core.nomenclature import FLAIR1_CLASSES
 
 
@@ -99,3 +99,14 @@ def test_error_map_reads_as_errors_not_as_a_class_map(plugin, qgis_canvas, qtbot
             assert entry.color.red() > 2 * max(entry.color.green(), entry.color.blue())  # red
     # A readable header, not a truncated band description.
     assert legend_texts(error_map)[0] == "Errors: the reference class the model missed"
+
+
+def test_demo_model_is_in_the_picker_from_the_first_start(plugin):
+    dock = plugin.dock  # fresh settings: nothing used yet
+    labels = [dock.model_combo.itemText(i) for i in range(dock.model_combo.count())]
+    assert labels == ["Demo model (FLAIR, 6 patches — low accuracy)"]
+    demo = dock.model_combo.itemData(0)
+    assert demo.endswith("resources/models/flair-demo-unet.onnx")
+    # The dock opens on it, ready to run: no "No model chosen".
+    assert dock.model is not None and dock.model.path == demo
+    assert dock.model_combo.currentIndex() == 0

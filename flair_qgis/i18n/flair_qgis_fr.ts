@@ -39,7 +39,7 @@
         <translation>Évaluer</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="149" />
+        <location filename="../gui/qa_panel.py" line="150" />
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="74" />
+        <location filename="../processing/segment_algorithm.py" line="80" />
         <source>Extent</source>
         <translation>Emprise</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>Auto (CUDA si disponible)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="100" />
+        <location filename="../processing/segment_algorithm.py" line="114" />
         <source>Device</source>
         <translation>Processeur</translation>
     </message>
@@ -124,7 +124,7 @@
         <translation>[nouveau fichier dans un dossier temporaire]</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="105" />
+        <location filename="../processing/segment_algorithm.py" line="119" />
         <source>Class map</source>
         <translation>Carte des classes</translation>
     </message>
@@ -139,7 +139,7 @@
         <translation>Avancé</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="112" />
+        <location filename="../gui/widgets.py" line="113" />
         <source>Tile size</source>
         <translation>Taille des tuiles</translation>
     </message>
@@ -149,7 +149,7 @@
         <translation>Recouvrement</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="91" />
+        <location filename="../processing/segment_algorithm.py" line="105" />
         <source>Tiles per batch</source>
         <translation>Tuiles par lot</translation>
     </message>
@@ -174,7 +174,7 @@
         <translation>Opacité</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="165" />
+        <location filename="../gui/widgets.py" line="166" />
         <source>Install {package}</source>
         <translation>Installer {package}</translation>
     </message>
@@ -233,17 +233,17 @@
         <translation>Traitement de {w} × {h} px ({km2:.3f} km²)…</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="543" />
+        <location filename="../gui/dock.py" line="541" />
         <source>The layer '{name}' was removed from the project: the run was stopped and nothing was written.</source>
         <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="217" />
+        <location filename="../processing/segment_algorithm.py" line="236" />
         <source>{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).</source>
         <translation>{provider} a traité {tiles} tuile(s) en {s:.1f} s ({rate:.2f} km²/h).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="578" />
+        <location filename="../gui/dock.py" line="576" />
         <source>The run was stopped.</source>
         <translation>Le traitement a été arrêté.</translation>
     </message>
@@ -253,37 +253,37 @@
         <translation>Annulé : rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="586" />
+        <location filename="../gui/dock.py" line="584" />
         <source>The run failed (see the FLAIR log).</source>
         <translation>Le traitement a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="594" />
+        <location filename="../gui/dock.py" line="592" />
         <source>Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » sur {n} tuiles : moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="617" />
+        <location filename="../gui/dock.py" line="615" />
         <source>Unexpected error: {error}. Details are in the log (View ▸ Panels ▸ Log Messages, tab FLAIR).</source>
         <translation>Erreur inattendue : {error}. Le détail est dans le journal (Vue ▸ Panneaux ▸ Journal des messages, onglet FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="628" />
+        <location filename="../gui/dock.py" line="626" />
         <source>The plugin was unloaded.</source>
         <translation>L'extension a été déchargée.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="68" />
+        <location filename="../gui/qa_panel.py" line="69" />
         <source>Layers</source>
         <translation>Couches</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="77" />
+        <location filename="../gui/qa_panel.py" line="78" />
         <source>Confidence</source>
         <translation>Confiance</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="83" />
+        <location filename="../gui/qa_panel.py" line="84" />
         <source>Reference</source>
         <translation>Référence</translation>
     </message>
@@ -298,22 +298,22 @@
         <translation>Protocole</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="99" />
+        <location filename="../gui/qa_panel.py" line="100" />
         <source>Identify</source>
         <translation>Identifier</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="101" />
+        <location filename="../gui/qa_panel.py" line="102" />
         <source>Identify pixel</source>
         <translation>Identifier un pixel</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="104" />
+        <location filename="../gui/qa_panel.py" line="105" />
         <source>Click the map to see the predicted and reference classes of a pixel.</source>
         <translation>Cliquez sur la carte pour voir la classe prédite et la classe de référence d'un pixel.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="119" />
+        <location filename="../gui/qa_panel.py" line="120" />
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -323,187 +323,182 @@
         <translation>Carte des erreurs</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="124" />
+        <location filename="../gui/qa_panel.py" line="125" />
         <source>Suspicious labels</source>
         <translation>Étiquettes suspectes</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="125" />
+        <location filename="../gui/qa_panel.py" line="126" />
         <source>Polygon references only: polygons ranked by disagreement with the model</source>
         <translation>Références polygones seulement : polygones classés selon leur désaccord avec le modèle</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="131" />
+        <location filename="../gui/qa_panel.py" line="132" />
         <source>Score this view</source>
         <translation>Évaluer cette vue</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="133" />
+        <location filename="../gui/qa_panel.py" line="134" />
         <source>Export report…</source>
         <translation>Exporter le rapport…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="139" />
+        <location filename="../gui/qa_panel.py" line="140" />
         <source>Pick a class map and a reference, then score the map view.</source>
         <translation>Choisissez une carte des classes et une référence, puis évaluez la vue de la carte.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="142" />
+        <location filename="../gui/qa_panel.py" line="143" />
         <source>IoU</source>
         <translation>IoU</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="142" />
+        <location filename="../gui/qa_panel.py" line="143" />
         <source>Support</source>
         <translation>Effectif</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="146" />
+        <location filename="../gui/qa_panel.py" line="147" />
         <source>Confusion matrix, rows = reference, columns = prediction, row shares</source>
         <translation>Matrice de confusion, lignes = référence, colonnes = prédiction, parts par ligne</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="149" />
+        <location filename="../gui/qa_panel.py" line="150" />
         <source>Rank</source>
         <translation>Rang</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="149" />
+        <location filename="../gui/qa_panel.py" line="150" />
         <source>Label</source>
         <translation>Étiquette</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="149" />
+        <location filename="../gui/qa_panel.py" line="150" />
         <source>Agreement</source>
         <translation>Accord</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="149" />
+        <location filename="../gui/qa_panel.py" line="150" />
         <source>Suspicion</source>
         <translation>Suspicion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="185" />
+        <location filename="../gui/qa_panel.py" line="186" />
         <source>Scoring…</source>
         <translation>Évaluation…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="202" />
+        <location filename="../gui/qa_panel.py" line="203" />
         <source>Canceled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="207" />
+        <location filename="../gui/qa_panel.py" line="208" />
         <source>Scoring failed (see the FLAIR log).</source>
         <translation>L'évaluation a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="224" />
+        <location filename="../gui/qa_panel.py" line="225" />
         <source>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</source>
         <translation>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="292" />
+        <location filename="../gui/qa_panel.py" line="293" />
         <source>Export report</source>
         <translation>Exporter le rapport</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="292" />
+        <location filename="../gui/qa_panel.py" line="293" />
         <source>JSON report (*.json)</source>
         <translation>Rapport JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="309" />
+        <location filename="../gui/qa_panel.py" line="310" />
         <source>Report written to {path}</source>
         <translation>Rapport écrit dans {path}</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="348" />
-        <source>Predicted: {pred} — confidence {conf} — reference: {ref}</source>
-        <translation>Prédit : {pred} — confiance {conf} — référence : {ref}</translation>
-    </message>
-    <message>
-        <location filename="../gui/widgets.py" line="45" />
+        <location filename="../gui/widgets.py" line="46" />
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="45" />
+        <location filename="../gui/widgets.py" line="46" />
         <source>Class</source>
         <translation>Classe</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="87" />
+        <location filename="../gui/widgets.py" line="88" />
         <source>No model chosen.</source>
         <translation>Aucun modèle choisi.</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="94" />
+        <location filename="../gui/widgets.py" line="95" />
         <source>not declared (layer's own)</source>
         <translation>non déclarée (celle de la couche)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="95" />
+        <location filename="../gui/widgets.py" line="96" />
         <source> (fixed)</source>
         <translation> (fixe)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="99" />
+        <location filename="../gui/widgets.py" line="100" />
         <source>layer's resolution</source>
         <translation>résolution de la couche</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="149" />
+        <location filename="../gui/widgets.py" line="150" />
         <source>Install onnxruntime</source>
         <translation>Installer onnxruntime</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="154" />
+        <location filename="../gui/widgets.py" line="155" />
         <source>Or run this command, then restart QGIS:</source>
         <translation>Ou lancez cette commande, puis redémarrez QGIS :</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="160" />
+        <location filename="../gui/widgets.py" line="161" />
         <source>The FLAIR plugin needs &lt;b&gt;{package}&lt;/b&gt; to run models; it is not available in this QGIS ({reason}).</source>
         <translation>L'extension FLAIR a besoin de &lt;b&gt;{package}&lt;/b&gt; pour exécuter les modèles ; il n'est pas disponible dans ce QGIS ({reason}).</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="175" />
+        <location filename="../gui/widgets.py" line="176" />
         <source>{name} (1 band)</source>
         <translation>{name} (1 bande)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="176" />
+        <location filename="../gui/widgets.py" line="177" />
         <source>{name} ({n} bands)</source>
         <translation>{name} ({n} bandes)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="182" />
+        <location filename="../gui/widgets.py" line="183" />
         <source>{n} classes</source>
         <translation>{n} classes</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="184" />
+        <location filename="../gui/widgets.py" line="185" />
         <source>value</source>
         <translation>valeur</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="185" />
+        <location filename="../gui/widgets.py" line="186" />
         <source>per pixel</source>
         <translation>par pixel</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="185" />
+        <location filename="../gui/widgets.py" line="186" />
         <source>per image</source>
         <translation>par image</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="234" />
+        <location filename="../gui/widgets.py" line="235" />
         <source>Raster layer</source>
         <translation>Couche raster</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="214" />
+        <location filename="../gui/widgets.py" line="215" />
         <source>Bands</source>
         <translation>Bandes</translation>
     </message>
@@ -570,7 +565,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Dossier du jeu de données</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="73" />
+        <location filename="../processing/segment_algorithm.py" line="79" />
         <source>ONNX model</source>
         <translation>Modèle ONNX</translation>
     </message>
@@ -640,7 +635,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Échantillons par seconde</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="114" />
+        <location filename="../processing/segment_algorithm.py" line="128" />
         <source>Execution provider that ran</source>
         <translation>Fournisseur d'exécution utilisé</translation>
     </message>
@@ -655,7 +650,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Dossier des prédictions</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="160" />
+        <location filename="../processing/segment_algorithm.py" line="190" />
         <source>DEVICE must be auto, cuda or cpu, got '{}'.</source>
         <translation>DEVICE doit valoir auto, cuda ou cpu, reçu « {} ».</translation>
     </message>
@@ -753,7 +748,7 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
         <translation>PNG de la matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="152" />
+        <location filename="../processing/segment_algorithm.py" line="172" />
         <source>The extent is empty: choose an area with a width and a height.</source>
         <translation>L'emprise est vide : choisissez une zone avec une largeur et une hauteur.</translation>
     </message>
@@ -837,131 +832,117 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>{n} polygones classés ; la classe majoritaire du modèle diffère de l'étiquette sur {d}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="59" />
+        <location filename="../processing/segment_algorithm.py" line="63" />
         <source>Segment raster with ONNX model</source>
         <translation>Segmenter un raster avec un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="62" />
-        <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model's classes and colours, optionally the probability of the winning class.
-
-BANDS maps layer bands to model channels (e.g. 1,2,3,4,5). TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.</source>
-        <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
-
-BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5). TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.</translation>
-    </message>
-    <message>
-        <location filename="../processing/segment_algorithm.py" line="72" />
+        <location filename="../processing/segment_algorithm.py" line="78" />
         <source>Input raster</source>
         <translation>Raster en entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="75" />
+        <location filename="../processing/segment_algorithm.py" line="89" />
         <source>Layer bands for the model's channels (e.g. 1,2,3)</source>
         <translation>Bandes de la couche pour les canaux du modèle (par ex. 1,2,3)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="81" />
+        <location filename="../processing/segment_algorithm.py" line="95" />
         <source>Raster for model input {}</source>
         <translation>Raster pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="86" />
+        <location filename="../processing/segment_algorithm.py" line="100" />
         <source>Bands for model input {}</source>
         <translation>Bandes pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="91" />
+        <location filename="../processing/segment_algorithm.py" line="105" />
         <source>Tile size (px, empty = model's)</source>
         <translation>Taille des tuiles (px, vide = celle du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="91" />
+        <location filename="../processing/segment_algorithm.py" line="105" />
         <source>Overlap between tiles (px, empty = model's)</source>
         <translation>Recouvrement entre tuiles (px, vide = celui du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="106" />
+        <location filename="../processing/segment_algorithm.py" line="120" />
         <source>Confidence (probability of the winning class)</source>
         <translation>Confiance (probabilité de la classe retenue)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="115" />
+        <location filename="../processing/segment_algorithm.py" line="129" />
         <source>Tiles processed</source>
         <translation>Tuiles traitées</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="116" />
+        <location filename="../processing/segment_algorithm.py" line="130" />
         <source>Run time (s)</source>
         <translation>Durée du traitement (s)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="117" />
+        <location filename="../processing/segment_algorithm.py" line="131" />
         <source>Per-tile values of per-image heads (CSV)</source>
         <translation>Valeurs par tuile des têtes par image (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="173" />
-        <source>The layer has no CRS: the class map will have none either.</source>
-        <translation>La couche n'a pas de SCR : la carte des classes n'en aura pas non plus.</translation>
-    </message>
-    <message>
-        <location filename="../processing/segment_algorithm.py" line="179" />
+        <location filename="../processing/segment_algorithm.py" line="203" />
         <source>The model has {} inputs; flair:segment feeds at most {}.</source>
         <translation>Le modèle a {} entrées ; flair:segment en alimente au plus {}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="191" />
+        <location filename="../processing/segment_algorithm.py" line="215" />
         <source>The model has {n} inputs: give a raster layer for each ({wanted}); {key} is missing.</source>
         <translation>Le modèle a {n} entrées : donnez une couche raster pour chacune ({wanted}) ; {key} manque.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="204" />
+        <location filename="../processing/segment_algorithm.py" line="228" />
         <source>Segmenting {w} x {h} px ({km2:.3f} km²) at {res:g} m with {model}.</source>
         <translation>Segmentation de {w} x {h} px ({km2:.3f} km²) à {res:g} m avec {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="231" />
+        <location filename="../processing/segment_algorithm.py" line="250" />
         <source>Output '{name}' written to {path}</source>
         <translation>Sortie « {name} » écrite dans {path}</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="234" />
+        <location filename="../processing/segment_algorithm.py" line="253" />
         <source>Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » : {n} tuiles, moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="97" />
+        <location filename="../gui/widgets.py" line="98" />
         <source>Inputs</source>
         <translation>Entrées</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="104" />
+        <location filename="../gui/widgets.py" line="105" />
         <source>Input bands</source>
         <translation>Bandes en entrée</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="105" />
+        <location filename="../gui/widgets.py" line="106" />
         <source>Resolution</source>
         <translation>Résolution</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="113" />
+        <location filename="../gui/widgets.py" line="114" />
         <source>Classes</source>
         <translation>Classes</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="114" />
+        <location filename="../gui/widgets.py" line="115" />
         <source>Runs on</source>
         <translation>S'exécute sur</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="117" />
+        <location filename="../gui/widgets.py" line="118" />
         <source>Outputs</source>
         <translation>Sorties</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="107" />
+        <location filename="../gui/widgets.py" line="108" />
         <source>{size} px{fixed}, overlap {overlap} px</source>
         <translation>{size} px{fixed}, recouvrement {overlap} px</translation>
     </message>
@@ -981,24 +962,73 @@ BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5).
         <translation>manqué : {name} ({value})</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="543" />
+        <location filename="../adapters/segment_task.py" line="114" />
         <source>confidence</source>
         <translation>confiance</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="757" />
+        <location filename="../adapters/task.py" line="200" />
         <source>{name} — scored {time}</source>
         <translation>{name} — évalué à {time}</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="759" />
+        <location filename="../adapters/task.py" line="202" />
         <source>Errors (reference class missed)</source>
         <translation>Erreurs (classe de référence manquée)</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="763" />
+        <location filename="../adapters/task.py" line="206" />
         <source>Errors: the reference class the model missed</source>
         <translation>Erreurs : la classe de référence que le modèle a manquée</translation>
+    </message>
+    <message>
+        <location filename="../gui/messages.py" line="13" />
+        <source>the GPU (CUDA)</source>
+        <translation>le GPU (CUDA)</translation>
+    </message>
+    <message>
+        <location filename="../gui/messages.py" line="15" />
+        <source>the CPU</source>
+        <translation>le CPU</translation>
+    </message>
+    <message>
+        <location filename="../gui/messages.py" line="30" />
+        <source>Segmented {area} on {device} in {s:.1f} s</source>
+        <translation>{area} segmentés sur {device} en {s:.1f} s</translation>
+    </message>
+    <message>
+        <location filename="../gui/messages.py" line="43" />
+        <source>Predicted: {pred} — reference: {ref}</source>
+        <translation>Prédit : {pred} — référence : {ref}</translation>
+    </message>
+    <message>
+        <location filename="../gui/messages.py" line="45" />
+        <source>Predicted: {pred} (confidence {conf}) — reference: {ref}</source>
+        <translation>Prédit : {pred} (confiance {conf}) — référence : {ref}</translation>
+    </message>
+    <message>
+        <location filename="../gui/model_list.py" line="27" />
+        <source>Demo model (FLAIR, 6 patches — low accuracy)</source>
+        <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="66" />
+        <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model's classes and colours, optionally the probability of the winning class.
+
+BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.</source>
+        <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
+
+BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="81" />
+        <source>Mask polygons (nodata outside)</source>
+        <translation>Polygones de masque (sans donnée en dehors)</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="183" />
+        <source>MASK cannot be read: choose a polygon layer.</source>
+        <translation>MASK est illisible : choisissez une couche de polygones.</translation>
     </message>
 </context>
 </TS>
