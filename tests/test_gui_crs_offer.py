@@ -21,6 +21,7 @@ def _offer_buttons(iface) -> list[QPushButton]:
 
 
 def test_local_lambert93_mask_gets_the_offer_and_the_click_sets_epsg2154(plugin, qgis_iface, qtbot, tmp_path):
+    qgis_iface.messageBar().clearWidgets()
     mask = copy_patch(tmp_path, "MSK_000473.tif")  # LOCAL_CS["RGF93 v1 / Lambert-93", ...]
     before = _digest(mask)
     layer = QgsRasterLayer(str(mask), "MSK_000473")
@@ -39,6 +40,7 @@ def test_local_lambert93_mask_gets_the_offer_and_the_click_sets_epsg2154(plugin,
 
 
 def test_no_offer_for_a_mask_already_in_epsg2154_or_an_image(plugin, qgis_iface, tmp_path):
+    qgis_iface.messageBar().clearWidgets()
     for name in ("MSK_084558.tif", "IMG_000473.tif"):
         layer = QgsRasterLayer(str(copy_patch(tmp_path, name)), name)
         assert layer.crs().authid() == "EPSG:2154"

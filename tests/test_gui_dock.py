@@ -82,7 +82,7 @@ def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, 
     assert order.index(result.id()) == 0 and order.index(layer.id()) == 1
     # The message bar says it in plain words; the FLAIR log keeps the provider and the speed.
     info = messages(qgis_iface, Qgis.Info)
-    assert any(re.fullmatch(r"Segmented 0\.01 km² on the CPU in \d+\.\d s", text) for text in info), info
+    assert any(re.fullmatch(r"FLAIR:Segmented 0\.01 km² on the CPU in \d+\.\d s", text) for text in info), info
     assert any(tag == "FLAIR" and "CPUExecutionProvider" in text and "km²/h" in text for tag, text in log)
     # Opacity slider drives the result layer.
     assert dock.opacity_slider.isEnabled()

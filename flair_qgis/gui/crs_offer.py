@@ -104,7 +104,12 @@ class CrsOffer:
             self.offers.pop(layer_id, None)
 
     def shutdown(self) -> None:
-        """Stop watching the project (the plugin is unloading)."""
+        """Stop watching the project and withdraw open offers (the plugin is unloading)."""
+        for item in self.offers.values():
+            try:
+                self.iface.messageBar().popWidget(item)
+            except RuntimeError:  # already closed by the user
+                pass
         for signal, slot in (
             (self.project.layersAdded, self.check_layers),
             (self.project.layersWillBeRemoved, self._forget),
