@@ -69,7 +69,9 @@ class DaskProcesses:
         self.address = json.loads(scheduler_file.read_text())["address"]
         return self.address
 
-    def start_worker(self, name: str, env: Mapping[str, str] | None = None, nthreads: int = 1) -> subprocess.Popen:
+    def start_worker(
+        self, name: str, env: Mapping[str, str] | None = None, nthreads: int = 1, extra: Sequence[str] = ()
+    ) -> subprocess.Popen:
         """A worker without nanny (killing it kills it), with the repository on PYTHONPATH by default."""
         cwd = self.folder / name
         cwd.mkdir(exist_ok=True)
@@ -87,6 +89,7 @@ class DaskProcesses:
                 "--no-dashboard",
                 "--local-directory",
                 str(cwd),
+                *extra,
             ],
             name,
             env=environment,

@@ -351,3 +351,23 @@ def test_processing_scheduler_without_dask_says_what_to_install(data, run_alg, t
         run_alg("flair:segment", {**params, "OUTPUT": str(tmp_path / "x.tif")})
     plain = run_alg("flair:segment", {**params, "SCHEDULER": "", "OUTPUT": str(tmp_path / "y.tif")})
     assert plain["OUTPUT"] == str(tmp_path / "y.tif")
+
+
+def test_cuda_runs_only_on_workers_declaring_a_gpu(data, tmp_path):
+    procs = DaskProcesses(tmp_path / "dask")
+    out = tmp_path / "run"
+    try:
+        procs.start_scheduler()
+        procs.start_worker("gpu0", extra=["--resources", "GPU=1"])
+        procs.start_worker("cpu")
+        addresses = procs.wait_for_workers(2)
+        done = run_cli("--input", str(data["vrt"]), "--model", str(data["model"]), "--output-dir", str(out),
+                       *TILING, "--device", "cuda", "--scheduler", procs.address)  # fmt: skip
+    finally:
+        procs.close()
+    assert done.returncode == 0, done.stderr
+    assert {c["worker"] for c in manifest(out)["chunks"].values()} == {addresses["gpu0"]}
+    import onnxruntime
+
+    if "CUDAExecutionProvider" not in onnxruntime.get_available_providers():
+        assert "warning: CUDA was asked for but" in done.stderr

@@ -1015,10 +1015,44 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <location filename="../processing/segment_algorithm.py" line="66" />
         <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model's classes and colours, optionally the probability of the winning class.
 
-BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.</source>
+BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
+
+SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
         <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
 
-BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.</translation>
+BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
+
+SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="135" />
+        <source>Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder&apos;s VRT)</source>
+        <translation>Ordonnanceur Dask : vide (dans ce processus), local:N ou tcp://hote:port (OUTPUT devient le VRT d'un dossier)</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="74" />
+        <source>Distributed run in {folder}: {n} chunk(s).</source>
+        <translation>Traitement distribué dans {folder} : {n} bloc(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="79" />
+        <source>{n} Dask worker(s) ready.</source>
+        <translation>{n} processus Dask prêt(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="82" />
+        <source>Dask dashboard: {link}</source>
+        <translation>Tableau de bord Dask : {link}</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="94" />
+        <source>{run} chunk(s) computed, {skipped} already done; {tiles} tiles in {s:.1f} s.</source>
+        <translation>{run} bloc(s) calculé(s), {skipped} déjà faits ; {tiles} tuiles en {s:.1f} s.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="111" />
+        <source>{done}/{total} tiles, {rate:.2f} tiles/s, ETA {eta}</source>
+        <translation>{done}/{total} tuiles, {rate:.2f} tuiles/s, fin estimée dans {eta}</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="81" />

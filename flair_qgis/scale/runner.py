@@ -121,7 +121,8 @@ def execute(
     token = uuid.uuid4().hex[:8]
     ship_by_value()
     payloads = [pickle.dumps((run_chunk, (chunk, job))) for chunk in todo]
-    futures = client.map(chunk_task(), payloads, pure=False, key=[f"flair-chunk-{c.name}-{token}" for c in todo])
+    keys = [f"flair-chunk-{c.name}-{token}" for c in todo]
+    futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=_resources(job, client))
     result = ScaleResult(None, len(chunks), len(chunks) - len(todo), 0, {}, 0, 0.0)
     names = {f.key: c.name for f, c in zip(futures, todo)}
     remaining = set(futures)
@@ -158,6 +159,18 @@ def execute(
     )
     manifest.save()
     return result
+
+
+def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
+    """``{"GPU": 1}`` for CUDA runs on a cluster whose workers declare GPUs, else None.
+
+    Workers started with ``--resources GPU=1`` (one per GPU) then run one chunk at a time each,
+    and chunks never land on CPU-only workers of the same cluster.
+    """
+    if job.device != "cuda":
+        return None
+    workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    return {"GPU": 1} if any(w.get("resources", {}).get("GPU") for w in workers.values()) else None
 
 
 def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> None:
