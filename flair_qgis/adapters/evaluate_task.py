@@ -1,0 +1,190 @@
+"""A "score this view" run from the QA tab: captured on the main thread, run in a QgsTask.
+
+:func:`prepare_evaluation` (main thread) captures the class map, the reference (a raster file or
+the polygons as a GeoDataFrame), the protocol and the map view's extent into a frozen
+:class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
+:func:`flair_qgis.core.evaluate.score` and, for polygon references, ranks suspicious labels with
+:func:`flair_qgis.core.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
+the error map and the ranked polygons to the project.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsMapLayer,
+    QgsProcessingUtils,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+    QgsTask,
+    QgsVectorLayer,
+)
+
+from ..core.errors import Canceled, FlairError
+from ..core.evaluate import Reference, score
+from ..core.protocols import Protocol, get_protocol
+from .layers import add_above, remove_outputs, style_suspicious
+from .reference_input import capture_reference, raster_file
+
+
+@dataclass(frozen=True)
+class PreparedEvaluation:
+    """A "score this view" request captured on the main thread.
+
+    Attributes:
+        prediction_path: the class-map file.
+        reference: the captured reference (raster file or polygons GeoDataFrame).
+        field: class field of a polygon reference.
+        protocol: the core scoring protocol.
+        extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS, or None for all of it.
+        error_map_path: error-map GeoTIFF to write, or None.
+        ranked_path: GeoPackage of suspicious labels to write (polygon references), or None.
+        confidence_path: confidence raster weighting the suspicion, or None.
+        anchor_id: layer the overlays go above (the prediction).
+    """
+
+    prediction_path: str
+    reference: Reference
+    field: str
+    protocol: Protocol
+    extent: tuple[float, float, float, float] | None
+    error_map_path: str | None = None
+    ranked_path: str | None = None
+    confidence_path: str | None = None
+    anchor_id: str | None = None
+
+
+@dataclass
+class EvaluationOutcome:
+    """How a scoring run ended.
+
+    Attributes:
+        status: ``ok``, ``canceled`` or ``error``.
+        report: the report dict (DESIGN.md format) when ``ok``.
+        ranked: the ranked polygons (GeoDataFrame) when asked for.
+        error: the exception when ``error``.
+        traceback: traceback of an unexpected error.
+        layers: overlay layers added (error map, suspicious labels).
+    """
+
+    status: str
+    prepared: PreparedEvaluation
+    report: dict | None = None
+    ranked: object | None = None
+    error: BaseException | None = None
+    traceback: str = ""
+    layers: list[QgsMapLayer] = field(default_factory=list)
+
+
+def prepare_evaluation(
+    prediction: QgsMapLayer | None,
+    reference: QgsMapLayer | None,
+    reference_field: str,
+    protocol_name: str,
+    view: QgsRectangle | None,
+    view_crs: QgsCoordinateReferenceSystem,
+    *,
+    error_map: bool = False,
+    suspicious: bool = False,
+    confidence: QgsMapLayer | None = None,
+    folder: str = "",
+) -> PreparedEvaluation:
+    """Capture a scoring of the map view on the main thread.
+
+    Raises:
+        InputError: missing or unusable layers (web layers must be saved as files first), bad field.
+    """
+    prediction_path = raster_file(prediction, "class map")
+    captured = capture_reference(reference, reference_field)
+    protocol = get_protocol(protocol_name)
+    extent = None
+    if view is not None and not view.isEmpty():
+        rect = QgsRectangle(view)
+        if view_crs.isValid() and prediction.crs().isValid() and view_crs != prediction.crs():
+            rect = QgsCoordinateTransform(view_crs, prediction.crs(), QgsProject.instance()).transformBoundingBox(rect)
+        extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+    folder = folder or QgsProcessingUtils.tempFolder()
+    os.makedirs(folder, exist_ok=True)
+    stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{int(time.time() * 1000) % 1000:03d}"
+    error_path = os.path.join(folder, f"flair_errors_{stamp}.tif") if error_map else None
+    ranked_path = None
+    if suspicious and captured.polygons is not None:
+        ranked_path = os.path.join(folder, f"flair_suspicious_{stamp}.gpkg")
+    confidence_path = None
+    if ranked_path and isinstance(confidence, QgsRasterLayer):
+        confidence_path = raster_file(confidence, "confidence raster")
+    return PreparedEvaluation(
+        prediction_path, captured, reference_field, protocol, extent, error_path, ranked_path, confidence_path,
+        prediction.id(),
+    )  # fmt: skip
+
+
+class EvaluateTask(QgsTask):
+    """Scores a class map against a reference with :mod:`flair_qgis.core.evaluate` in the background."""
+
+    def __init__(self, prepared: PreparedEvaluation, done: Callable[[EvaluationOutcome], None]) -> None:
+        super().__init__("FLAIR: scoring the view", QgsTask.CanCancel)
+        self.prepared = prepared
+        self.done = done
+        self.report: dict | None = None
+        self.ranked = None
+        self.error: BaseException | None = None
+        self.error_traceback = ""
+
+    def run(self) -> bool:
+        p = self.prepared
+        share = 50.0 if p.ranked_path else 100.0
+        try:
+            self.report = score(
+                p.prediction_path, p.reference, p.protocol, extent=p.extent, error_map_path=p.error_map_path,
+                is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(v * share / 100.0),
+            )  # fmt: skip
+            if p.ranked_path:
+                from ..core.labels import rank_labels
+
+                self.ranked = rank_labels(
+                    p.prediction_path, p.reference.polygons, p.field, p.ranked_path,
+                    confidence_path=p.confidence_path, protocol=p.protocol, extent=p.extent,
+                    is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(50.0 + v / 2.0),
+                )  # fmt: skip
+        except Canceled:
+            return False
+        except FlairError as err:
+            self.error = err
+            return False
+        except Exception as err:  # reported on the main thread as critical, traceback in the log
+            self.error = err
+            self.error_traceback = traceback.format_exc()
+            return False
+        return True
+
+    def finished(self, result: bool) -> None:
+        p = self.prepared
+        outcome = EvaluationOutcome(status="ok", prepared=p, report=self.report, ranked=self.ranked)
+        if not result or self.isCanceled():
+            for path in (p.error_map_path, p.ranked_path):
+                if path:
+                    remove_outputs(path)
+            outcome.status = "error" if self.error is not None else "canceled"
+            outcome.error = self.error
+            outcome.traceback = self.error_traceback
+            outcome.report = None
+        else:
+            if p.error_map_path and os.path.exists(p.error_map_path):
+                layer = QgsRasterLayer(p.error_map_path, "FLAIR errors", "gdal")  # loads the .qml sidecar style
+                layer.setCustomProperty("flair_qgis/kind", "error_map")
+                outcome.layers.append(add_above(layer, p.anchor_id))
+            if p.ranked_path and os.path.exists(p.ranked_path):
+                layer = QgsVectorLayer(p.ranked_path, "FLAIR suspicious labels", "ogr")
+                layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
+                style_suspicious(layer)
+                outcome.layers.append(add_above(layer, p.anchor_id))
+        self.done(outcome)
