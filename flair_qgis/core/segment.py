@@ -25,6 +25,7 @@ import numpy as np
 import rasterio
 from affine import Affine
 
+from .cache_run import CachedRun, CacheRequest, open_cached_run
 from .engine import SessionInfo, create_session, run_batch
 from .errors import InputError, ModelError, NotSupportedError
 from .grid import Grid, Tile, batched, core_stride_px, tile_layout
@@ -54,6 +55,8 @@ class SegmentRequest:
             listed are written beside ``output_path`` as ``<stem>_<head>.tif``.
         tile_values_path: CSV of per-image heads' values per tile; None writes
             ``<stem>_tiles.csv`` beside ``output_path`` when the model has such heads.
+        cache: a tile cache; the sources are then bound to its ``layer_grid`` and tiles lie on
+            the whole layer's tile grid (:mod:`.cache_run`).
     """
 
     output_path: str
@@ -65,6 +68,7 @@ class SegmentRequest:
     threads: int | None = None
     head_paths: Mapping[str, str] = field(default_factory=dict)
     tile_values_path: str | None = None
+    cache: CacheRequest | None = None
 
 
 @dataclass
@@ -83,6 +87,8 @@ class SegmentResult:
         head_paths: rasters of the further per-pixel heads, by ONNX output name.
         tile_values_path: CSV of per-image heads per tile, or None.
         tile_values: per-image head name -> values, one per tile (row-major).
+        cached_tiles: tiles read from the tile cache instead of running the model.
+        cache_summary: the tile cache's log line ("N of M tiles from the cache"), "" without one.
     """
 
     output_path: str
@@ -96,6 +102,8 @@ class SegmentResult:
     head_paths: dict[str, str] = field(default_factory=dict)
     tile_values_path: str | None = None
     tile_values: dict[str, list[float]] = field(default_factory=dict)
+    cached_tiles: int = 0
+    cache_summary: str = ""
 
     @property
     def km2_per_hour(self) -> float:
@@ -276,17 +284,31 @@ def segment(
                 f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
                 "leave OUTPUT_CONFIDENCE empty."
             )
-    tiles = tile_layout(grid.width, grid.height, tile_px, overlap_px)
+    warnings: list[str] = []
+    cached = (
+        open_cached_run(request.cache, model.path, grid, tile_px, overlap_px, warnings.append)
+        if request.cache is not None
+        else None
+    )
+    tiles = (
+        cached.layout(grid, tile_px, overlap_px)
+        if cached
+        else tile_layout(grid.width, grid.height, tile_px, overlap_px)
+    )
     block_px = core_stride_px(tile_px, overlap_px)
 
     session, info = create_session(model.path, request.device, request.threads)
-    warnings = [info.warning] if info.warning else []
+    if info.warning:
+        warnings.insert(0, info.warning)
     if not grid.crs_wkt:
         warnings.append("The layer has no CRS: the class map is written without one.")
 
     tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": info.provider}
+    # A cached tile keeps its confidence even when this run writes none: the next run may want it.
     writers: list[_HeadWriter] = [
-        _head_writer(head, request.output_path, grid, block_px, model.seg_threshold, tags, request.confidence_path)
+        _head_writer(
+            head, request.output_path, grid, block_px, model.seg_threshold, tags, request.confidence_path, bool(cached)
+        )
     ]
     for extra in plan.maps:
         path = request.head_paths.get(extra.name) or _beside(request.output_path, extra.name, ".tif")
@@ -299,6 +321,7 @@ def segment(
     if plan.per_tile:
         check_output_path(tile_values.path, "tile values")
     outputs = [f for w in writers for f in w.files]
+    sink = _TileSink(writers, tile_values, grid, tile_px, overlap_px, cached)
 
     pipeline = _Pipeline(
         session=session,
@@ -310,18 +333,10 @@ def segment(
         tile_px=tile_px,
         batch_size=batch_size,
         is_canceled=is_canceled,
+        lookup=sink.lookup if cached and cached.cache else None,
     )
-
-    def write_batch(batch: list[Tile], scores: dict[str, np.ndarray], valid: np.ndarray) -> None:
-        for i, tile in enumerate(batch):
-            r, c = tile.core_offset
-            core_valid = valid[i][r : r + tile.core_rows, c : c + tile.core_cols]
-            for writer in writers:
-                writer.write_tile(scores[writer.head.name][i], tile, tile_px, overlap_px, core_valid)
-            tile_values.add(tile, core_valid, {h.name: scores[h.name][i : i + 1] for h in plan.per_tile})
-
     try:
-        pipeline.run(write_batch, outputs, on_progress)
+        pipeline.run(sink, outputs, on_progress)
         tile_values.commit()
     except BaseException:
         for out in outputs:
@@ -344,7 +359,85 @@ def segment(
         head_paths={w.head.name: w.files[0].path for w in writers[1:]},
         tile_values_path=tile_values.path if plan.per_tile else None,
         tile_values=tile_values.values,
+        cached_tiles=cached.cache.stats.hits if cached and cached.cache else 0,
+        cache_summary=cached.summary() if cached else "",
     )
+
+
+@dataclass(frozen=True)
+class _Placement:
+    """Where a tile core goes in the output grid: ``inside`` of the core, written at (row, col)."""
+
+    row: int
+    col: int
+    inside: tuple[slice, slice]
+
+
+@dataclass(frozen=True)
+class _CachedTile:
+    """A tile whose arrays came from the tile cache: it skips the model."""
+
+    tile: Tile
+    arrays: dict[str, np.ndarray]
+
+
+class _TileSink:
+    """Model outputs -> tile core arrays (stored in the cache) -> output rasters, clipped to the grid.
+
+    Tiles are in the sources' grid; the output grid starts at the cached run's origin in it
+    (``(0, 0)`` without a cache), and a core may reach past the output grid's edges.
+    """
+
+    def __init__(
+        self,
+        writers: Sequence[_HeadWriter],
+        tile_values: _TileValues,
+        grid: Grid,
+        tile_px: int,
+        overlap_px: int,
+        cached: CachedRun | None,
+    ) -> None:
+        self.writers = tuple(writers)
+        self.tile_values = tile_values
+        self.grid = grid
+        self.tile_px, self.overlap_px = tile_px, overlap_px
+        self.cached = cached
+        self.origin = cached.origin if cached else (0, 0)
+        self.required = [f"{w.head.name}:{name}" for w in self.writers for name in w.stored_names()]
+
+    def lookup(self, tile: Tile) -> dict[str, np.ndarray] | None:
+        """The tile's cached arrays, or None (then the model runs on it)."""
+        return self.cached.get(tile, self.required) if self.cached else None
+
+    def __call__(self, item: _CachedTile | tuple[list[Tile], dict[str, np.ndarray], np.ndarray]) -> None:
+        if isinstance(item, _CachedTile):
+            self.write(item.tile, item.arrays)
+            return
+        batch, scores, valid = item
+        for i, tile in enumerate(batch):
+            r, c = tile.core_offset
+            core_valid = valid[i][r : r + tile.core_rows, c : c + tile.core_cols]
+            arrays = {}
+            for writer in self.writers:
+                decided = writer.decide(scores[writer.head.name][i], tile, self.tile_px, self.overlap_px, core_valid)
+                arrays.update({f"{writer.head.name}:{name}": array for name, array in decided.items()})
+            per_tile = {h.name: scores[h.name][i : i + 1] for h in self.tile_values.heads}
+            arrays.update(self.tile_values.decide(core_valid, per_tile))
+            if self.cached:
+                self.cached.put(tile, arrays)
+            self.write(tile, arrays)
+
+    def write(self, tile: Tile, arrays: dict[str, np.ndarray]) -> None:
+        """Write the part of a tile core inside the output grid."""
+        row, col = tile.core_row - self.origin[0], tile.core_col - self.origin[1]
+        top, left = max(0, -row), max(0, -col)
+        bottom = min(tile.core_rows, self.grid.height - row)
+        right = min(tile.core_cols, self.grid.width - col)
+        at = _Placement(row + top, col + left, np.s_[top:bottom, left:right])
+        for writer in self.writers:
+            prefix = writer.head.name + ":"
+            writer.write_core({k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}, at)
+        self.tile_values.add(tile, (row, col), arrays)
 
 
 class _HeadWriter:
@@ -353,7 +446,18 @@ class _HeadWriter:
     head: OutputSpec
     files: list[AtomicGeoTiff]
 
-    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
+    def decide(
+        self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """The arrays this head writes for a tile's core, by name (what the tile cache stores)."""
+        raise NotImplementedError
+
+    def write_core(self, arrays: dict[str, np.ndarray], at: _Placement) -> None:
+        """Write a tile core's arrays, clipped to the output grid."""
+        raise NotImplementedError
+
+    def stored_names(self) -> list[str]:
+        """The arrays a cached tile must hold for this run."""
         raise NotImplementedError
 
     def class_pixels(self) -> dict[int, int]:
@@ -373,9 +477,10 @@ def _head_writer(
     threshold: float,
     tags: dict[str, str],
     confidence_path: str | None = None,
+    keep_confidence: bool = False,
 ) -> _HeadWriter:
     if head.task == TASK_SEGMENTATION:
-        return _ClassMapWriter(head, path, grid, block_px, threshold, tags, confidence_path)
+        return _ClassMapWriter(head, path, grid, block_px, threshold, tags, confidence_path, keep_confidence)
     return _ValueMapWriter(head, path, grid, block_px, tags)
 
 
@@ -391,12 +496,15 @@ class _ClassMapWriter(_HeadWriter):
         threshold: float,
         tags: dict[str, str],
         confidence_path: str | None,
+        keep_confidence: bool = False,
     ) -> None:
         self.head = head
-        self.postprocess = Postprocess(head, threshold, want_confidence=bool(confidence_path))
+        self.postprocess = Postprocess(head, threshold, want_confidence=bool(confidence_path) or keep_confidence)
+        self.confidence_path = confidence_path
         dtype, self.nodata = nodata_for([c.value for c in head.classes])
         self.lut = np.array([c.value for c in head.classes], dtype=dtype)
-        self.counts = np.zeros(len(head.classes), dtype=np.int64)
+        # Pixels per class value (values index the array: the LUT's values are small integers).
+        self.counts = np.zeros(int(self.lut.max(initial=0)) + 1, dtype=np.int64)
         self.files = [
             AtomicGeoTiff(
                 path,
@@ -414,23 +522,36 @@ class _ClassMapWriter(_HeadWriter):
                 AtomicGeoTiff(confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px, description="confidence")
             )
 
-    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
+    def decide(
+        self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray
+    ) -> dict[str, np.ndarray]:
         index, prob = self.postprocess(scores, self._core(scores, tile, tile_px, overlap_px))
         if index.max(initial=0) >= len(self.lut):
             raise ModelError(
                 f"Output '{self.head.name}' predicts class index {int(index.max())} but the model declares "
                 f"{len(self.lut)} classes: fix its 'classes' metadata."
             )
-        self.counts += np.bincount(index[core_valid], minlength=len(self.lut))[: len(self.lut)]
         classes = self.lut[index]
         classes[~core_valid] = self.nodata
-        self.files[0].write(classes, tile.core_row, tile.core_col)
-        if len(self.files) > 1 and prob is not None:
+        arrays = {"class": classes}
+        if prob is not None:
             prob[~core_valid] = CONFIDENCE_NODATA
-            self.files[1].write(prob, tile.core_row, tile.core_col)
+            arrays["confidence"] = prob
+        return arrays
+
+    def write_core(self, arrays: dict[str, np.ndarray], at: _Placement) -> None:
+        classes = arrays["class"][at.inside]
+        decided = classes[classes != self.nodata]
+        self.counts += np.bincount(decided.ravel(), minlength=len(self.counts))[: len(self.counts)]
+        self.files[0].write(classes, at.row, at.col)
+        if len(self.files) > 1:
+            self.files[1].write(arrays["confidence"][at.inside], at.row, at.col)
+
+    def stored_names(self) -> list[str]:
+        return ["class", "confidence"] if self.confidence_path else ["class"]
 
     def class_pixels(self) -> dict[int, int]:
-        return {int(self.lut[i]): int(n) for i, n in enumerate(self.counts) if n}
+        return {int(value): int(self.counts[value]) for value in self.lut if self.counts[value]}
 
 
 class _ValueMapWriter(_HeadWriter):
@@ -451,7 +572,9 @@ class _ValueMapWriter(_HeadWriter):
             )
         ]
 
-    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
+    def decide(
+        self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray
+    ) -> dict[str, np.ndarray]:
         plane = scores.reshape(scores.shape[-2:]) if scores.ndim == 2 or scores.shape[0] == 1 else None
         if plane is None:
             raise ModelError(
@@ -459,7 +582,13 @@ class _ValueMapWriter(_HeadWriter):
             )
         values = plane[self._core(plane, tile, tile_px, overlap_px)].astype(np.float32) * np.float32(self.head.scale)
         values[~core_valid] = np.nan
-        self.files[0].write(values, tile.core_row, tile.core_col)
+        return {"value": values}
+
+    def write_core(self, arrays: dict[str, np.ndarray], at: _Placement) -> None:
+        self.files[0].write(arrays["value"][at.inside], at.row, at.col)
+
+    def stored_names(self) -> list[str]:
+        return ["value"]
 
 
 class _TileValues:
@@ -469,33 +598,36 @@ class _TileValues:
         self.heads = tuple(heads)
         self.grid = grid
         self.path = os.path.abspath(path)
-        self.rows: list[list[object]] = []
+        self.records: list[tuple[tuple[int, int], list[object], list[float]]] = []
         self.values: dict[str, list[float]] = {h.name: [] for h in self.heads}
 
-    def add(self, tile: Tile, core_valid: np.ndarray, outputs: dict[str, np.ndarray]) -> None:
+    def decide(self, core_valid: np.ndarray, outputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """A tile's valid share and per-image values, as arrays (what the tile cache stores)."""
+        if not self.heads:
+            return {}
+        arrays = {"valid_share": np.array([core_valid.mean()], dtype=np.float64)}
+        for head in self.heads:
+            arrays[f"tile:{head.name}"] = np.array([per_image_value(head, outputs[head.name])[0]], dtype=np.float64)
+        return arrays
+
+    def add(self, tile: Tile, at: tuple[int, int], arrays: dict[str, np.ndarray]) -> None:
+        """Record a tile whose core starts at output-grid ``at`` (row, col); tiles may come in any order."""
         if not self.heads:
             return
         t = self.grid.transform
-        x0, y1 = t * (tile.core_col, tile.core_row)
-        x1, y0 = t * (tile.core_col + tile.core_cols, tile.core_row + tile.core_rows)
-        row: list[object] = [
-            tile.core_row,
-            tile.core_col,
-            f"{x0:.3f}",
-            f"{y0:.3f}",
-            f"{x1:.3f}",
-            f"{y1:.3f}",
-            f"{float(core_valid.mean()):.4f}",
-        ]
-        for head in self.heads:
-            value = float(per_image_value(head, outputs[head.name])[0])
-            self.values[head.name].append(value)
-            row.append(f"{value:.6g}")
-        self.rows.append(row)
+        x0, y1 = t * (at[1], at[0])
+        x1, y0 = t * (at[1] + tile.core_cols, at[0] + tile.core_rows)
+        row: list[object] = [at[0], at[1], f"{x0:.3f}", f"{y0:.3f}", f"{x1:.3f}", f"{y1:.3f}"]
+        row.append(f"{float(arrays['valid_share'][0]):.4f}")
+        values = [float(arrays[f"tile:{head.name}"][0]) for head in self.heads]
+        self.records.append((at, row + [f"{v:.6g}" for v in values], values))
 
     def commit(self) -> None:
+        """Sort the tiles row-major, fill :attr:`values` and write the CSV."""
         if not self.heads:
             return
+        self.records.sort(key=lambda record: record[0])
+        self.values = {h.name: [values[i] for _at, _row, values in self.records] for i, h in enumerate(self.heads)}
         buffer = io.StringIO()
         out = csv.writer(buffer)
         out.writerow(
@@ -510,7 +642,7 @@ class _TileValues:
                 *(f"{h.name} ({h.unit})" if h.unit else h.name for h in self.heads),
             ]
         )
-        out.writerows(self.rows)
+        out.writerows(row for _at, row, _values in self.records)
         write_text_atomic(self.path, buffer.getvalue())
 
 
@@ -633,7 +765,9 @@ class _Pipeline:
         tile_px: int,
         batch_size: int,
         is_canceled: Callable[[], bool],
+        lookup: Callable[[Tile], dict[str, np.ndarray] | None] | None = None,
     ) -> None:
+        self.lookup = lookup
         self.session = session
         self.specs = tuple(specs)
         self.sources = tuple(sources)
@@ -709,26 +843,49 @@ class _Pipeline:
             raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
         return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
 
+    def _work(self) -> Iterator[_CachedTile | list[Tile]]:
+        """Cached tiles one by one, the others in batches of ``batch_size`` for the model."""
+        if self.lookup is None:
+            yield from batched(self.tiles, self.batch_size)
+            return
+        pending: list[Tile] = []
+        for tile in self.tiles:
+            arrays = self.lookup(tile)
+            if arrays is not None:
+                yield _CachedTile(tile, arrays)
+                continue
+            pending.append(tile)
+            if len(pending) == self.batch_size:
+                yield pending
+                pending = []
+        if pending:
+            yield pending
+
     def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
-        """Read, infer and write every tile; outputs are opened and closed in the writing thread."""
+        """Read (or take from the cache), infer and write every tile; outputs are opened and closed
+        in the writing thread."""
         done = 0
 
-        def produce(stop: threading.Event) -> Iterator[tuple[list[Tile], dict, np.ndarray]]:
+        def produce(stop: threading.Event) -> Iterator[_CachedTile | tuple[list[Tile], dict, np.ndarray]]:
             with contextlib.ExitStack() as stack:
                 readers = [stack.enter_context(source.open()) for source in self.sources]
-                for batch in batched(self.tiles, self.batch_size):
+                for work in self._work():
                     if stop.is_set():
                         return
-                    yield self._read_batch(readers, batch)
+                    yield work if isinstance(work, _CachedTile) else self._read_batch(readers, work)
 
-        def infer(item: tuple[list[Tile], dict, np.ndarray]) -> tuple[list[Tile], dict, np.ndarray]:
+        def infer(
+            item: _CachedTile | tuple[list[Tile], dict, np.ndarray],
+        ) -> _CachedTile | tuple[list[Tile], dict, np.ndarray]:
+            if isinstance(item, _CachedTile):
+                return item
             batch, feeds, valid = item
             return batch, self._infer(feeds), valid
 
-        def consume(item: tuple[list[Tile], dict, np.ndarray]) -> None:
+        def consume(item: _CachedTile | tuple[list[Tile], dict, np.ndarray]) -> None:
             nonlocal done
-            write(*item)
-            done += len(item[0])
+            write(item)
+            done += 1 if isinstance(item, _CachedTile) else len(item[0])
             on_progress(99.0 * done / len(self.tiles))
 
         @contextlib.contextmanager

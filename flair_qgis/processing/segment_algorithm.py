@@ -23,7 +23,10 @@ from qgis.core import (
 from ..adapters.raster_input import RasterInput, capture_raster, layer_grid_extent, make_source
 from ..core.engine import DEVICES
 from ..core.errors import FlairError
+from ..adapters.settings import cache_max_bytes
+from ..core.cache_run import CacheRequest, whole_layer_grid
 from ..core.grid import plan_grid
+from ..core.tile_cache import source_identity
 from ..core.model import ModelInfo, read_model_info
 from ..core.multi import choose_bands
 from ..core.segment import SegmentRequest, check_supported, input_grids, segment
@@ -51,6 +54,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     DEVICE = "DEVICE"
     OUTPUT = "OUTPUT"
     OUTPUT_CONFIDENCE = "OUTPUT_CONFIDENCE"
+    CACHE = "CACHE"
 
     def name(self) -> str:
         return "segment"
@@ -100,6 +104,11 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.addParameter(
             QgsProcessingParameterEnum(
                 self.DEVICE, tr("Device"), options=list(DEVICES), defaultValue="auto", usesStaticStrings=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFile(
+                self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Folder, optional=True
             )
         )
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
@@ -153,7 +162,19 @@ class SegmentAlgorithm(FlairAlgorithm):
             first = rasters[0]
             resolution = self.model.resolution_m if not primary.crs().isGeographic() else None
             self.grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, extent, resolution)
-            grids = input_grids(self.model, self.grid)
+            cache_folder = self.parameterAsFile(parameters, self.CACHE, context)
+            cache = None
+            source_grid = self.grid
+            if cache_folder:
+                source_grid = whole_layer_grid(first.transform, first.width, first.height, first.crs_wkt, resolution)
+                cache = CacheRequest(
+                    cache_folder,
+                    tuple(source_identity(r.path) for r in rasters),
+                    tuple(tuple(b) for b in bands_per_input),
+                    source_grid,
+                    cache_max_bytes(),
+                )
+            grids = input_grids(self.model, source_grid)
             self.sources = [make_source(r, b, g) for r, b, g in zip(rasters, bands_per_input, grids)]
             device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
             if device not in DEVICES:
@@ -166,6 +187,7 @@ class SegmentAlgorithm(FlairAlgorithm):
                 overlap_px=self._optional_int(parameters, self.OVERLAP, context),
                 batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
                 device=device,
+                cache=cache,
             )
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
@@ -214,6 +236,8 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
         for warning in result.warnings:
             feedback.pushWarning(warning)
+        if result.cache_summary:
+            feedback.pushInfo(result.cache_summary)
         feedback.pushInfo(
             tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
