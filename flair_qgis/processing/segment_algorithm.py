@@ -21,16 +21,16 @@ from qgis.core import (
 )
 
 from ..adapters.raster_input import RasterInput, capture_raster, layer_grid_extent, make_source
-from ..core.engine import DEVICES
-from ..core.errors import FlairError
 from ..adapters.settings import cache_max_bytes
 from ..core.cache_run import CacheRequest, whole_layer_grid
+from ..core.engine import DEVICES
+from ..core.errors import FlairError
 from ..core.grid import plan_grid
-from ..core.tile_cache import source_identity
 from ..core.model import ModelInfo, read_model_info
 from ..core.multi import choose_bands
 from ..core.segment import SegmentRequest, check_supported, input_grids, segment
 from ..core.sources import parse_band_list
+from ..core.tile_cache import source_identity
 from .base import FlairAlgorithm, tr
 
 MAX_INPUTS = 4
