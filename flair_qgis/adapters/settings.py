@@ -109,3 +109,11 @@ def follow_view_budget_px() -> int:
     except (TypeError, ValueError):
         mpx = DEFAULT_FOLLOW_BUDGET_MPX
     return int(max(0.0, mpx) * 1e6)
+
+
+def cache_folder() -> str:
+    """The dock's tile cache folder (setting ``cache_folder``; default in the QGIS profile)."""
+    from qgis.core import QgsApplication
+
+    default = os.path.join(QgsApplication.qgisSettingsDirPath(), "flair_qgis", "tile_cache")
+    return str_value("cache_folder", "") or default

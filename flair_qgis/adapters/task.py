@@ -34,6 +34,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
+from ..core.cache_run import CacheRequest, whole_layer_grid
 from ..core.errors import Canceled, FlairError, InputError
 from ..core.grid import Grid, plan_grid
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
@@ -50,6 +51,8 @@ from ..core.segment import (
     segment,
 )
 from ..core.sources import PixelSource, validate_bands_for_model
+from ..core.tile_cache import source_identity
+from . import settings
 from .layers import (
     add_above,
     add_class_map,
@@ -108,6 +111,7 @@ class RunRequest:
         opacity: opacity of the class-map layer, 0..1.
         more_inputs: layer and bands of the model's further inputs (2nd, 3rd...), in the
             model's input order.
+        cache_folder: tile cache folder; empty for none.
     """
 
     model_path: str
@@ -126,6 +130,7 @@ class RunRequest:
     confidence: bool = False
     opacity: float = 0.7
     more_inputs: tuple[InputChoice, ...] = ()
+    cache_folder: str = ""
 
     def input_choices(self) -> tuple[InputChoice, ...]:
         """Layer and bands for every model input, in the model's input order."""
@@ -410,7 +415,18 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
     elif request.extent_mode != EXTENT_LAYER:
         raise InputError(f"Unknown extent mode {request.extent_mode!r}.")
     grid = plan_grid(raster.transform, raster.width, raster.height, raster.crs_wkt, extent, resolution)
-    grids = input_grids(model, grid)
+    cache = None
+    source_grid = grid
+    if request.cache_folder:
+        source_grid = whole_layer_grid(raster.transform, raster.width, raster.height, raster.crs_wkt, resolution)
+        cache = CacheRequest(
+            request.cache_folder,
+            tuple(source_identity(r.path) for r in rasters),
+            tuple(tuple(b) for b in bands_per_input),
+            source_grid,
+            settings.cache_max_bytes(),
+        )
+    grids = input_grids(model, source_grid)
     sources = tuple(make_source(r, b, g) for r, b, g in zip(rasters, bands_per_input, grids))
 
     output = request.output_path or _auto_output_path(request.output_folder, layer.name(), model.path)
@@ -430,6 +446,7 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
         overlap_px=request.overlap_px,
         batch_size=request.batch_size,
         device=request.device,
+        cache=cache,
     )
     return PreparedRun(
         model, head, sources, grid, core_request, layer.id(), layer.name(), tuple(wkbs), request.opacity,

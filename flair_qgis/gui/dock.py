@@ -63,6 +63,7 @@ from ..adapters.task import (
 )
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
+from .follow_view import FollowView
 from .map_tools import RectangleMapTool
 from .widgets import DependencyBanner, InputPicker, ModelCard, compact, tr
 
@@ -242,6 +243,8 @@ class FlairDock(QDockWidget):
         self.progress.setRange(0, 100)
         self.progress.setVisible(False)
         run_form.addRow(self.progress)
+        self.follow = FollowView(self)  # "Follow the view": each settled view segmented and scored
+        run_form.addRow(self.follow.widget)
         layout.addWidget(run_box)
 
         result_box = QGroupBox(tr("Result"))
@@ -635,6 +638,7 @@ class FlairDock(QDockWidget):
             if self.canvas.mapTool() is tool:
                 self.canvas.unsetMapTool(tool)
         self.qa.shutdown()
+        self.follow.shutdown()
 
 
 def icon_path(name: str) -> str:
