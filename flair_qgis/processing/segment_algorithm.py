@@ -122,6 +122,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
         self.addOutput(QgsProcessingOutputNumber("TILES", tr("Tiles processed")))
+        self.addOutput(QgsProcessingOutputNumber("CACHED_TILES", tr("Tiles read from the tile cache")))
         self.addOutput(QgsProcessingOutputNumber("SECONDS", tr("Run time (s)")))
         self.addOutput(QgsProcessingOutputString("OUTPUT_TILE_VALUES", tr("Per-tile values of per-image heads (CSV)")))
 
@@ -248,6 +249,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             self.OUTPUT_CONFIDENCE: result.confidence_path,
             "PROVIDER": result.session.provider,
             "TILES": result.tiles,
+            "CACHED_TILES": result.cached_tiles,
             "SECONDS": result.seconds,
             "OUTPUT_TILE_VALUES": result.tile_values_path,
         }
