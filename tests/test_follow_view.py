@@ -82,7 +82,7 @@ def test_a_quick_second_move_cancels_the_first_run(follow_setup, qgis_canvas, qt
     follow.toggle.setChecked(True)
     qtbot.waitUntil(lambda: follow.task is not None, timeout=10000)
     first = follow.task
-    first_output = first.prepared.request.output_path
+    first_output = first.prepared.plan.request.output_path
     qgis_canvas.setExtent(_view(layer, 0, 0, 256, 256))
     assert first.isCanceled()
     _settled(qtbot, follow, 2)

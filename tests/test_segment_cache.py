@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import rasterio
 from conftest import RecordingFeedback
 from rasters import random_image, read, write_raster
 from toy_models import box3x3_model
@@ -158,3 +159,87 @@ def test_an_unwritable_cache_folder_runs_uncached_with_a_warning(run_alg, tmp_pa
     plain, _ = _segment(run_alg, raster, model, tmp_path / "plain.tif", EXTENT=extent)
     assert np.array_equal(read(result["OUTPUT"]), read(plain["OUTPUT"]))
     assert any("cannot be written" in w and "without the cache" in w for w in log.warnings), log.warnings
+
+
+def test_a_warm_run_does_not_load_the_model(run_alg, tmp_path, scene):
+    raster, model, cache = scene
+    extent = _extent(0, 0, 100, 100)
+    cold, _ = _segment(run_alg, raster, model, tmp_path / "cold.tif", EXTENT=extent, CACHE=str(cache))
+    warm, _ = _segment(run_alg, raster, model, tmp_path / "warm.tif", EXTENT=extent, CACHE=str(cache))
+    assert cold["PROVIDER"] == "CPUExecutionProvider" and cold["CACHED_TILES"] == 0
+    assert warm["PROVIDER"] == "tile cache" and warm["CACHED_TILES"] == warm["TILES"]
+
+
+def test_one_cached_run_serves_runs_with_and_without_a_mask(run_alg, tmp_path, scene):
+    from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsVectorLayer
+
+    raster, model, cache = scene
+    zone = QgsVectorLayer("Polygon?crs=EPSG:2154", "zone", "memory")
+    feature = QgsFeature()
+    corners = [(30, 20), (200, 40), (90, 180)]  # a triangle, layer pixels (col, row)
+    ring = [QgsPointXY(ORIGIN_X + c * RES, ORIGIN_Y - r * RES) for c, r in corners]
+    feature.setGeometry(QgsGeometry.fromPolygonXY([ring]))
+    zone.dataProvider().addFeatures([feature])
+    _segment(run_alg, raster, model, tmp_path / "whole.tif", CACHE=str(cache))  # fills the cache, no mask
+    masked, log = _segment(run_alg, raster, model, tmp_path / "masked.tif", MASK=zone, CACHE=str(cache))
+    plain, _ = _segment(run_alg, raster, model, tmp_path / "plain.tif", MASK=zone)
+    hits, total = _from_cache(log)
+    assert hits == total
+    got, expected = read(masked["OUTPUT"]), read(plain["OUTPUT"])
+    assert np.array_equal(got, expected)
+    with rasterio.open(plain["OUTPUT"]) as dst:
+        assert (expected == dst.nodata).sum() > 1000  # the mask did blank pixels
+
+
+def test_per_image_heads_and_value_maps_come_back_from_the_cache(run_alg, tmp_path):
+    from test_segment_multi import three_head_model
+
+    raster = write_raster(tmp_path / "img.tif", random_image(200, 160, bands=4, seed=5))
+    model = three_head_model(tmp_path / "three.onnx")
+    runs = []
+    for name in ("cold", "warm"):
+        result, _ = _segment(
+            run_alg,
+            raster,
+            model,
+            tmp_path / f"{name}.tif",
+            EXTENT=_extent(10, 10, 150, 190),
+            CACHE=str(tmp_path / "c"),
+        )
+        runs.append(result)
+    cold, warm = runs
+    assert warm["CACHED_TILES"] == warm["TILES"] > 1
+    assert np.array_equal(read(cold["OUTPUT"]), read(warm["OUTPUT"]))
+    assert np.array_equal(read(cold["OUTPUT_HEIGHT"]), read(warm["OUTPUT_HEIGHT"]), equal_nan=True)
+    assert Path(cold["OUTPUT_TILE_VALUES"]).read_text() == Path(warm["OUTPUT_TILE_VALUES"]).read_text()
+
+
+def test_a_web_layer_is_cached_on_its_provider_uri(run_alg, tmp_path):
+    import subprocess
+
+    from qgis.core import QgsProject, QgsRasterLayer
+    from toy_models import identity_model
+
+    src = write_raster(
+        tmp_path / "src.tif",
+        random_image(384, 512, bands=3, seed=7),
+        res=0.3,
+        origin=(261000.0, 6250000.0),
+        crs="EPSG:3857",
+    )
+    tiles = tmp_path / "tiles"
+    subprocess.run(["gdal2tiles.py", "--xyz", "-q", "-z", "19", "-w", "none", str(src), str(tiles)], check=True)
+    uri = f"type=xyz&url=file://{tiles}/{{z}}/{{x}}/{{y}}.png&zmax=19&zmin=19"
+    layer = QgsRasterLayer(uri, "xyz", "wms")
+    QgsProject.instance().addMapLayer(layer)
+    model = identity_model(tmp_path / "id.onnx", 3, metadata={"mean": [0] * 3, "std": [1] * 3, "resolution_cm": 30})
+    params = {"EXTENT": "261030,261120,6249910,6249980 [EPSG:3857]", "BANDS": "1,2,3"}
+    try:
+        plain, _ = _segment(run_alg, layer.id(), model, tmp_path / "plain.tif", **params)
+        cold, _ = _segment(run_alg, layer.id(), model, tmp_path / "cold.tif", CACHE=str(tmp_path / "c"), **params)
+        warm, _ = _segment(run_alg, layer.id(), model, tmp_path / "warm.tif", CACHE=str(tmp_path / "c"), **params)
+    finally:
+        QgsProject.instance().removeMapLayer(layer.id())
+    assert cold["CACHED_TILES"] == 0 and warm["CACHED_TILES"] == warm["TILES"]
+    assert np.array_equal(read(warm["OUTPUT"]), read(plain["OUTPUT"]))
+    assert np.array_equal(read(cold["OUTPUT"]), read(plain["OUTPUT"]))

@@ -195,15 +195,8 @@ def decode_entry(data: bytes, key: str, row: int, col: int) -> dict[str, np.ndar
 
 @dataclass
 class CacheStats:
-    """What a cache did during a run.
-
-    Attributes:
-        hits: tiles read from the cache.
-        misses: tiles not found (computed by the model).
-        corrupt: entries found damaged, deleted and recomputed.
-        stored: entries written.
-        evicted: entries deleted to stay under the size limit.
-    """
+    """What a cache did during a run: tiles read (``hits``), not found (``misses``), found
+    damaged (``corrupt``), written (``stored``) and deleted to stay under the limit (``evicted``)."""
 
     hits: int = 0
     misses: int = 0

@@ -28,8 +28,11 @@ from qgis.PyQt.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 
 from ..adapters import settings
 from ..adapters.layers import add_class_map, paletted_renderer, remove_outputs
-from ..adapters.task import EXTENT_CANVAS, RunOutcome, SegmentTask, prepare_segment
+from ..adapters.segment_request import EXTENT_CANVAS, prepare_segment
+from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
+from ..core.heads import check_supported
+from ..core.model import TASK_SEGMENTATION
 from .widgets import tr
 
 DEBOUNCE_MS = 300
@@ -136,6 +139,11 @@ class FollowView(QObject):
         model = self.dock.model
         if model is None:
             return tr("Choose a model to follow the view.")
+        try:
+            if check_supported(model).task != TASK_SEGMENTATION:
+                return tr("Follow the view shows class maps: this model has no segmentation output.")
+        except FlairError as err:
+            return str(err)
         layer = self.dock.input_layer(0)
         if not isinstance(layer, QgsRasterLayer):
             return tr("Choose an input layer to follow the view.")
@@ -208,17 +216,18 @@ class FollowView(QObject):
 
     def _show(self, path: str, prepared) -> QgsRasterLayer:
         """Point the live layer at ``path`` (creating it the first time); the previous file goes."""
-        classes = prepared.classes
+        classes = prepared.plan.heads.primary.classes
         layer = self.live_layer()
-        name = tr("FLAIR live view — {model}").format(model=os.path.splitext(os.path.basename(prepared.model.path))[0])
         if layer is None:
-            layer = add_class_map(path, classes, name, prepared.layer_id, opacity=prepared.opacity)
+            model = os.path.splitext(os.path.basename(prepared.plan.model.path))[0]
+            name = tr("FLAIR live view — {model}").format(model=model)
+            layer = add_class_map(path, classes, name, prepared.layer_ids[0], opacity=prepared.opacity)
             layer.setCustomProperty("flair_qgis/kind", LIVE_KIND)
             self.live_layer_id = layer.id()
             return layer
         previous = layer.source()
         opacity = layer.renderer().opacity() if layer.renderer() else prepared.opacity
-        layer.setDataSource(path, layer.name(), "gdal", False)  # False: keep no default style
+        layer.setDataSource(path, layer.name(), "gdal", False)  # False: no default style, ours follows
         renderer = paletted_renderer(layer, classes)
         renderer.setOpacity(opacity)
         layer.setRenderer(renderer)
