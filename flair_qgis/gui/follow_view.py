@@ -39,6 +39,18 @@ DEBOUNCE_MS = 300
 LIVE_KIND = "live_view"
 
 
+def _model_reason(model) -> str:
+    """Why a model cannot follow the view ("" when it can): none chosen, or no class map to show."""
+    if model is None:
+        return tr("Choose a model to follow the view.")
+    try:
+        if check_supported(model).task != TASK_SEGMENTATION:
+            return tr("Follow the view shows class maps: this model has no segmentation output.")
+    except FlairError as err:
+        return str(err)
+    return ""
+
+
 class LiveSegmentTask(SegmentTask):
     """A dock run whose class map is not added as a new layer: the follow view updates its own."""
 
@@ -137,13 +149,9 @@ class FollowView(QObject):
     def why_not(self) -> str:
         """Why the current view cannot be segmented ("" when it can): no model, no layer, too large."""
         model = self.dock.model
-        if model is None:
-            return tr("Choose a model to follow the view.")
-        try:
-            if check_supported(model).task != TASK_SEGMENTATION:
-                return tr("Follow the view shows class maps: this model has no segmentation output.")
-        except FlairError as err:
-            return str(err)
+        reason = _model_reason(model)
+        if reason:
+            return reason
         layer = self.dock.input_layer(0)
         if not isinstance(layer, QgsRasterLayer):
             return tr("Choose an input layer to follow the view.")
