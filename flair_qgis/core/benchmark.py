@@ -35,6 +35,7 @@ from rasterio.enums import Resampling
 from rasterio.windows import Window, from_bounds
 
 from .alignment import ClassAlignment, align_classes
+from .bands import BandChoice, band_choice
 from .datasets import (
     FLAIRHUB_LABELS,
     LAYOUT_FLAIR1,
@@ -49,7 +50,7 @@ from .engine import SessionInfo, create_session, run_batch
 from .errors import FlairError, InputError, ModelError
 from .metrics import ConfusionMatrix, build_report
 from .model import InputSpec, ModelInfo, OutputSpec, read_model_info
-from .multi import BandChoice, Heads, band_choice, class_values, input_modalities, per_image_value, resolve_heads
+from .multi import Heads, class_values, input_modalities, per_image_value, resolve_heads
 from .nomenclature import ClassInfo
 from .paths import check_folder_not_input, check_outputs_not_inputs, resolved
 from .pipeline import run_stages

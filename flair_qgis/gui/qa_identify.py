@@ -7,6 +7,7 @@ from qgis.PyQt.QtWidgets import QGroupBox, QLabel, QPushButton, QVBoxLayout
 
 from ..adapters.layers import class_name, identify, palette_classes
 from .map_tools import IdentifyMapTool
+from .messages import identify_text
 from .qa_layers import LayersSection
 from .widgets import tr
 
@@ -55,11 +56,11 @@ class IdentifySection(QGroupBox):
             reference_field=layers.field_combo.currentField(),
         )
         classes = palette_classes(prediction)
-        confidence = f"{report.confidence:.2f}" if report.confidence is not None else "—"
-        text = tr("Predicted: {pred} — confidence {conf} — reference: {ref}").format(
-            pred=class_name(classes, report.predicted),
-            conf=confidence,
-            ref=layers.reference_name(report.reference, classes),
+        text = identify_text(
+            class_name(classes, report.predicted),
+            layers.reference_name(report.reference, classes),
+            report.confidence,
+            has_confidence=layers.confidence_combo.currentLayer() is not None,
         )
         self.label.setText(text)
         return text

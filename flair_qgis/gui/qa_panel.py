@@ -57,7 +57,15 @@ class QaPanel(QWidget):
         # The widgets tests and the dock reach through the panel.
         for name in ("prediction_combo", "confidence_combo", "reference_combo", "field_combo", "protocol_combo"):
             setattr(self, name, getattr(self.layers, name))
-        for name in ("error_check", "suspicious_check", "summary_label", "class_table", "matrix_label"):
+        for name in (
+            "error_check",
+            "suspicious_check",
+            "score_button",
+            "export_button",
+            "summary_label",
+            "class_table",
+            "matrix_label",
+        ):
             setattr(self, name, getattr(self.scores, name))
 
     # ----------------------------------------------------------------- scoring
@@ -83,7 +91,7 @@ class QaPanel(QWidget):
             return None
         self._remove_overlays()
         self.task = EvaluateTask(prepared, self._on_scored)
-        self.scores.score_button.setEnabled(False)
+        self.score_button.setEnabled(False)
         self.summary_label.setText(tr("Scoring…"))
         QgsApplication.taskManager().addTask(self.task)
         return self.task
@@ -98,7 +106,7 @@ class QaPanel(QWidget):
 
     def _on_scored(self, outcome: EvaluationOutcome) -> None:
         self.task = None
-        self.scores.score_button.setEnabled(True)
+        self.score_button.setEnabled(True)
         if outcome.status != "ok" or outcome.report is None:
             if outcome.status == "canceled":
                 self.summary_label.setText(tr("Canceled."))
@@ -118,7 +126,7 @@ class QaPanel(QWidget):
         prediction = self.prediction_combo.currentLayer()
         crs = suspicious.crs() if suspicious is not None else prediction.crs()
         self.suspicious_table.show_ranked(outcome.ranked, crs)
-        self.scores.export_button.setEnabled(True)
+        self.export_button.setEnabled(True)
 
     def show_report(self, report: dict) -> None:
         """Fill the summary, the per-class table and the confusion heat map."""
