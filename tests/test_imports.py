@@ -23,8 +23,9 @@ from flair_qgis.adapters import deps
 
 PLUGIN = REPO / "flair_qgis"
 SETUP_SH = REPO / "scripts" / "setup.sh"
-# The plugin runs inside QGIS, which provides these.
-FROM_QGIS = {"qgis"}
+REQUIREMENTS_DEV = REPO / "requirements-dev.txt"
+FROM_QGIS = {requirement.module for requirement in deps.WITH_QGIS}
+OPTIONAL = {requirement.module for requirement in deps.OPTIONAL}
 
 
 def _imported_names(tree: ast.AST) -> list[str]:
@@ -105,7 +106,7 @@ def test_scanner_finds_the_plugins_imports():
 
 
 def test_every_import_is_a_declared_requirement():
-    declared = {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)} | FROM_QGIS
+    declared = {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)} | FROM_QGIS | OPTIONAL
     undeclared = {name: files for name, files in third_party_imports().items() if name not in declared}
     assert not undeclared, (
         f"flair_qgis imports modules that neither scripts/setup.sh nor the plugin's dependency check "
@@ -115,7 +116,7 @@ def test_every_import_is_a_declared_requirement():
 
 
 def test_dependency_check_checks_exactly_the_imports():
-    imports = set(third_party_imports()) - FROM_QGIS - {deps.ONNXRUNTIME.module}
+    imports = set(third_party_imports()) - FROM_QGIS - OPTIONAL - {deps.ONNXRUNTIME.module}
     assert set(deps.REQUIRED_MODULES) == imports
     # The plugin offers to pip-install the missing modules by their import names.
     assert all(requirement.pip == requirement.module for requirement in deps.REQUIREMENTS)
@@ -129,7 +130,7 @@ def test_setup_installs_each_imports_debian_package():
     # Recommends do not count: geopandas recommends rtree, which --no-install-recommends skips.
     assert "python3-rtree" not in installed_dependency_closure(["python3-geopandas"])
     assert "python3-geopandas" not in installed_dependency_closure(["python3-numpy"])
-    not_pulled = [r.debian for r in deps.REQUIREMENTS if r.debian not in needed]
+    not_pulled = [r.debian for r in (*deps.REQUIREMENTS, *deps.WITH_QGIS) if r.debian not in needed]
     assert not not_pulled, (
         f"{not_pulled} are not hard dependencies of scripts/setup.sh's APT_PACKAGES "
         "(setup.sh installs with --no-install-recommends): add them to APT_PACKAGES"
@@ -142,9 +143,58 @@ def test_setup_pip_installs_onnxruntime():
     assert re.search(r'-m pip install [^\n]*\\\n\s*"\$ORT"', text)
 
 
+def _pip_names_installed_by_setup() -> set[str]:
+    """Distributions requirements-dev.txt names, with the ones they depend on (as installed)."""
+    from importlib import metadata
+
+    def name_of(requirement: str) -> str:
+        return re.split(r"[<>=!~;\[ ]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+    listed = [line.split("#")[0] for line in REQUIREMENTS_DEV.read_text(encoding="utf-8").splitlines()]
+    names = {name_of(line) for line in listed if line.strip()}
+    for name in list(names):
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        names |= {name_of(requirement) for requirement in requires if "extra ==" not in requirement}
+    return names
+
+
+def _guarded_imports(module: str) -> tuple[int, int]:
+    """How many imports of ``module`` the plugin has, and how many sit in ``try/except ImportError``."""
+    total = guarded = 0
+    for path in sorted(PLUGIN.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        safe = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try) and any(
+                "ImportError" in ast.unparse(handler.type or ast.Name("BaseException")) for handler in node.handlers
+            ):
+                safe |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+        for node in ast.walk(tree):
+            if module in _imported_names(node if isinstance(node, ast.Import | ast.ImportFrom) else ast.Pass()):
+                total += 1
+                guarded += id(node) in safe
+    return total, guarded
+
+
+def test_optional_modules_installed_by_setup_or_guarded():
+    """Dask's modules: make setup installs them, or every import of them copes with their absence."""
+    installed = _pip_names_installed_by_setup()
+    for requirement in deps.OPTIONAL:
+        if requirement.pip.lower() in installed:
+            continue
+        total, guarded = _guarded_imports(requirement.module)
+        assert total == guarded, (
+            f"{requirement.module} is neither installed by make setup (requirements-dev.txt) nor imported "
+            f"only inside try/except ImportError ({guarded} of {total} imports are)"
+        )
+
+
 def test_rtree_neither_needed_nor_offered():
     assert "rtree" not in third_party_imports()
-    for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME):
+    for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME, *deps.WITH_QGIS, *deps.OPTIONAL):
         assert "rtree" not in f"{requirement.module} {requirement.debian} {requirement.pip}"
     assert "rtree" not in " ".join(setup_apt_packages())
     assert "rtree" not in deps.install_command_text(" ".join(deps.REQUIRED_MODULES), "/profile/deps")

@@ -93,6 +93,22 @@ REQUIREMENTS = (
 ONNXRUNTIME = Requirement("onnxruntime", "", "onnxruntime")
 """Checked apart (:func:`onnxruntime_status`): not packaged by Debian, pip installs it everywhere."""
 
+WITH_QGIS = (
+    Requirement("qgis", "python3-qgis", ""),
+    Requirement("osgeo", "python3-gdal", ""),
+)
+"""Shipped by every QGIS (its own Python API and GDAL's): never checked nor offered."""
+
+OPTIONAL = (
+    Requirement("distributed", "", "distributed"),
+    Requirement("cloudpickle", "", "cloudpickle"),
+    Requirement("bokeh", "", "bokeh"),
+)
+"""Only for runs on a Dask scheduler (``SCHEDULER``; :mod:`flair_qgis.scale`), which says what to
+install when they are missing: not checked at start nor offered. ``make setup`` installs
+distributed (requirements-dev.txt), which brings cloudpickle; bokeh (the Dask dashboard) is
+used only when present."""
+
 REQUIRED_MODULES = tuple(requirement.module for requirement in REQUIREMENTS)
 """The import names of :data:`REQUIREMENTS`, in the order the check reports them."""
 
