@@ -31,6 +31,7 @@ def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup
     root = (project or QgsProject.instance()).layerTreeRoot()
     group = root.insertGroup(0, name)
     group.setCustomProperty(RUN_GROUP_PROPERTY, True)
+    group.setExpanded(True)  # the newest run's layers and legends in sight
     return group
 
 
