@@ -3,9 +3,9 @@
 A model with several inputs (an aerial image and a DEM at their own resolutions...) gets one layer
 picker, with its band mapping, per input; the extent and the output grid come from the first.
 
-The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.task.RunRequest`;
-:func:`~flair_qgis.adapters.task.prepare_segment` captures the run on the main thread and
-:class:`~flair_qgis.adapters.task.SegmentTask` runs it in the QGIS task manager.
+The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.segment_request.RunRequest`;
+:func:`~flair_qgis.adapters.segment_request.prepare_segment` captures the run on the main thread and
+:class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ from ..adapters.segment_request import (
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
+from .follow_view import FollowView
 from .map_tools import RectangleMapTool
 from .messages import run_log_line, run_summary
 from .model_list import model_entries, start_model
@@ -242,6 +243,8 @@ class FlairDock(QDockWidget):
         self.progress.setRange(0, 100)
         self.progress.setVisible(False)
         run_form.addRow(self.progress)
+        self.follow = FollowView(self)  # "Follow the view": each settled view segmented and scored
+        run_form.addRow(self.follow.widget)
         layout.addWidget(run_box)
 
         result_box = QGroupBox(tr("Result"))
@@ -633,6 +636,7 @@ class FlairDock(QDockWidget):
             if self.canvas.mapTool() is tool:
                 self.canvas.unsetMapTool(tool)
         self.qa.shutdown()
+        self.follow.shutdown()
 
 
 def icon_path(name: str) -> str:

@@ -22,6 +22,7 @@ from qgis.core import (
     QgsRasterLayer,
 )
 
+from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
 from ..core.bands import parse_band_list
@@ -55,6 +56,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     OUTPUT = "OUTPUT"
     OUTPUT_CONFIDENCE = "OUTPUT_CONFIDENCE"
     MASK = "MASK"
+    CACHE = "CACHE"
 
     def name(self) -> str:
         return "segment"
@@ -71,7 +73,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             "model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). "
             "MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP "
             "default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; "
-            "the log says which one ran."
+            "the log says which one ran.\n\n"
+            "CACHE (a folder) stores each tile's result; later runs over the same ground read it "
+            "instead of running the model (same pixels; the log says how many tiles came from it)."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -116,6 +120,11 @@ class SegmentAlgorithm(FlairAlgorithm):
                 self.DEVICE, tr("Device"), options=list(DEVICES), defaultValue="auto", usesStaticStrings=True
             )
         )
+        self.addParameter(
+            QgsProcessingParameterFile(
+                self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Folder, optional=True
+            )
+        )
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
         self.addParameter(
             QgsProcessingParameterRasterDestination(
@@ -127,6 +136,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
         self.addOutput(QgsProcessingOutputNumber("TILES", tr("Tiles processed")))
+        self.addOutput(QgsProcessingOutputNumber("CACHED_TILES", tr("Tiles read from the tile cache")))
         self.addOutput(QgsProcessingOutputNumber("SECONDS", tr("Run time (s)")))
         self.addOutput(QgsProcessingOutputString("OUTPUT_TILE_VALUES", tr("Per-tile values of per-image heads (CSV)")))
 
@@ -195,6 +205,8 @@ class SegmentAlgorithm(FlairAlgorithm):
             overlap_px=self._optional_int(parameters, self.OVERLAP, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
             device=device,
+            cache_folder=self.parameterAsFile(parameters, self.CACHE, context) or None,
+            cache_max_bytes=settings.cache_max_bytes(),
         )
 
     def _input_layers(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> list[QgsRasterLayer]:
@@ -233,6 +245,8 @@ class SegmentAlgorithm(FlairAlgorithm):
         result = self.run_core(feedback, lambda: run_plan(plan, is_canceled=is_canceled, on_progress=on_progress))
         for warning in result.warnings:
             feedback.pushWarning(warning)
+        if result.cache_summary:
+            feedback.pushInfo(result.cache_summary)
         feedback.pushInfo(
             tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
@@ -243,6 +257,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             self.OUTPUT_CONFIDENCE: result.confidence_path,
             "PROVIDER": result.session.provider,
             "TILES": result.tiles,
+            "CACHED_TILES": result.cached_tiles,
             "SECONDS": result.seconds,
             "OUTPUT_TILE_VALUES": result.tile_values_path,
         }
