@@ -118,6 +118,9 @@ class FlairDock(QDockWidget):
         self.setWidget(body)
         for combo in self.findChildren(QComboBox):
             compact(combo)
+        # A narrow dock (300 px) puts a form's field under its label rather than scrolling sideways.
+        for form in self.findChildren(QFormLayout):
+            form.setRowWrapPolicy(QFormLayout.WrapLongRows)
 
     @staticmethod
     def _scrolled(widget: QWidget) -> QScrollArea:
@@ -201,7 +204,10 @@ class FlairDock(QDockWidget):
         self.output_widget.setFilter("GeoTIFF (*.tif *.tiff)")
         self.output_widget.lineEdit().setPlaceholderText(tr("[new file in a temporary folder]"))
         run_form.addRow(tr("Class map"), self.output_widget)
-        self.confidence_check = QCheckBox(tr("Also write a confidence layer"))
+        self.confidence_check = QCheckBox(tr("Confidence layer"))
+        self.confidence_check.setToolTip(
+            tr("Also write the probability of the winning class (0..1); the suspicious-label ranking uses it")
+        )
         self.confidence_check.setChecked(settings.bool_value("confidence", False))
         run_form.addRow(self.confidence_check)
 
