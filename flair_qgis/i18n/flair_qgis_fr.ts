@@ -59,7 +59,7 @@
         <translation>Entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="84" />
+        <location filename="../processing/segment_algorithm.py" line="91" />
         <source>Extent</source>
         <translation>Emprise</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>Auto (CUDA si disponible)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="118" />
+        <location filename="../processing/segment_algorithm.py" line="125" />
         <source>Device</source>
         <translation>Processeur</translation>
     </message>
@@ -124,7 +124,7 @@
         <translation>[nouveau fichier dans un dossier temporaire]</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="128" />
+        <location filename="../processing/segment_algorithm.py" line="135" />
         <source>Class map</source>
         <translation>Carte des classes</translation>
     </message>
@@ -144,7 +144,7 @@
         <translation>Recouvrement</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="109" />
+        <location filename="../processing/segment_algorithm.py" line="116" />
         <source>Tiles per batch</source>
         <translation>Tuiles par lot</translation>
     </message>
@@ -233,7 +233,7 @@
         <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="250" />
+        <location filename="../processing/segment_algorithm.py" line="268" />
         <source>{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).</source>
         <translation>{provider} a traité {tiles} tuile(s) en {s:.1f} s ({rate:.2f} km²/h).</translation>
     </message>
@@ -550,7 +550,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Dossier du jeu de données</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="83" />
+        <location filename="../processing/segment_algorithm.py" line="90" />
         <source>ONNX model</source>
         <translation>Modèle ONNX</translation>
     </message>
@@ -620,7 +620,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Échantillons par seconde</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="137" />
+        <location filename="../processing/segment_algorithm.py" line="151" />
         <source>Execution provider that ran</source>
         <translation>Fournisseur d'exécution utilisé</translation>
     </message>
@@ -635,7 +635,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Dossier des prédictions</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="200" />
+        <location filename="../processing/segment_algorithm.py" line="216" />
         <source>DEVICE must be auto, cuda or cpu, got '{}'.</source>
         <translation>DEVICE doit valoir auto, cuda ou cpu, reçu « {} ».</translation>
     </message>
@@ -733,7 +733,7 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
         <translation>PNG de la matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="182" />
+        <location filename="../processing/segment_algorithm.py" line="198" />
         <source>The extent is empty: choose an area with a width and a height.</source>
         <translation>L'emprise est vide : choisissez une zone avec une largeur et une hauteur.</translation>
     </message>
@@ -821,82 +821,82 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>{n} polygones classés ; la classe majoritaire du modèle diffère de l'étiquette sur {d}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="65" />
+        <location filename="../processing/segment_algorithm.py" line="67" />
         <source>Segment raster with ONNX model</source>
         <translation>Segmenter un raster avec un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="82" />
+        <location filename="../processing/segment_algorithm.py" line="89" />
         <source>Input raster</source>
         <translation>Raster en entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="93" />
+        <location filename="../processing/segment_algorithm.py" line="100" />
         <source>Layer bands for the model's channels (e.g. 1,2,3)</source>
         <translation>Bandes de la couche pour les canaux du modèle (par ex. 1,2,3)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="99" />
+        <location filename="../processing/segment_algorithm.py" line="106" />
         <source>Raster for model input {}</source>
         <translation>Raster pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="104" />
+        <location filename="../processing/segment_algorithm.py" line="111" />
         <source>Bands for model input {}</source>
         <translation>Bandes pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="109" />
+        <location filename="../processing/segment_algorithm.py" line="116" />
         <source>Tile size (px, empty = model's)</source>
         <translation>Taille des tuiles (px, vide = celle du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="109" />
+        <location filename="../processing/segment_algorithm.py" line="116" />
         <source>Overlap between tiles (px, empty = model's)</source>
         <translation>Recouvrement entre tuiles (px, vide = celui du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="129" />
+        <location filename="../processing/segment_algorithm.py" line="136" />
         <source>Confidence (probability of the winning class)</source>
         <translation>Confiance (probabilité de la classe retenue)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="138" />
+        <location filename="../processing/segment_algorithm.py" line="152" />
         <source>Tiles processed</source>
         <translation>Tuiles traitées</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="140" />
+        <location filename="../processing/segment_algorithm.py" line="154" />
         <source>Run time (s)</source>
         <translation>Durée du traitement (s)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="141" />
+        <location filename="../processing/segment_algorithm.py" line="155" />
         <source>Per-tile values of per-image heads (CSV)</source>
         <translation>Valeurs par tuile des têtes par image (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="215" />
+        <location filename="../processing/segment_algorithm.py" line="231" />
         <source>The model has {} inputs; flair:segment feeds at most {}.</source>
         <translation>Le modèle a {} entrées ; flair:segment en alimente au plus {}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="227" />
+        <location filename="../processing/segment_algorithm.py" line="243" />
         <source>The model has {n} inputs: give a raster layer for each ({wanted}); {key} is missing.</source>
         <translation>Le modèle a {n} entrées : donnez une couche raster pour chacune ({wanted}) ; {key} manque.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="240" />
+        <location filename="../processing/segment_algorithm.py" line="258" />
         <source>Segmenting {w} x {h} px ({km2:.3f} km²) at {res:g} m with {model}.</source>
         <translation>Segmentation de {w} x {h} px ({km2:.3f} km²) à {res:g} m avec {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="265" />
+        <location filename="../processing/segment_algorithm.py" line="283" />
         <source>Output '{name}' written to {path}</source>
         <translation>Sortie « {name} » écrite dans {path}</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="268" />
+        <location filename="../processing/segment_algorithm.py" line="286" />
         <source>Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » : {n} tuiles, moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
@@ -1001,12 +1001,12 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="85" />
+        <location filename="../processing/segment_algorithm.py" line="92" />
         <source>Mask polygons (nodata outside)</source>
         <translation>Polygones de masque (sans donnée en dehors)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="193" />
+        <location filename="../processing/segment_algorithm.py" line="209" />
         <source>MASK cannot be read: choose a polygon layer.</source>
         <translation>MASK est illisible : choisissez une couche de polygones.</translation>
     </message>
@@ -1076,25 +1076,12 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>FLAIR vue</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="68" />
-        <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model's classes and colours, optionally the probability of the winning class.
-
-BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
-
-CACHE (a folder) stores each tile's result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).</source>
-        <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
-
-BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
-
-CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d'exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).</translation>
-    </message>
-    <message>
-        <location filename="../processing/segment_algorithm.py" line="123" />
+        <location filename="../processing/segment_algorithm.py" line="130" />
         <source>Tile cache folder</source>
         <translation>Dossier du cache de tuiles</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="139" />
+        <location filename="../processing/segment_algorithm.py" line="153" />
         <source>Tiles read from the tile cache</source>
         <translation>Tuiles lues dans le cache de tuiles</translation>
     </message>
@@ -1187,6 +1174,53 @@ CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suiva
         <location filename="../gui/qa_suspicious.py" line="56" />
         <source>Pixels in disagreement</source>
         <translation>Pixels en désaccord</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="70" />
+        <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model's classes and colours, optionally the probability of the winning class.
+
+BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
+
+CACHE (a folder) stores each tile's result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).
+
+SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
+        <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
+
+BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
+
+CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d'exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).
+
+SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="144" />
+        <source>Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder's VRT)</source>
+        <translation>Ordonnanceur Dask : vide (dans ce processus), local:N ou tcp://hote:port (OUTPUT devient le VRT d'un dossier)</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="74" />
+        <source>Distributed run in {folder}: {n} chunk(s).</source>
+        <translation>Traitement distribué dans {folder} : {n} bloc(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="79" />
+        <source>{n} Dask worker(s) ready.</source>
+        <translation>{n} processus Dask prêt(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="82" />
+        <source>Dask dashboard: {link}</source>
+        <translation>Tableau de bord Dask : {link}</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="94" />
+        <source>{run} chunk(s) computed, {skipped} already done; {tiles} tiles in {s:.1f} s.</source>
+        <translation>{run} bloc(s) calculé(s), {skipped} déjà faits ; {tiles} tuiles en {s:.1f} s.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="111" />
+        <source>{done}/{total} tiles, {rate:.2f} tiles/s, ETA {eta}</source>
+        <translation>{done}/{total} tuiles, {rate:.2f} tuiles/s, fin estimée dans {eta}</translation>
     </message>
 </context>
 </TS>
