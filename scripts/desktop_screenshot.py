@@ -103,6 +103,8 @@ def shoot_segment() -> None:
     iface.mainWindow().grab().save(OUTPUT)
     polygons = mask_polygons(MASK)
     QgsProject.instance().addMapLayer(polygons)
+    # The user's own label layer stays below, unticked: the plugin's outlines show the labels.
+    QgsProject.instance().layerTreeRoot().findLayer(polygons.id()).setItemVisibilityChecked(False)
     dock = state["dock"]
     qa = dock.qa
     dock.tabs.setCurrentIndex(1)
@@ -130,6 +132,7 @@ def wait_score() -> None:
     qa.suspicious_table.selectRow(0)
     qa.suspicious_table.cellClicked.emit(0, 0)
     iface.mapCanvas().refreshAllLayers()
+    iface.layerTreeView().scrollToTop()  # the run's group: suspicious labels, error map and their legends
     later(4, shoot_evaluate)
 
 

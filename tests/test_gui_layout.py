@@ -51,12 +51,14 @@ def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis
     class_map = first.children()[0].layer()
     # The legend header is the model, not "Band 1: … (Palette)"; then the class names.
     assert legend_texts(class_map) == ["toy5", "red", "green", "blue", "infrared", "elevation"]
+    assert legend_texts(first.children()[1].layer())[0] == "Confidence (0–1)"
 
     qgis_canvas.setDestinationCrs(image.crs())
     qgis_canvas.setExtent(image.extent())
     _score(dock.qa, qtbot, polygons, "code")
     group = top_nodes()[0]
     assert class_map.id() in group.findLayerIds()
+    assert legend_texts(class_map)[0] == "toy5"  # the header survives the group's move to the top
     assert group_kinds(group) == ["suspicious_labels", "error_map", "class_map", "confidence"]
     # Nothing of the run is left outside its group, and the user's layers stay below.
     assert [n.name() for n in top_nodes()[1:]] == [polygons.name(), image.name()]
@@ -109,7 +111,7 @@ def test_error_map_reads_as_errors_not_as_a_class_map(plugin, qgis_canvas, qtbot
             assert entry.color.name() not in class_colours and entry.color.alpha() == 255
             assert entry.color.red() > 2 * max(entry.color.green(), entry.color.blue())  # red
     # A readable header, not a truncated band description.
-    assert legend_texts(error_map)[0] == "Errors: the reference class the model missed"
+    assert legend_texts(error_map)[0] == "Errors by reference class"
 
 
 def test_demo_model_is_in_the_picker_from_the_first_start(plugin):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qgis.PyQt.QtCore import QSize, Qt, pyqtSignal
+from qgis.PyQt.QtCore import QEvent, QObject, QSize, Qt, QTimer, pyqtSignal
 from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
@@ -31,15 +31,41 @@ NARROW_MIN_WIDTH_PX = 60
 
 
 def narrow(table: QTableWidget, stretch_column: int = 1) -> QTableWidget:
-    """Let a dock table shrink with the dock: one stretching column, the others sized to content."""
+    """Let a dock table shrink with the dock: one stretching column, the others sized to content.
+
+    Long names wrap onto a second line instead of being cut ("impervious surface", not "impervi…").
+    """
     table.setMinimumWidth(NARROW_MIN_WIDTH_PX)
     table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    table.setWordWrap(True)
+    table.setTextElideMode(Qt.ElideNone)
     header = table.horizontalHeader()
     header.setMinimumSectionSize(24)
     for column in range(table.columnCount()):
         mode = QHeaderView.Stretch if column == stretch_column else QHeaderView.ResizeToContents
         header.setSectionResizeMode(column, mode)
+    fitter = _RowFitter(table)
+    table.viewport().installEventFilter(fitter)
+    table.model().rowsInserted.connect(fitter.later)
+    table.model().dataChanged.connect(fitter.later)
     return table
+
+
+class _RowFitter(QObject):
+    """Refits a table's row heights to its wrapped text whenever its width or content changes."""
+
+    def __init__(self, table: QTableWidget) -> None:
+        super().__init__(table)
+        self.table = table
+
+    def later(self, *_args: object) -> None:
+        """Refit once the table has its new geometry (after the pending layout)."""
+        QTimer.singleShot(0, self.table.resizeRowsToContents)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Resize:
+            self.later()
+        return False
 
 
 class DetailsDialog(QDialog):

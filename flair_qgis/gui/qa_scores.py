@@ -59,6 +59,10 @@ class ScoresSection(QGroupBox):
         buttons.addWidget(self.details_button)
         buttons.addWidget(self.export_button)
         form.addLayout(buttons)
+        self.matrix_caption = QLabel(tr("Confusion matrix (click to enlarge):"))
+        self.matrix_caption.setWordWrap(True)
+        self.matrix_caption.setVisible(False)
+        form.addWidget(self.matrix_caption)
         self.matrix_label = MatrixThumbnail()
         self.matrix_label.setToolTip(
             tr("Confusion matrix, rows = reference, columns = prediction, row shares. Click to open it full size.")
@@ -96,6 +100,7 @@ class ScoresSection(QGroupBox):
         ]  # fmt: skip
         self.class_table.set_rows(classes, [(percent(r.get("iou")), f"{int(r.get('support') or 0):,}") for r in rows])
         self.matrix_label.set_image(QPixmap.fromImage(confusion_image(report)))
+        self.matrix_caption.setVisible(True)
         self.details_button.setEnabled(True)
 
     def open_details(self) -> DetailsDialog | None:

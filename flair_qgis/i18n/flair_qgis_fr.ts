@@ -338,12 +338,12 @@
         <translation>Choisissez une carte des classes et une référence, puis évaluez la vue de la carte.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="105" />
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>IoU</source>
         <translation>IoU</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="105" />
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>Support</source>
         <translation>Effectif</translation>
     </message>
@@ -383,7 +383,7 @@
         <translation>L'évaluation a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="83" />
+        <location filename="../gui/qa_scores.py" line="87" />
         <source>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</source>
         <translation>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</translation>
     </message>
@@ -966,11 +966,6 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Erreurs (classe de référence manquée)</translation>
     </message>
     <message>
-        <location filename="../adapters/evaluate_task.py" line="205" />
-        <source>Errors: the reference class the model missed</source>
-        <translation>Erreurs : la classe de référence que le modèle a manquée</translation>
-    </message>
-    <message>
         <location filename="../gui/messages.py" line="13" />
         <source>the GPU (CUDA)</source>
         <translation>le GPU (CUDA)</translation>
@@ -1106,7 +1101,7 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Valeur du modèle -&gt; code du protocole, quand les noms de classes ne suffisent pas à les aligner (ex. 0:1,1:2,12:13)</translation>
     </message>
     <message>
-        <location filename="../gui/details.py" line="141" />
+        <location filename="../gui/details.py" line="167" />
         <source>Confusion matrix</source>
         <translation>Matrice de confusion</translation>
     </message>
@@ -1141,27 +1136,27 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Écrire le rapport : JSON, un CSV par classe et le PNG de la matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="63" />
+        <location filename="../gui/qa_scores.py" line="67" />
         <source>Confusion matrix, rows = reference, columns = prediction, row shares. Click to open it full size.</source>
         <translation>Matrice de confusion, lignes = référence, colonnes = prédiction, parts par ligne. Cliquez pour l'ouvrir en grand.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="105" />
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>Precision</source>
         <translation>Précision</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="105" />
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>Recall</source>
         <translation>Rappel</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="105" />
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="112" />
+        <location filename="../gui/qa_scores.py" line="117" />
         <source>Scores per class</source>
         <translation>Scores par classe</translation>
     </message>
@@ -1221,6 +1216,21 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <location filename="../processing/segment_scheduler.py" line="111" />
         <source>{done}/{total} tiles, {rate:.2f} tiles/s, ETA {eta}</source>
         <translation>{done}/{total} tuiles, {rate:.2f} tuiles/s, fin estimée dans {eta}</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="62" />
+        <source>Confusion matrix (click to enlarge):</source>
+        <translation>Matrice de confusion (cliquez pour agrandir) :</translation>
+    </message>
+    <message>
+        <location filename="../adapters/evaluate_task.py" line="205" />
+        <source>Errors by reference class</source>
+        <translation>Erreurs par classe de référence</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_task.py" line="116" />
+        <source>Confidence (0–1)</source>
+        <translation>Confiance (0–1)</translation>
     </message>
 </context>
 </TS>
