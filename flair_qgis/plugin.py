@@ -12,7 +12,7 @@ from qgis.PyQt.QtCore import QCoreApplication, Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction, QMessageBox
 
-from . import resources_path
+from .resource_paths import resources_path
 from .processing.provider import PROVIDER_ID, FlairProvider
 
 MENU = "&FLAIR"

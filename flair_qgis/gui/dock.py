@@ -46,7 +46,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from .. import resources_path
+from ..resource_paths import resources_path
 from ..adapters import deps, settings
 from ..adapters.layers import set_opacity
 from ..adapters.segment_request import (
