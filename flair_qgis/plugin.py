@@ -12,8 +12,8 @@ from qgis.PyQt.QtCore import QCoreApplication, Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction, QMessageBox
 
-from .resource_paths import resources_path
 from .processing.provider import PROVIDER_ID, FlairProvider
+from .resource_paths import resources_path
 
 MENU = "&FLAIR"
 
