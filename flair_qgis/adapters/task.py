@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import time
 import traceback
@@ -21,7 +22,10 @@ from qgis.core import (
 )
 
 from ..core.errors import Canceled, FlairError
-from .layers import add_above, remove_outputs, style_suspicious
+from ..i18n import class_label, tr
+from .layer_tree import add_to_group, group_of, raise_group, run_group, set_legend_header
+from .layers import remove_outputs
+from .overlay_styles import error_words, localize_error_legend, style_suspicious
 
 
 @dataclass(frozen=True)
@@ -180,13 +184,28 @@ class EvaluateTask(QgsTask):
             outcome.traceback = self.error_traceback
             outcome.report = None
         else:
-            if p.error_map_path and os.path.exists(p.error_map_path):
-                layer = QgsRasterLayer(p.error_map_path, "FLAIR errors", "gdal")  # loads the .qml sidecar style
-                layer.setCustomProperty("flair_qgis/kind", "error_map")
-                outcome.layers.append(add_above(layer, p.anchor_id))
-            if p.ranked_path and os.path.exists(p.ranked_path):
-                layer = QgsVectorLayer(p.ranked_path, "FLAIR suspicious labels", "ogr")
-                layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
-                style_suspicious(layer)
-                outcome.layers.append(add_above(layer, p.anchor_id))
+            self._add_overlays(outcome)
         self.done(outcome)
+
+    def _add_overlays(self, outcome: EvaluationOutcome) -> None:
+        """Error map and suspicious labels on top of the class map, in its run group (raised to the top)."""
+        p = self.prepared
+        group = group_of(p.anchor_id)
+        if group is not None:
+            group = raise_group(group)
+        else:
+            prediction = QgsProject.instance().mapLayer(p.anchor_id) if p.anchor_id else None
+            title = prediction.name() if prediction is not None else os.path.basename(p.prediction_path)
+            now = f"{datetime.datetime.now():%H:%M:%S}"
+            group = run_group(tr("{name} — scored {time}").format(name=title, time=now))
+        if p.error_map_path and os.path.exists(p.error_map_path):
+            layer = QgsRasterLayer(p.error_map_path, tr("Errors (reference class missed)"), "gdal")  # .qml sidecar
+            layer.setCustomProperty("flair_qgis/kind", "error_map")
+            localize_error_legend(layer, error_words(), class_label)
+            outcome.layers.append(add_to_group(layer, group))
+            set_legend_header(layer, tr("Errors: the reference class the model missed"))
+        if p.ranked_path and os.path.exists(p.ranked_path):
+            layer = QgsVectorLayer(p.ranked_path, tr("Suspicious labels"), "ogr")
+            layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
+            style_suspicious(layer)
+            outcome.layers.append(add_to_group(layer, group))

@@ -15,9 +15,11 @@ from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtWidgets import QComboBox, QDockWidget, QMessageBox, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from ..adapters import deps, settings
+from ..i18n import tr
 from ..resource_paths import resources_path
+from .model_list import start_model
 from .segment_panel import SegmentPanel
-from .widgets import DependencyBanner, compact, tr
+from .widgets import DependencyBanner, compact
 
 LOG_TAG = "FLAIR"
 MESSAGE_TITLE = "FLAIR"
@@ -54,8 +56,7 @@ class FlairDock(QDockWidget):
         self.onnxruntime_ok = False
         self._build()
         self.refresh_dependencies()
-        for path in settings.recent_models()[:1]:
-            self.set_model(path)
+        self.set_model(start_model(settings.recent_models()))
         self.segment.update_ready()
 
     def _build(self) -> None:
@@ -169,6 +170,10 @@ class FlairDock(QDockWidget):
         """Show a message in QGIS's message bar."""
         duration = 0 if level in (Qgis.Warning, Qgis.Critical) else MESSAGE_SECONDS
         self.iface.messageBar().pushMessage(MESSAGE_TITLE, text, level=level, duration=duration)
+
+    def log(self, text: str, level: int = Qgis.Info) -> None:
+        """Write a line to the FLAIR tab of the QGIS log (technical detail the message bar leaves out)."""
+        QgsMessageLog.logMessage(text, LOG_TAG, level)
 
     def report_unexpected(self, error: BaseException | None, trace: str = "") -> None:
         """Critical message for an error that is not the user's; traceback in the FLAIR log."""

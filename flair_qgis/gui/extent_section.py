@@ -8,8 +8,8 @@ from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPush
 
 from ..adapters import settings
 from ..adapters.segment_request import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
+from ..i18n import tr
 from .map_tools import RectangleMapTool
-from .widgets import tr
 
 
 class ExtentSection(QGroupBox):

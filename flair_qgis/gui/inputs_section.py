@@ -8,7 +8,8 @@ from qgis.PyQt.QtWidgets import QFormLayout, QGroupBox, QWidget
 
 from ..adapters.segment_request import InputChoice
 from ..core.model import ModelInfo
-from .widgets import InputPicker, tr
+from ..i18n import tr
+from .widgets import InputPicker
 
 
 class InputsSection(QGroupBox):

@@ -8,7 +8,9 @@ from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from ..adapters import settings
-from .widgets import ModelCard, tr
+from ..i18n import tr
+from .model_list import model_entries
+from .widgets import ModelCard
 
 
 class ModelSection(QGroupBox):
@@ -49,8 +51,8 @@ class ModelSection(QGroupBox):
         self.current_path = current
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
-        for path in settings.recent_models():
-            self.model_combo.addItem(os.path.basename(path), path)
+        for label, path in model_entries(settings.recent_models()):
+            self.model_combo.addItem(label, path)
             self.model_combo.setItemData(self.model_combo.count() - 1, path, Qt.ToolTipRole)
         index = self.model_combo.findData(os.path.abspath(current)) if current else -1
         self.model_combo.setCurrentIndex(index)

@@ -45,6 +45,7 @@ from ..core.evaluate import write_report
 from ..core.nomenclature import ClassInfo, default_color
 from ..core.protocols import PROTOCOLS, get_protocol
 from .map_tools import IdentifyMapTool
+from .messages import identify_text
 from .widgets import ClassTable, tr
 
 
@@ -344,11 +345,11 @@ class QaPanel(QWidget):
             reference_field=self.field_combo.currentField(),
         )
         classes = palette_classes(prediction)
-        confidence = f"{report.confidence:.2f}" if report.confidence is not None else "—"
-        text = tr("Predicted: {pred} — confidence {conf} — reference: {ref}").format(
-            pred=class_name(classes, report.predicted),
-            conf=confidence,
-            ref=self._reference_name(report.reference, classes),
+        text = identify_text(
+            class_name(classes, report.predicted),
+            self._reference_name(report.reference, classes),
+            report.confidence,
+            has_confidence=self.confidence_combo.currentLayer() is not None,
         )
         self.identify_label.setText(text)
         return text

@@ -9,7 +9,8 @@ from qgis.PyQt.QtWidgets import QFormLayout, QGroupBox, QLabel, QSlider, QWidget
 from ..adapters import settings
 from ..adapters.layers import set_opacity
 from ..core.segment import SegmentResult
-from .widgets import tr
+from ..i18n import tr
+from .messages import run_summary
 
 
 class ResultSection(QGroupBox):
@@ -46,12 +47,8 @@ class ResultSection(QGroupBox):
 
 
 def result_lines(result: SegmentResult) -> list[str]:
-    """What a finished run says: provider, tiles, time and speed; a line per per-image head."""
-    lines = [
-        tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
-            provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
-        )
-    ]
+    """What a finished run says in plain words (area, device, time); a line per per-image head."""
+    lines = [run_summary(result.session.provider, result.grid.area_km2, result.seconds)]
     for name, n, mean, lo, hi in result.tile_value_stats():
         lines.append(
             tr(

@@ -18,7 +18,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..adapters import settings
 from ..core.model import ModelInfo
-from .widgets import tr
+from ..i18n import tr
 
 
 class RunSection(QGroupBox):

@@ -18,12 +18,13 @@ from ..adapters.segment_request import RunRequest, prepare_segment, ready_reason
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
+from ..i18n import tr
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
+from .messages import run_log_line
 from .model_section import ModelSection
 from .result_section import ResultSection, result_lines
 from .run_section import RunSection
-from .widgets import tr
 
 
 class SegmentPanel(QWidget):
@@ -201,6 +202,8 @@ class SegmentPanel(QWidget):
         result, layer = outcome.result, outcome.layers[0]
         assert result is not None
         self.result_section.set_layer(layer.id())
+        log_line = run_log_line(result.session.provider, result.tiles, result.seconds, result.km2_per_hour)
+        self.dock.log(log_line)
         lines = result_lines(result)
         self.result_section.result_label.setText("\n".join(lines))
         for line in lines:
