@@ -13,6 +13,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -209,6 +210,7 @@ def run_plan(
     *,
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
+    session: tuple[Any, SessionInfo] | None = None,
 ) -> SegmentResult:
     """Run a planned segmentation: every tile read, inferred and written.
 
@@ -216,6 +218,8 @@ def run_plan(
         plan: from :func:`flair_qgis.core.plan.plan_segment` (or :func:`~flair_qgis.core.plan.plan_run`).
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
+        session: an onnxruntime session and its info to reuse (a distributed worker keeps one
+            per process); None creates one for this run.
 
     Returns:
         What was written and how.
@@ -232,11 +236,14 @@ def run_plan(
         else None
     )
     request = plan.request
+    reused = session
 
     def make_session():
-        return create_session(plan.model.path, request.device, request.threads)[0]
+        return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
 
-    if cached is not None and cached.all_present(plan.tiles):
+    if reused is not None:
+        session, info = reused
+    elif cached is not None and cached.all_present(plan.tiles):
         # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
         session, info = None, SessionInfo(request.device, CACHE_PROVIDER, 0)
     else:

@@ -3,9 +3,9 @@
 A model with several inputs (an aerial image and a DEM at their own resolutions...) gets one layer
 picker, with its band mapping, per input; the extent and the output grid come from the first.
 
-The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.task.RunRequest`;
-:func:`~flair_qgis.adapters.task.prepare_segment` captures the run on the main thread and
-:class:`~flair_qgis.adapters.task.SegmentTask` runs it in the QGIS task manager.
+The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.segment_request.RunRequest`;
+:func:`~flair_qgis.adapters.segment_request.prepare_segment` captures the run on the main thread and
+:class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager.
 """
 
 from __future__ import annotations

@@ -771,10 +771,14 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
         <location filename="../processing/rank_labels_algorithm.py" line="49"/>
         <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model&apos;s majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model&apos;s mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
 
-PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP.</source>
+Equal suspicions are ordered by the area in disagreement (disagreeing_px).
+
+PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol&apos;s codes is aligned by class name; CLASS_MAP gives the mapping explicitly.</source>
         <translation>Écrit les polygones de référence dans un GeoPackage, du plus suspect au moins suspect, chacun avec son étiquette, la classe majoritaire du modèle, la part de ses pixels où modèle et étiquette s'accordent (accord), les pixels évalués et, avec un raster CONFIDENCE, la confiance moyenne du modèle. suspicion = (1 - accord) x confiance moyenne (x 1 sans confiance).
 
-PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP.</translation>
+À suspicion égale, la plus grande surface en désaccord passe d'abord (disagreeing_px).
+
+PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP. Une carte des classes dont les valeurs ne sont pas les codes du protocole est alignée par nom de classe ; CLASS_MAP donne la correspondance explicitement.</translation>
     </message>
     <message>
         <location filename="../processing/rank_labels_algorithm.py" line="59"/>
@@ -1012,6 +1016,36 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
     </message>
     <message>
+        <location filename="../processing/segment_algorithm.py" line="135" />
+        <source>Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder&apos;s VRT)</source>
+        <translation>Ordonnanceur Dask : vide (dans ce processus), local:N ou tcp://hote:port (OUTPUT devient le VRT d'un dossier)</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="74" />
+        <source>Distributed run in {folder}: {n} chunk(s).</source>
+        <translation>Traitement distribué dans {folder} : {n} bloc(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="79" />
+        <source>{n} Dask worker(s) ready.</source>
+        <translation>{n} processus Dask prêt(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="82" />
+        <source>Dask dashboard: {link}</source>
+        <translation>Tableau de bord Dask : {link}</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="94" />
+        <source>{run} chunk(s) computed, {skipped} already done; {tiles} tiles in {s:.1f} s.</source>
+        <translation>{run} bloc(s) calculé(s), {skipped} déjà faits ; {tiles} tuiles en {s:.1f} s.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="111" />
+        <source>{done}/{total} tiles, {rate:.2f} tiles/s, ETA {eta}</source>
+        <translation>{done}/{total} tuiles, {rate:.2f} tuiles/s, fin estimée dans {eta}</translation>
+    </message>
+    <message>
         <location filename="../processing/segment_algorithm.py" line="85"/>
         <source>Mask polygons (nodata outside)</source>
         <translation>Polygones de masque (sans donnée en dehors)</translation>
@@ -1092,12 +1126,16 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
 
 BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model&apos;s (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model&apos;s metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
 
-CACHE (a folder) stores each tile&apos;s result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).</source>
+CACHE (a folder) stores each tile&apos;s result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).
+
+SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
         <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
 
 BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
 
-CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d&apos;exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).</translation>
+CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d&apos;exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).
+
+SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l&apos;adresse d&apos;un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l&apos;équivalent en ligne de commande).</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="123"/>
@@ -1108,6 +1146,22 @@ CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suiva
         <location filename="../processing/segment_algorithm.py" line="139"/>
         <source>Tiles read from the tile cache</source>
         <translation>Tuiles lues dans le cache de tuiles</translation>
+    </message>
+    <message>
+        <source>the class map</source>
+        <translation>la carte des classes</translation>
+    </message>
+    <message>
+        <source>the reference</source>
+        <translation>la référence</translation>
+    </message>
+    <message>
+        <source>The report</source>
+        <translation>Le rapport</translation>
+    </message>
+    <message>
+        <source>Model value -&gt; protocol code, when class names cannot align them (e.g. 0:1,1:2,12:13)</source>
+        <translation>Valeur du modèle -&gt; code du protocole, quand les noms de classes ne suffisent pas à les aligner (ex. 0:1,1:2,12:13)</translation>
     </message>
 </context>
 </TS>
