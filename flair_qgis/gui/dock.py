@@ -17,6 +17,7 @@ from qgis.PyQt.QtWidgets import QComboBox, QDockWidget, QMessageBox, QScrollArea
 from ..adapters import deps, settings
 from ..i18n import tr
 from ..resource_paths import resources_path
+from .follow_view import FollowView
 from .model_list import start_model
 from .segment_panel import SegmentPanel
 from .widgets import DependencyBanner, compact
@@ -72,6 +73,8 @@ class FlairDock(QDockWidget):
 
         self.segment = SegmentPanel(self)
         self.qa = QaPanel(self.iface, self)
+        self.follow = FollowView(self)  # "Follow the view": each settled view segmented and scored
+        self.segment.run_section.add_row(self.follow.widget)
         self.add_tab(self.segment, tr("Segment"))
         self.add_tab(self.qa, tr("Evaluate"))
         self.setWidget(body)
@@ -195,6 +198,7 @@ class FlairDock(QDockWidget):
             if self.canvas.mapTool() is tool:
                 self.canvas.unsetMapTool(tool)
         self.qa.shutdown()
+        self.follow.shutdown()
 
 
 def icon_path(name: str) -> str:

@@ -1,4 +1,13 @@
-"""Scoring the view from the dock, in a QgsTask (the segmentation run is in :mod:`.segment_task`)."""
+"""A "score this view" run from the QA tab: captured on the main thread, run in a QgsTask.
+
+:func:`prepare_evaluation` (main thread) captures the class map, the reference (a raster file or
+the polygons as a GeoDataFrame), the protocol and the map view's extent into a frozen
+:class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
+:func:`flair_qgis.core.evaluate.score` and, for polygon references, ranks suspicious labels with
+:func:`flair_qgis.core.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
+the error map and the ranked polygons to the project. (The segmentation run is in
+:mod:`.segment_task`.)
+"""
 
 from __future__ import annotations
 
@@ -22,10 +31,13 @@ from qgis.core import (
 )
 
 from ..core.errors import Canceled, FlairError
+from ..core.evaluate import Reference, score
+from ..core.protocols import Protocol, get_protocol
 from ..i18n import class_label, tr
 from .layer_tree import add_to_group, group_of, raise_group, run_group, set_legend_header
 from .layers import remove_outputs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
+from .reference_input import capture_reference, raster_file
 
 
 @dataclass(frozen=True)
@@ -45,9 +57,9 @@ class PreparedEvaluation:
     """
 
     prediction_path: str
-    reference: object
+    reference: Reference
     field: str
-    protocol: object
+    protocol: Protocol
     extent: tuple[float, float, float, float] | None
     error_map_path: str | None = None
     ranked_path: str | None = None
@@ -95,9 +107,6 @@ def prepare_evaluation(
     Raises:
         InputError: missing or unusable layers (web layers must be saved as files first), bad field.
     """
-    from ..core.protocols import get_protocol
-    from .reference_input import capture_reference, raster_file
-
     prediction_path = raster_file(prediction, "class map")
     captured = capture_reference(reference, reference_field)
     protocol = get_protocol(protocol_name)
@@ -136,23 +145,13 @@ class EvaluateTask(QgsTask):
         self.error_traceback = ""
 
     def run(self) -> bool:
-        from ..core.evaluate import evaluate_rasters, evaluate_vector
-
         p = self.prepared
         share = 50.0 if p.ranked_path else 100.0
         try:
-            if p.reference.raster_path is not None:
-                self.report = evaluate_rasters(
-                    p.prediction_path, p.reference.raster_path, p.protocol, extent=p.extent,
-                    error_map_path=p.error_map_path, is_canceled=self.isCanceled,
-                    on_progress=lambda v: self.setProgress(v * share / 100.0),
-                )  # fmt: skip
-            else:
-                self.report = evaluate_vector(
-                    p.prediction_path, p.reference.polygons, p.field, p.protocol, extent=p.extent,
-                    error_map_path=p.error_map_path, is_canceled=self.isCanceled,
-                    on_progress=lambda v: self.setProgress(v * share / 100.0),
-                )  # fmt: skip
+            self.report = score(
+                p.prediction_path, p.reference, p.protocol, extent=p.extent, error_map_path=p.error_map_path,
+                is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(v * share / 100.0),
+            )  # fmt: skip
             if p.ranked_path:
                 from ..core.labels import rank_labels
 
