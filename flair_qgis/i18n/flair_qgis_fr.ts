@@ -29,12 +29,12 @@
         <translation>Segmentation FLAIR</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="113" />
+        <location filename="../gui/dock.py" line="78" />
         <source>Segment</source>
         <translation>Segmenter</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="117" />
+        <location filename="../gui/dock.py" line="79" />
         <source>Evaluate</source>
         <translation>Évaluer</translation>
     </message>
@@ -44,17 +44,17 @@
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="140" />
+        <location filename="../gui/model_section.py" line="30" />
         <source>Recently used models</source>
         <translation>Modèles utilisés récemment</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="144" />
+        <location filename="../gui/model_section.py" line="34" />
         <source>Choose an ONNX model file</source>
         <translation>Choisir un fichier de modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="153" />
+        <location filename="../gui/inputs_section.py" line="25" />
         <source>Input</source>
         <translation>Entrée</translation>
     </message>
@@ -64,52 +64,52 @@
         <translation>Emprise</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="166" />
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Current map view</source>
         <translation>Vue courante de la carte</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="166" />
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Layer extent</source>
         <translation>Emprise de la couche</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="166" />
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Selected polygons (masked outside)</source>
         <translation>Polygones sélectionnés (masqué en dehors)</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="166" />
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Rectangle drawn on the map</source>
         <translation>Rectangle tracé sur la carte</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="177" />
+        <location filename="../gui/extent_section.py" line="43" />
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="180" />
+        <location filename="../gui/extent_section.py" line="46" />
         <source>Polygons</source>
         <translation>Polygones</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="182" />
+        <location filename="../gui/extent_section.py" line="48" />
         <source>Draw rectangle</source>
         <translation>Tracer un rectangle</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="185" />
+        <location filename="../gui/extent_section.py" line="51" />
         <source>No rectangle drawn yet.</source>
         <translation>Aucun rectangle tracé pour l'instant.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="236" />
+        <location filename="../gui/run_section.py" line="51" />
         <source>Run</source>
         <translation>Lancer</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="192" />
+        <location filename="../gui/run_section.py" line="31" />
         <source>Auto (CUDA when available)</source>
         <translation>Auto (CUDA si disponible)</translation>
     </message>
@@ -119,7 +119,7 @@
         <translation>Processeur</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="205" />
+        <location filename="../gui/run_section.py" line="41" />
         <source>[new file in a temporary folder]</source>
         <translation>[nouveau fichier dans un dossier temporaire]</translation>
     </message>
@@ -129,7 +129,7 @@
         <translation>Carte des classes</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="214" />
+        <location filename="../gui/run_section.py" line="69" />
         <source>Advanced</source>
         <translation>Avancé</translation>
     </message>
@@ -139,7 +139,7 @@
         <translation>Taille des tuiles</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="228" />
+        <location filename="../gui/run_section.py" line="83" />
         <source>Overlap</source>
         <translation>Recouvrement</translation>
     </message>
@@ -149,22 +149,22 @@
         <translation>Tuiles par lot</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="230" />
+        <location filename="../gui/run_section.py" line="85" />
         <source>Model defaults</source>
         <translation>Valeurs du modèle</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="238" />
+        <location filename="../gui/run_section.py" line="52" />
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="256" />
+        <location filename="../gui/result_section.py" line="20" />
         <source>Result</source>
         <translation>Résultat</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="263" />
+        <location filename="../gui/result_section.py" line="28" />
         <source>Opacity</source>
         <translation>Opacité</translation>
     </message>
@@ -174,7 +174,7 @@
         <translation>Installer {package}</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="288" />
+        <location filename="../gui/dock.py" line="150" />
         <source>Install {package} with pip into
 {target}
 (used only by this plugin)?</source>
@@ -183,52 +183,52 @@
 (utilisé uniquement par cette extension) ?</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="304" />
+        <location filename="../gui/dock.py" line="166" />
         <source>onnxruntime {version} installed: the plugin is ready.</source>
         <translation>onnxruntime {version} installé : l'extension est prête.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="314" />
+        <location filename="../gui/model_section.py" line="45" />
         <source>Choose an ONNX model</source>
         <translation>Choisir un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="314" />
+        <location filename="../gui/model_section.py" line="45" />
         <source>ONNX models (*.onnx)</source>
         <translation>Modèles ONNX (*.onnx)</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="336" />
+        <location filename="../gui/segment_panel.py" line="67" />
         <source>Install onnxruntime to read models (see above).</source>
         <translation>Installez onnxruntime pour lire les modèles (voir ci-dessus).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="381" />
+        <location filename="../gui/segment_panel.py" line="103" />
         <source>CUDA is not available in this onnxruntime: the run will use the CPU.</source>
         <translation>CUDA n'est pas disponible dans cet onnxruntime : le traitement utilisera le CPU.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="454" />
+        <location filename="../gui/extent_section.py" line="88" />
         <source>{w:.0f} × {h:.0f} map units</source>
         <translation>{w:.0f} × {h:.0f} unités de carte</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="460" />
+        <location filename="../gui/segment_panel.py" line="113" />
         <source>onnxruntime is not installed (see above).</source>
         <translation>onnxruntime n'est pas installé (voir ci-dessus).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="525" />
+        <location filename="../gui/segment_panel.py" line="150" />
         <source>CUDA is not available: running on the CPU.</source>
         <translation>CUDA n'est pas disponible : traitement sur le CPU.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="532" />
+        <location filename="../gui/segment_panel.py" line="155" />
         <source>Running on {w} × {h} px ({km2:.3f} km²)…</source>
         <translation>Traitement de {w} × {h} px ({km2:.3f} km²)…</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="550" />
+        <location filename="../gui/segment_panel.py" line="171" />
         <source>The layer '{name}' was removed from the project: the run was stopped and nothing was written.</source>
         <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
     </message>
@@ -238,7 +238,7 @@
         <translation>{provider} a traité {tiles} tuile(s) en {s:.1f} s ({rate:.2f} km²/h).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="585" />
+        <location filename="../gui/segment_panel.py" line="186" />
         <source>The run was stopped.</source>
         <translation>Le traitement a été arrêté.</translation>
     </message>
@@ -248,22 +248,22 @@
         <translation>Annulé : rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="593" />
+        <location filename="../gui/segment_panel.py" line="196" />
         <source>The run failed (see the FLAIR log).</source>
         <translation>Le traitement a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="601" />
+        <location filename="../gui/result_section.py" line="53" />
         <source>Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » sur {n} tuiles : moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="624" />
+        <location filename="../gui/dock.py" line="189" />
         <source>Unexpected error: {error}. Details are in the log (View ▸ Panels ▸ Log Messages, tab FLAIR).</source>
         <translation>Erreur inattendue : {error}. Le détail est dans le journal (Vue ▸ Panneaux ▸ Journal des messages, onglet FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="635" />
+        <location filename="../gui/segment_panel.py" line="220" />
         <source>The plugin was unloaded.</source>
         <translation>L'extension a été déchargée.</translation>
     </message>
@@ -1106,12 +1106,12 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="207" />
+        <location filename="../gui/run_section.py" line="43" />
         <source>Confidence layer</source>
         <translation>Couche de confiance</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="208" />
+        <location filename="../gui/run_section.py" line="44" />
         <source>Also write the probability of the winning class (0..1); the suspicious-label ranking uses it</source>
         <translation>Écrire aussi la probabilité de la classe retenue (0..1) ; le classement des étiquettes suspectes s'en sert</translation>
     </message>
