@@ -12,7 +12,16 @@ import os
 import traceback
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
-from qgis.PyQt.QtWidgets import QComboBox, QDockWidget, QMessageBox, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QMessageBox,
+    QScrollArea,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..adapters import deps, settings
 from ..i18n import tr
