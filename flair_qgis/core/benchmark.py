@@ -190,9 +190,9 @@ def run_benchmark(
             raise InputError(
                 f"No sample of {plan.dataset.root} could be scored ({scorer.failed_count} failed: {first})."
             )
-        timing = (time.perf_counter() - started, pipeline_seconds)
-        run.update(scorer=scorer, seconds=timing[0])
-        run["report"] = _report(plan, scorer, info, request, csv_path, predictions_dir, timing, notes)
+        seconds = time.perf_counter() - started
+        facts = _RunFacts(info, request.on_unpaired, csv_path, predictions_dir, seconds, pipeline_seconds)
+        run.update(scorer=scorer, seconds=seconds, report=_report(plan, scorer, facts, notes))
 
     try:
         write_atomic(csv_path, score_into, suffix=".partial.csv")
@@ -211,21 +211,24 @@ def run_benchmark(
     )  # fmt: skip
 
 
-def _report(
-    plan: BenchmarkPlan,
-    scorer: SampleScorer,
-    info: SessionInfo,
-    request: BenchmarkRequest,
-    csv_path: str,
-    predictions_dir: str | None,
-    timing: tuple[float, float],
-    notes: list[str],
-) -> dict:
-    """The DESIGN.md report plus the benchmark block and the protocol's per-image targets.
+@dataclass(frozen=True)
+class _RunFacts:
+    """What the report says about the run itself.
 
-    ``timing`` is ``(total seconds, pipeline seconds)``; samples per second is the pipeline's
-    throughput (reading, inference and scoring; session creation and discovery excluded).
+    ``seconds`` includes session creation and discovery; ``pipeline_seconds`` is reading,
+    inference and scoring only (samples per second is the pipeline's throughput).
     """
+
+    session: SessionInfo
+    on_unpaired: str
+    csv_path: str
+    predictions_dir: str | None
+    seconds: float
+    pipeline_seconds: float
+
+
+def _report(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts, notes: list[str]) -> dict:
+    """The DESIGN.md report plus the benchmark block and the protocol's per-image targets."""
     report = build_report(scorer.total, plan.protocol, strict=False)
     if "undeclared_values" in report:
         notes.append(
@@ -235,7 +238,7 @@ def _report(
         )
     evaluated_f1 = [c["f1"] for c in report["classes"] if c["f1"] is not None]
     report["mf1"] = float(np.mean(evaluated_f1)) if evaluated_f1 else None
-    report["benchmark"] = _benchmark_block(plan, scorer, info, request, csv_path, predictions_dir, timing)
+    report["benchmark"] = _benchmark_block(plan, scorer, facts)
     if plan.image_targets:
         targets = scorer.targets
         report.update(
@@ -250,15 +253,7 @@ def _report(
     return report
 
 
-def _benchmark_block(
-    plan: BenchmarkPlan,
-    scorer: SampleScorer,
-    info: SessionInfo,
-    request: BenchmarkRequest,
-    csv_path: str,
-    predictions_dir: str | None,
-    timing: tuple[float, float],
-) -> dict:
+def _benchmark_block(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts) -> dict:
     """The report's ``benchmark`` entry: what ran, on what, how fast, what failed, the worst samples."""
     dataset = plan.dataset
     return {
@@ -266,8 +261,8 @@ def _benchmark_block(
         "layout": dataset.layout,
         "label_modality": dataset.label_modality or None,
         "model": plan.model.path,
-        "device": info.device,
-        "provider": info.provider,
+        "device": facts.session.device,
+        "provider": facts.session.provider,
         "inputs": [p.to_dict() for p in plan.inputs],
         "segmentation_output": plan.segmentation.name,
         "class_values": [int(v) for v in plan.class_lut],
@@ -277,12 +272,12 @@ def _benchmark_block(
         "failed": scorer.failed,
         "unpaired_count": len(dataset.unpaired),
         "unpaired": dataset.unpaired[:LISTED_MAX],
-        "on_unpaired": request.on_unpaired,
-        "seconds": timing[0],
-        "pipeline_seconds": timing[1],
-        "samples_per_second": scorer.scored / timing[1] if timing[1] > 0 else None,
-        "samples_csv": csv_path,
-        "predictions_dir": predictions_dir,
+        "on_unpaired": facts.on_unpaired,
+        "seconds": facts.seconds,
+        "pipeline_seconds": facts.pipeline_seconds,
+        "samples_per_second": scorer.scored / facts.pipeline_seconds if facts.pipeline_seconds > 0 else None,
+        "samples_csv": facts.csv_path,
+        "predictions_dir": facts.predictions_dir,
         "per_sample_miou": "mean IoU of the evaluated classes present in the sample (reference or prediction)",
         "worst_samples": scorer.worst_samples(),
     }

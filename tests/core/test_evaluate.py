@@ -52,6 +52,7 @@ def test_raster_and_polygon_references_agree(pair):
     for key in ("miou", "oa", "pixels_evaluated", "confusion_matrix"):
         assert by_raster[key] == by_polygons[key]
     assert by_raster["pixels_evaluated"] == ref.size and by_polygons["reference"] == "labels"
+    assert by_raster["reference"] == ref_path and by_raster["reference_resampled"] is False
     assert by_raster["oa"] == pytest.approx(np.mean(ref == pred))
     assert by_raster["class_alignment"]["how"] == "values"
 
