@@ -45,7 +45,7 @@ def reprojected(source: Path, target: Path, crs: str) -> Path:
         profile = {**src.profile, "crs": crs, "transform": transform, "width": width, "height": height, "nodata": 0}
         with rasterio.open(target, "w", **profile) as dst:
             reproject(
-                rasterio.band(src, 1), rasterio.band(dst, 1), src_crs=src_crs, dst_crs=crs,
+                src.read(1), rasterio.band(dst, 1), src_transform=src.transform, src_crs=src_crs, dst_crs=crs,
                 resampling=Resampling.nearest, dst_nodata=0,
             )  # fmt: skip
     return target

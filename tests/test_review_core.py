@@ -49,7 +49,9 @@ def _olofsson_by_hand(counts: np.ndarray, pixels: list[float]) -> dict:
     oa = sum(p[j][j] for j in range(q))
     oa_var = sum(w[i] ** 2 * users[i] * (1 - users[i]) / (n_i[i] - 1) for i in range(q))
     area_se = [
-        math.sqrt(sum(w[i] ** 2 * (counts[i][j] / n_i[i]) * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1) for i in range(q)))
+        math.sqrt(
+            sum(w[i] ** 2 * (counts[i][j] / n_i[i]) * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1) for i in range(q))
+        )
         for j in range(q)
     ]
     producers, producers_se = [], []
@@ -58,7 +60,9 @@ def _olofsson_by_hand(counts: np.ndarray, pixels: list[float]) -> dict:
         n_hat = sum(pixels[i] * counts[i][j] / n_i[i] for i in range(q))
         first = pixels[j] ** 2 * (1 - pa) ** 2 * users[j] * (1 - users[j]) / (n_i[j] - 1)
         second = pa**2 * sum(
-            pixels[i] ** 2 * counts[i][j] / n_i[i] * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1) for i in range(q) if i != j
+            pixels[i] ** 2 * counts[i][j] / n_i[i] * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1)
+            for i in range(q)
+            if i != j
         )
         producers.append(pa)
         producers_se.append(math.sqrt((first + second) / n_hat**2))
@@ -179,7 +183,7 @@ def test_grid_sample_is_systematic_with_a_common_offset(class_map, tmp_path):
     _, items = _sample(class_map, tmp_path, "grid", samples=100)
     rows = sorted({_pixel(i, data)[0] for i in items})
     cols = sorted({_pixel(i, data)[1] for i in items})
-    step = int(round(math.sqrt((data > 0).sum() / 100)))
+    step = round(math.sqrt((data > 0).sum() / 100))
     assert set(np.diff(rows)) == {step} and set(np.diff(cols)) == {step}
     assert 80 <= len(items) <= 120
     order = [_pixel(i, data) for i in items]
@@ -226,7 +230,7 @@ def test_another_schema_is_refused(tmp_path, review_file):
     conn.execute("ALTER TABLE review RENAME COLUMN verdict TO decision")
     conn.commit()
     conn.close()
-    with pytest.raises(InputError, match="another schema.*verdict"):
+    with pytest.raises(InputError, match=r"another schema.*verdict"):
         ReviewStore.open(review_file)
 
 
@@ -266,11 +270,11 @@ def test_last_write_wins_per_item(review_file):
 
 def test_a_verdict_survives_a_killed_process(review_file):
     code = (
-        "import os, sys; sys.path.insert(0, %r)\n"
+        f"import os, sys; sys.path.insert(0, {str(REPO)!r})\n"
         "from flair_qgis.core.review_store import ReviewStore\n"
-        "s = ReviewStore.open(%r); s.set_verdict(5, 'wrong', 2, 'crash')\n"
+        f"s = ReviewStore.open({str(review_file)!r}); s.set_verdict(5, 'wrong', 2, 'crash')\n"
         "os._exit(9)  # no close, no cleanup: like QGIS killed\n"
-    ) % (str(REPO), str(review_file))
+    )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 9
     with ReviewStore.open(review_file) as store:
         item = store.item(5)

@@ -117,9 +117,7 @@ def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     has_label = ~np.isnan(labels)
     with np.errstate(invalid="ignore"):
         disagree = (labels != classes).astype(np.float64)
-        suspicion = np.where(
-            has_label, disagree * np.where(np.isnan(confidence), 1.0, confidence), 1.0 - confidence
-        )
+        suspicion = np.where(has_label, disagree * np.where(np.isnan(confidence), 1.0, confidence), 1.0 - confidence)
     return gpd.GeoDataFrame(
         {
             "item_id": np.arange(1, len(pixels) + 1),
@@ -220,7 +218,9 @@ def _design_table(request: SampleRequest, grid: Grid, strata: dict[int, int], it
         "prediction": os.path.abspath(request.prediction_path),
         "reference": request.reference_name or (request.reference_raster or ""),
         "reference_field": request.reference_field,
-        "reference_kind": "raster" if request.reference_raster else ("polygons" if request.reference_polygons is not None else ""),
+        "reference_kind": "raster"
+        if request.reference_raster
+        else ("polygons" if request.reference_polygons is not None else ""),
         "confidence": request.confidence_path or "",
         "extent": list(request.extent) if request.extent else None,
         "crs_wkt": grid.crs_wkt or "",

@@ -19,9 +19,9 @@ GeoPackage it edits to WAL, which SQLite handles the same way).
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
-import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -108,15 +108,19 @@ def create_review_file(
             for name, kind in FIELDS[1:]:
                 conn.execute(f"ALTER TABLE {REVIEW_LAYER} ADD COLUMN {name} {kind}")
             rows = [
-                tuple(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in FIELDS[1:])
-                + (int(items["item_id"].iloc[k]),)
+                (
+                    *(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in FIELDS[1:]),
+                    int(items["item_id"].iloc[k]),
+                )
                 for k in range(len(items))
             ]
             sets = ", ".join(f"{name} = ?" for name, _ in FIELDS[1:])
             conn.executemany(f"UPDATE {REVIEW_LAYER} SET {sets} WHERE item_id = ?", rows)
             conn.execute(f"UPDATE {REVIEW_LAYER} SET verdict = '' WHERE verdict IS NULL")
             conn.execute(f"CREATE UNIQUE INDEX {REVIEW_LAYER}_item_id ON {REVIEW_LAYER}(item_id)")
-            conn.execute(f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL)")
+            conn.execute(
+                f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL)"
+            )
             conn.executemany(
                 f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?)",
                 [(int(s), int(n), float(pixel_area_m2)) for s, n in sorted(strata.items())],
@@ -141,8 +145,8 @@ def _db_value(value: object) -> object:
     if value is None:
         return None
     if hasattr(value, "item"):
-        value = value.item()  # type: ignore[union-attr]
-    if isinstance(value, float) and value != value:
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
         return None
     return value
 

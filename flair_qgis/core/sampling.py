@@ -209,15 +209,18 @@ def sample_pixels(
     grid = prediction_grid(prediction_path, extent)
     strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress)
     rng = np.random.default_rng(seed)
-    hooks = {"is_canceled": is_canceled, "on_progress": on_progress}
     if design == "grid":
-        step_px = max(1, int(round(np.sqrt(sum(strata.values()) / samples))))
+        step_px = max(1, round(float(np.sqrt(sum(strata.values()) / samples))))
         offset = (int(rng.integers(step_px)), int(rng.integers(step_px)))
-        return grid, strata, draw_grid(prediction_path, grid, step_px, offset, **hooks)
+        return (
+            grid,
+            strata,
+            draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress),
+        )
     if design == "stratified":
         sizes = allocate(strata, samples, min_per_class)
         ranks: dict[int | None, np.ndarray] = {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
     else:
         ranks = {None: _choose_ranks(rng, sum(strata.values()), samples)}
-    pixels = draw_pixels(prediction_path, grid, ranks, **hooks)
+    pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress)
     return grid, strata, pixels[rng.permutation(len(pixels))]
