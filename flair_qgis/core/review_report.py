@@ -1,7 +1,7 @@
 """Figures from a review: label-error rates (Wilson intervals) and map accuracy (Olofsson et al. 2014).
 
 Public entry points: :func:`review_report` (the JSON content), :func:`write_review_report`
-(JSON + CSV beside it), :func:`headline` (the one-line summary the Review tab shows).
+(JSON + CSV beside it).
 
 * ``label_errors``: over items with a label whose verdict is ``correct`` or ``wrong``: the share
   whose ``label_class`` differs from the reviewed ``true_class``, overall and per label class, with
@@ -148,19 +148,3 @@ def write_review_report(report: dict, json_path: str | os.PathLike[str]) -> str:
     write_text_atomic(csv_path, report_csv(report))
     return csv_path
 
-
-def headline(report: dict) -> str:
-    """One line for the Review tab: label-error rate with its interval, and OA ± 1.96 SE."""
-    parts = []
-    errors = report["label_errors"]
-    if errors["rate"] is not None:
-        low, high = errors["ci95"]
-        parts.append(f"Label errors {errors['rate']:.0%} [{low:.0%}–{high:.0%}] of {errors['reviewed']}")
-    accuracy = report["map_accuracy"]
-    if accuracy and accuracy["overall_accuracy"] is not None:
-        se = accuracy["overall_accuracy_se"]
-        margin = f" ± {Z95 * se:.0%}" if se is not None else ""
-        parts.append(f"map OA {accuracy['overall_accuracy']:.0%}{margin}")
-    if report["unsure"]:
-        parts.append(f"{report['unsure']} unsure")
-    return " · ".join(parts) if parts else "No verdict yet"

@@ -114,6 +114,9 @@ class FlairDock(QDockWidget):
 
         self.qa = QaPanel(self.iface, self)
         self.tabs.addTab(self._scrolled(self.qa), tr("Evaluate"))
+        from .review_panel import ReviewPanel  # the Review tab cleans up after itself (destroyed with the dock)
+
+        self.tabs.addTab(self._scrolled(ReviewPanel(self.iface, self)), tr("Review"))
         self.setWidget(body)
         for combo in self.findChildren(QComboBox):
             compact(combo)
