@@ -18,7 +18,9 @@ from qgis.PyQt.QtCore import QEvent, Qt
 from qgis.PyQt.QtWidgets import (
     QCheckBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
@@ -116,18 +118,20 @@ class ReviewPanel(QWidget):
         self.card.setWordWrap(True)
         for widget in (self.progress, self.headline, self.card):
             layout.addWidget(widget)
-        buttons = QHBoxLayout()
-        for text, tip, action in (
-            ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
-            (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True)),
-            (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True)),
-            ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
+        buttons = QGridLayout()  # two by two: the tab fits a normal dock width
+        for position, (text, tip, action) in enumerate(
+            (
+                ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
+                ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
+                (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True)),
+                (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True)),
+            )
         ):
             button = QPushButton(text)
             button.setToolTip(tip)
             button.setFocusPolicy(Qt.NoFocus)  # keys stay with the tab
             button.clicked.connect(action)
-            buttons.addWidget(button)
+            buttons.addWidget(button, position // 2, position % 2)
         layout.addLayout(buttons)
         self.unreviewed_check = QCheckBox(tr("Only items not yet reviewed"))
         self.unreviewed_check.toggled.connect(self._on_filter)
@@ -135,9 +139,12 @@ class ReviewPanel(QWidget):
         self.advance_check.setChecked(True)
         layout.addWidget(self.unreviewed_check)
         layout.addWidget(self.advance_check)
-        layout.addWidget(QLabel(tr("True class: click, or press its key (Shift+digit from 11 on)")))
+        hint = QLabel(tr("True class: click it, or press its key (Shift+digit from the 11th class on)."))
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
         self.class_table = ClassTable([tr("Key")])
         self.class_table.cellClicked.connect(self._on_class_clicked)
+        self.class_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeToContents)
         layout.addWidget(self.class_table)
         layers = QFormLayout()
         self.layer_combos = {}

@@ -22,7 +22,7 @@ from ..core.nomenclature import ClassInfo
 from ..core.review_store import ReviewItem
 from .widgets import tr
 
-CONTEXT_PX = 40
+CONTEXT_PX = 75
 """Half-width of the view around a point item, in prediction pixels."""
 HIGHLIGHT = QColor("#ffea00")
 
