@@ -189,3 +189,32 @@ def test_new_review_box_samples_and_opens_the_review(panel, inputs, qtbot, tmp_p
     qtbot.waitUntil(lambda: box.task is None, timeout=60000)
     assert panel.session is not None and panel.progress.text() == "0 / 25 reviewed"
     assert box.start() is None  # the file exists now: never replaced from the tab
+
+
+def test_note_is_saved_with_enter_and_keys_still_work(panel, review, qtbot):
+    panel.open_review(str(review))
+    panel.note_edit.setFocus()
+    qtbot.keyClicks(panel.note_edit, "shadow: cannot see the roof")
+    qtbot.keyClick(panel.note_edit, Qt.Key_Return)
+    with ReviewStore.open(review) as store:
+        assert store.item(1).note == "shadow: cannot see the roof" and store.item(1).verdict == ""
+    qtbot.keyClick(panel, Qt.Key_C)
+    assert _stored(review)[1][0] == "correct"
+
+
+def test_new_review_of_the_map_view_only(panel, inputs, qtbot, tmp_path, qgis_canvas):
+    prediction = add_raster(inputs[0])
+    qgis_canvas.setDestinationCrs(prediction.crs())
+    full = prediction.extent()
+    view = full.buffered(-full.width() / 4)
+    qgis_canvas.setExtent(view)
+    box = panel.create_box
+    box.prediction_combo.setLayer(prediction)
+    box.view_check.setChecked(True)
+    box.samples_spin.setValue(20)
+    box.output_widget.setFilePath(str(tmp_path / "view.gpkg"))
+    shown = qgis_canvas.extent()  # opening the review then zooms to its first item
+    assert box.start() is not None
+    qtbot.waitUntil(lambda: box.task is None, timeout=60000)
+    assert all(shown.contains(QgsPointXY(i.bounds[0], i.bounds[1])) for i in panel.session.items)
+    assert sum(panel.session.store.strata.values()) < 0.75 * 512 * 512  # the view, not the whole patch

@@ -121,6 +121,11 @@ def test_apply_review_raster_changes_exactly_the_reviewed_cells(run_alg, inputs,
 
 def test_suspicious_polygons_reviewed_and_applied(run_alg, inputs, tmp_path):
     polygons = polygons_of_mask(inputs[2], tmp_path / "labels.gpkg", crs="EPSG:4326")
+    import geopandas as gpd
+
+    with_comment = gpd.read_file(polygons)
+    with_comment["comment"] = [f"region {k}" for k in range(len(with_comment))]
+    with_comment.to_file(polygons, layer="labels", driver="GPKG")
     review = _sample(
         run_alg, inputs, tmp_path / "review.gpkg", REFERENCE=str(polygons), REFERENCE_FIELD="code",
         DESIGN="suspicious", SAMPLES=10,
@@ -142,9 +147,8 @@ def test_suspicious_polygons_reviewed_and_applied(run_alg, inputs, tmp_path):
             "OUTPUT": str(tmp_path / "fixed.gpkg"),
         },
     )
-    import geopandas as gpd
-
     fixed = gpd.read_file(out["OUTPUT"])
+    assert list(fixed["comment"]) == list(with_comment["comment"])  # every field kept, in order
     assert out["CHANGED"] == 1
     moved = fixed[fixed["code"] != fixed["label_before"]]
     assert len(moved) == 1 and int(moved["code"].iloc[0]) == items[0].map_class

@@ -112,7 +112,9 @@ def apply_review_polygons(
     """Write a corrected copy of reference polygons to a GeoPackage.
 
     Args:
-        polygons: GeoDataFrame (index = feature ids, as ``source_fid`` records) or a vector file.
+        polygons: GeoDataFrame whose index is the feature ids that ``source_fid`` records (the
+            Processing shell passes the layer's features), or a vector file (read with GeoPandas:
+            ids 0..n-1, so only point items are matched reliably).
         field: the class field.
         review_path: the review GeoPackage.
         output_path: the GeoPackage written (layer ``reference_corrected``); it keeps every

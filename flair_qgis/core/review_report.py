@@ -147,4 +147,3 @@ def write_review_report(report: dict, json_path: str | os.PathLike[str]) -> str:
     write_text_atomic(json_path, json.dumps(report, indent=2, allow_nan=False) + "\n")
     write_text_atomic(csv_path, report_csv(report))
     return csv_path
-

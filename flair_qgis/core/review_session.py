@@ -140,6 +140,14 @@ class ReviewSession:
         """``U``: cannot tell."""
         return self.decide("unsure", None)
 
+    def set_note(self, note: str) -> ReviewItem | None:
+        """Keep a note on the current item (saved at once)."""
+        item = self.current
+        if item is None or note == item.note:
+            return item
+        self.store.set_note(item.item_id, note)
+        return self.refresh()
+
     def class_for_key(self, digit: int, shifted: bool) -> int | None:
         """The class value of key ``digit`` (0..9), with Shift or not; None when no class has it."""
         position = (digit - 1) % KEYS_PER_ROW + (KEYS_PER_ROW if shifted else 0)

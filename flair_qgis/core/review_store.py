@@ -297,6 +297,14 @@ class ReviewStore:
             args.append(note)
         self._write(sql + " WHERE item_id = ?", (*args, int(item_id)))
 
+    def set_note(self, item_id: int, note: str) -> None:
+        """Record a free note for one item, durably (the verdict is left as it is).
+
+        Raises:
+            InputError: unknown item, or the file stays locked by another program.
+        """
+        self._write(f"UPDATE {REVIEW_LAYER} SET note = ? WHERE item_id = ?", (note, int(item_id)))
+
     def _write(self, sql: str, args: Sequence[object]) -> None:
         try:
             self._conn.execute("BEGIN IMMEDIATE")

@@ -11,11 +11,12 @@ from qgis.core import (
     QgsProcessingContext,
     QgsProcessingFeedback,
     QgsProject,
+    QgsReferencedRectangle,
     QgsVectorLayer,
 )
 from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import pyqtSignal
-from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QPushButton, QSpinBox
+from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QPushButton, QSpinBox
 
 from ..core.sampling import DESIGNS
 from .widgets import compact, tr
@@ -39,8 +40,9 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
     created = pyqtSignal(str)
     failed = pyqtSignal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, canvas, parent=None) -> None:
         super().__init__(tr("New review (sample)"), parent)
+        self.canvas = canvas
         form = QFormLayout(self)
         self.prediction_combo = QgsMapLayerComboBox()
         self.prediction_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
@@ -54,6 +56,7 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self.confidence_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
         self.confidence_combo.setAllowEmptyLayer(True)
         self.confidence_combo.setLayer(None)
+        self.view_check = QCheckBox(tr("Only the map view"))
         self.design_combo = QComboBox()
         for design in DESIGNS:
             self.design_combo.addItem(design, design)
@@ -68,6 +71,7 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         for label, widget in (
             (tr("Class map"), self.prediction_combo), (tr("Labels"), self.reference_combo),
             (tr("Class field"), self.field_combo), (tr("Confidence"), self.confidence_combo),
+            (tr("Extent"), self.view_check),
             (tr("Design"), self.design_combo), (tr("Items"), self.samples_spin),
             (tr("Min. per class"), self.min_spin), (tr("Seed"), self.seed_spin),
             (tr("Review file"), self.output_widget),
@@ -101,6 +105,9 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             "REFERENCE": self.reference_combo.currentLayer(),
             "REFERENCE_FIELD": self.field_combo.currentField() or None,
             "CONFIDENCE": self.confidence_combo.currentLayer(),
+            "EXTENT": QgsReferencedRectangle(self.canvas.extent(), self.canvas.mapSettings().destinationCrs())
+            if self.view_check.isChecked()
+            else None,
             "DESIGN": self.design_combo.currentData(),
             "SAMPLES": self.samples_spin.value(),
             "MIN_PER_CLASS": self.min_spin.value(),

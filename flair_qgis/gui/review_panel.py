@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import getpass
 import os
-import sys
 
 from qgis.core import Qgis, QgsMapLayerProxyModel
 from qgis.gui import QgsFileWidget, QgsMapLayerComboBox
@@ -22,6 +21,7 @@ from qgis.PyQt.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -33,29 +33,19 @@ from ..core.errors import FlairError
 from ..core.review_session import ReviewSession
 from ..core.review_store import ReviewStore
 from .review_create import ReviewCreateBox
-from .review_view import ItemHighlight, card_html, ensure_raster, headline_text, layer_for_file, toggle_layer
+from .review_keys import digit_of
+from .review_view import (
+    ItemHighlight,
+    card_html,
+    ensure_raster,
+    error_map_layer,
+    headline_text,
+    layer_for_file,
+    toggle_layer,
+)
 from .widgets import ClassTable, compact, tr
 
 LAST_REVIEW_KEY = "review/last_path"
-# Top-row keys whatever the layout: digits, US Shift symbols, French AZERTY unshifted symbols.
-_DIGITS = {getattr(Qt, f"Key_{d}"): d for d in range(10)}
-_US_SHIFTED = dict(zip((Qt.Key_Exclam, Qt.Key_At, Qt.Key_NumberSign, Qt.Key_Dollar, Qt.Key_Percent,
-                        Qt.Key_AsciiCircum, Qt.Key_Ampersand, Qt.Key_Asterisk, Qt.Key_ParenLeft, Qt.Key_ParenRight),
-                       (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)))  # fmt: skip
-_AZERTY = dict(zip((Qt.Key_Ampersand, Qt.Key_Eacute, Qt.Key_QuoteDbl, Qt.Key_Apostrophe, Qt.Key_ParenLeft,
-                    Qt.Key_Minus, Qt.Key_Egrave, Qt.Key_Underscore, Qt.Key_Ccedilla, Qt.Key_Agrave),
-                   (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)))  # fmt: skip
-
-
-def digit_of(key: int, shifted: bool, scan_code: int = 0) -> int | None:
-    """The top-row (or keypad) digit of a key press, whatever the keyboard layout."""
-    if key in _DIGITS:
-        return _DIGITS[key]
-    if sys.platform.startswith("linux") and 10 <= scan_code <= 19:  # X11/evdev codes of keys 1..0
-        return (scan_code - 9) % 10
-    if sys.platform == "win32" and 2 <= scan_code <= 11:
-        return (scan_code - 1) % 10
-    return (_US_SHIFTED if shifted else _AZERTY).get(key)
 
 
 class _Held:
@@ -104,7 +94,7 @@ class ReviewPanel(QWidget):
         row.addWidget(QLabel(tr("Review")))
         row.addWidget(self.file_widget)
         layout.addLayout(row)
-        self.create_box = ReviewCreateBox()
+        self.create_box = ReviewCreateBox(self.iface.mapCanvas())
         self.create_box.setCollapsed(True)
         self.create_box.created.connect(self.open_review)
         self.create_box.failed.connect(lambda text: self.dock.push(text, Qgis.Warning))
@@ -116,7 +106,10 @@ class ReviewPanel(QWidget):
         self.card = QLabel()
         self.card.setTextFormat(Qt.RichText)
         self.card.setWordWrap(True)
-        for widget in (self.progress, self.headline, self.card):
+        self.note_edit = QLineEdit()
+        self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
+        self.note_edit.returnPressed.connect(self._save_note)
+        for widget in (self.progress, self.headline, self.card, self.note_edit):
             layout.addWidget(widget)
         buttons = QGridLayout()  # two by two: the tab fits a normal dock width
         for position, (text, tip, action) in enumerate(
@@ -192,6 +185,7 @@ class ReviewPanel(QWidget):
         self.layer_combos["M"].setLayer(prediction)
         reference = design.get("reference", "")
         self.layer_combos["R"].setLayer(layer_for_file(reference, reference))
+        self.layer_combos["E"].setLayer(error_map_layer())
         self.class_table.set_rows([k.info for k in self.session.keys], [[k.key] for k in self.session.keys])
         self.iface.mapCanvas().installEventFilter(self)
         self.show_current()
@@ -219,6 +213,8 @@ class ReviewPanel(QWidget):
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(session.reviewed_count() if session else 0)
         self.headline.setText(headline_text(session.report()) if session else "")
+        self.note_edit.setText(item.note if item is not None else "")
+        self.note_edit.setEnabled(item is not None)
         if item is not None and self.highlight is not None:
             self.highlight.show(item)
         return item
@@ -234,6 +230,10 @@ class ReviewPanel(QWidget):
         except FlairError as err:
             self.dock.push(str(err), Qgis.Warning)
         return self.show_current()
+
+    def _save_note(self) -> None:
+        self._act(lambda s: s.set_note(self.note_edit.text().strip()))
+        self.setFocus()  # back to the keys
 
     def _on_filter(self, checked: bool) -> None:
         if self.session is not None:

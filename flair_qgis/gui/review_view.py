@@ -110,6 +110,14 @@ def layer_for_file(path: str, name: str = "") -> QgsMapLayer | None:
     return None
 
 
+def error_map_layer() -> QgsMapLayer | None:
+    """An error map of the project (written by the Evaluate tab or ``flair:evaluate``), if any."""
+    for layer in QgsProject.instance().mapLayers().values():
+        if isinstance(layer, QgsRasterLayer) and "error" in layer.name().lower():
+            return layer
+    return None
+
+
 def ensure_raster(path: str) -> QgsMapLayer | None:
     """The project's layer for a raster file, added (below the review) when missing."""
     found = layer_for_file(path)

@@ -30,6 +30,27 @@ def _file_of(layer) -> str | None:
     return QgsProviderRegistry.instance().decodeUri(layer.providerType(), layer.source()).get("path") or None
 
 
+def _all_fields(layer, polygons):
+    """The polygons of ``capture_reference`` with every other field of the layer added (same ids),
+    so the corrected copy keeps them."""
+    import pandas as pd
+
+    names = [n for n in layer.fields().names() if n not in polygons.columns]
+    rows = {}
+    for feature in layer.getFeatures():
+        values = []
+        for name in names:
+            value = feature[name]
+            if value is None or (hasattr(value, "isNull") and value.isNull()):
+                value = None
+            elif not isinstance(value, (bool, int, float, str)):
+                value = str(value)  # dates and other Qt values as text
+            values.append(value)
+        rows[feature.id()] = values
+    extra = pd.DataFrame.from_dict(rows, orient="index", columns=names)
+    return polygons.join(extra)
+
+
 class ApplyReviewAlgorithm(FlairAlgorithm):
     """Write the reference with the reviewed classes applied; the original is never modified."""
 
@@ -76,6 +97,10 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
             layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
             self.reference = capture_reference(layer, self.field)
+            if self.reference.polygons is not None:
+                self.reference = type(self.reference)(
+                    self.reference.name, polygons=_all_fields(layer, self.reference.polygons)
+                )
             self.reference_file = _file_of(layer)
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
