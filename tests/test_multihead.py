@@ -7,9 +7,10 @@ import pytest
 from bench_helpers import pixel_conv_model, weedsense_model
 from toy_models import two_output_model
 
+from flair_qgis.core.bands import band_choice
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.model import InputSpec, read_model_info
-from flair_qgis.core.multi import band_choice, class_values, per_image_value, resolve_heads
+from flair_qgis.core.multi import class_values, per_image_value, resolve_heads
 from flair_qgis.core.task_metrics import ClassificationMetrics, RegressionMetrics
 
 

@@ -1,4 +1,4 @@
-"""Core outputs as styled QGIS layers, and what the dock needs to know about input layers.
+"""Core outputs as styled QGIS layers, and what the dock shows about a map point.
 
 Class maps get a paletted renderer built from the model's :class:`ClassInfo` (colours and class
 names in the legend) and are inserted in the layer tree just above the imagery they were
@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from qgis.core import (
-    Qgis,
     QgsColorRampShader,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
@@ -35,116 +33,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QColor
 
-from ..core.errors import FlairError
-from ..core.model import InputSpec
-from ..core.multi import MODALITY_BANDS, band_choice
 from ..core.nomenclature import ClassInfo
-
-# Band names a model may use, and the words QGIS/GDAL use for the same band of a layer.
-_BAND_ALIASES = {
-    "r": ("r", "red", "rouge"),
-    "g": ("g", "green", "vert"),
-    "b": ("b", "blue", "bleu"),
-    "nir": ("nir", "ir", "pir", "infrared", "near infrared", "nearinfrared"),
-    "a": ("a", "alpha"),
-    "elev": ("elev", "elevation", "dem", "dsm", "height", "nmh", "ndsm"),
-}
-
-
-def _canonical(name: str) -> str:
-    word = re.sub(r"[^a-z ]", "", name.lower()).strip()
-    for key, aliases in _BAND_ALIASES.items():
-        if word in aliases:
-            return key
-    return word
-
-
-def layer_band_labels(layer: QgsRasterLayer) -> list[str]:
-    """A label per band of a raster layer (description or colour interpretation, else ``Band n``).
-
-    Web layers (ARGB32) are read as four virtual bands R, G, B, A.
-    """
-    provider = layer.dataProvider()
-    if provider is not None and provider.dataType(1) in (Qgis.ARGB32, Qgis.ARGB32_Premultiplied):
-        return ["R", "G", "B", "A"]
-    labels = []
-    for band in range(1, layer.bandCount() + 1):
-        label = ""
-        if provider is not None:
-            interpretation = provider.colorInterpretationName(band)
-            label = interpretation if interpretation not in ("Undefined", "Gray", "Palette") else ""
-            # GDAL band descriptions ("NIR", "elevation") are the most specific name there is.
-            name = layer.bandName(band)
-            if ":" in name:
-                label = name.split(":", 1)[1].strip() or label
-        labels.append(label or f"Band {band}")
-    return labels
-
-
-def default_bands(model_band_names: Sequence[str], layer_labels: Sequence[str]) -> list[int]:
-    """The layer band (1-based, 0 = none left) for each model channel.
-
-    A model band is matched to the layer band with the same name (``R`` = ``Red`` = colour
-    interpretation red, ``NIR`` = ``infrared``...); unmatched channels take the remaining layer
-    bands in order. With fewer layer bands than channels, the channels left over get 0 (no band):
-    the dock then shows why it cannot run.
-    """
-    wanted = [_canonical(n) for n in model_band_names]
-    have = [_canonical(label) for label in layer_labels]
-    mapping: list[int | None] = []
-    used: set[int] = set()
-    for name in wanted:
-        match = next((i + 1 for i, h in enumerate(have) if h == name and i + 1 not in used), None)
-        mapping.append(match)
-        if match is not None:
-            used.add(match)
-    # Bands with no recognised name go first to unmatched channels: a layer "Red, Green, Blue,
-    # Band 4" gives band 4 to a model's NIR rather than the blue band.
-    free = sorted(
-        (b for b in range(1, len(layer_labels) + 1) if b not in used),
-        key=lambda b: (have[b - 1] in _BAND_ALIASES, b),
-    )
-    return [match if match is not None else (free.pop(0) if free else 0) for match in mapping]
-
-
-def _declared_numbers(spec: InputSpec) -> bool:
-    return bool(spec.band_names) and all(n.strip().isdigit() for n in spec.band_names)
-
-
-def channel_labels(spec: InputSpec) -> list[str]:
-    """A label per channel of a model input, for the band-mapping combos.
-
-    Channels declared by band number get the band's name in the input's modality when it is known
-    (``4`` of ``AERIAL_RGBI`` is ``NIR``), else ``band 4``.
-    """
-    if not _declared_numbers(spec):
-        return list(spec.band_names)
-    order = MODALITY_BANDS.get(spec.modality, ())
-    labels = []
-    for name in spec.band_names:
-        band = int(name)
-        labels.append(order[band - 1] if 1 <= band <= len(order) else f"band {band}")
-    return labels
-
-
-def default_input_bands(spec: InputSpec, layer_labels: Sequence[str]) -> list[int]:
-    """The layer band (1-based, 0 = none) the dock proposes for each channel of a model input.
-
-    As ``flair:segment`` chooses them without BANDS: the bands the model declares (numbers, or
-    names of a known modality, see :func:`flair_qgis.core.multi.band_choice`); a declared band the
-    layer lacks gets 0, so the dock says why it cannot run. Without a declaration, channels are
-    matched to layer bands by name (:func:`default_bands`).
-    """
-    try:
-        choice = band_choice(spec, spec.modality)
-    except FlairError:
-        choice = None
-    if choice is None or (choice.how == "default" and not choice.warning):
-        return default_bands(spec.band_names, layer_labels)
-    if choice.how == "default" and any(b > len(layer_labels) for b in choice.bands):
-        # A guess (FLAIR-HUB NIR, R, G) that this layer cannot serve: match names instead.
-        return default_bands(spec.band_names, layer_labels)
-    return [b if 1 <= b <= len(layer_labels) else 0 for b in choice.bands]
 
 
 def paletted_renderer(layer: QgsRasterLayer, classes: Sequence[ClassInfo]) -> QgsPalettedRasterRenderer:

@@ -24,10 +24,11 @@ from qgis.core import (
     QgsRectangle,
 )
 
+from ..core.bands import band_label, check_band_numbers
 from ..core.errors import InputError, NotSupportedError
 from ..core.grid import Grid
 from ..core.reference import same_crs
-from ..core.sources import PixelSource, RasterioSource, check_bands
+from ..core.sources import PixelSource, RasterioSource
 
 _QGIS_TO_NUMPY = {
     Qgis.Byte: np.uint8,
@@ -55,6 +56,7 @@ class RasterInput:
         crs_wkt: the layer CRS, or None when it has none.
         band_count: bands (4 virtual R, G, B, A bands for ARGB web layers).
         argb: True when the provider returns ARGB32 colours (web layers).
+        band_labels: a label per band (:func:`layer_band_labels`).
     """
 
     name: str
@@ -66,6 +68,25 @@ class RasterInput:
     crs_wkt: str | None
     band_count: int
     argb: bool = False
+    band_labels: tuple[str, ...] = ()
+
+
+def layer_band_labels(layer: QgsRasterLayer) -> list[str]:
+    """A label per band of a raster layer (:func:`flair_qgis.core.bands.band_label`).
+
+    Web layers (ARGB32) are read as four virtual bands R, G, B, A.
+    """
+    provider = layer.dataProvider()
+    if provider is not None and provider.dataType(1) in _ARGB_TYPES:
+        return ["R", "G", "B", "A"]
+    labels = []
+    for band in range(1, layer.bandCount() + 1):
+        # QGIS names a GDAL band "Band 1: <description>" when the file describes it.
+        name = layer.bandName(band)
+        description = name.split(":", 1)[1] if ":" in name else ""
+        interpretation = provider.colorInterpretationName(band) if provider is not None else ""
+        labels.append(band_label(band, description, interpretation))
+    return labels
 
 
 def file_path_of(layer: QgsRasterLayer) -> str | None:
@@ -112,6 +133,7 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
                 src.height,
                 crs_wkt or (src.crs.to_wkt() if src.crs else None),
                 src.count,
+                band_labels=tuple(layer_band_labels(layer)),
             )
     provider = layer.dataProvider().clone()
     extent = layer.extent()
@@ -130,14 +152,15 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
         width = max(1, round(extent.width() / res_x))
         height = max(1, round(extent.height() / res_y))
     transform = Affine(res_x, 0.0, extent.xMinimum(), 0.0, -res_y, extent.yMaximum())
-    return RasterInput(layer.name(), None, provider, transform, width, height, crs_wkt, band_count, argb)
+    labels = tuple(layer_band_labels(layer))
+    return RasterInput(layer.name(), None, provider, transform, width, height, crs_wkt, band_count, argb, labels)
 
 
 def make_source(raster: RasterInput, bands: Sequence[int], grid: Grid) -> PixelSource:
     """A core pixel source reading ``bands`` of ``raster`` on ``grid``."""
     if raster.path is not None:
         return RasterioSource(raster.path, bands, grid)
-    check_bands(bands, raster.band_count)
+    check_band_numbers(bands, raster.band_count)
     if not same_crs(raster.crs_wkt, grid.crs_wkt):
         # Provider blocks are fetched in the layer's own CRS; a file source is warped instead.
         raise NotSupportedError(

@@ -34,6 +34,7 @@ import rasterio.errors
 from rasterio.enums import Resampling
 from rasterio.windows import Window, from_bounds
 
+from .bands import BandChoice, band_choice
 from .datasets import (
     FLAIRHUB_LABELS,
     LAYOUT_FLAIR1,
@@ -48,7 +49,7 @@ from .engine import SessionInfo, create_session, run_batch
 from .errors import FlairError, InputError, ModelError
 from .metrics import ConfusionMatrix, build_report
 from .model import InputSpec, ModelInfo, OutputSpec, read_model_info
-from .multi import BandChoice, Heads, band_choice, class_values, input_modalities, per_image_value, resolve_heads
+from .multi import Heads, class_values, input_modalities, per_image_value, resolve_heads
 from .pipeline import run_stages
 from .protocols import Protocol, get_protocol
 from .segment import Postprocess

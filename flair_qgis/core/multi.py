@@ -1,12 +1,6 @@
-"""Multi-input and multi-head models: which file band feeds which channel, what each head means.
+"""Multi-input and multi-head models: which modality feeds each input, what each head means.
 
-Band selection. A model input declares its channels in the metadata ``bands`` (per input in
-``inputs``, or top level). Entries are either band NUMBERS of the modality file, 1-based
-(``[4, 1, 2]``: NIR, R, G of an RGBI file), or band NAMES resolved with the modality's known
-band order (``["NIR", "R", "G"]`` on ``AERIAL_RGBI`` gives the same bands). Without a usable
-declaration the first ``channels`` bands are taken, except for a 3-channel model on FLAIR-HUB
-RGBI imagery, which gets NIR, R, G: the channels IGN's FLAIR-HUB models use (the evaluation card
-warns that the aerial input is Infrared, Red, Green), with a warning.
+Which band feeds which channel is decided in :mod:`.bands` (every band rule is there).
 
 Heads. Metadata ``outputs`` gives each output a ``task``: ``segmentation`` (a class per pixel),
 ``regression`` (a value per pixel or per image, with a ``unit``) or ``classification`` (a class per
@@ -23,95 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError, ModelError
-from .model import TASK_CLASSIFICATION, TASK_REGRESSION, TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
-from .sources import check_bands, validate_bands_for_model
-
-_ALIASES = {
-    "RED": "R", "R": "R", "GREEN": "G", "G": "G", "BLUE": "B", "B": "B",
-    "NIR": "NIR", "IR": "NIR", "INFRARED": "NIR", "NEAR-INFRARED": "NIR", "PIR": "NIR",
-    "ELEV": "ELEV", "ELEVATION": "ELEV", "DSM-DTM": "ELEV", "NDSM": "ELEV", "HEIGHT": "ELEV",
-    "DSM": "DSM", "DTM": "DTM", "PAN": "PAN",
-}  # fmt: skip
-
-#: Band order of the files of each modality (FLAIR #1 IMG files are R, G, B, NIR, elevation).
-MODALITY_BANDS: dict[str, tuple[str, ...]] = {
-    "FLAIR1_IMG": ("R", "G", "B", "NIR", "ELEV"),
-    "AERIAL_RGBI": ("R", "G", "B", "NIR"),
-    "SPOT_RGBI": ("R", "G", "B", "NIR"),
-    "DEM_ELEV": ("DSM", "DTM"),
-    "AERIAL-RLT_PAN": ("PAN",),
-    "RGB": ("R", "G", "B"),
-}
-
-
-@dataclass(frozen=True)
-class BandChoice:
-    """The file bands feeding one model input.
-
-    Attributes:
-        bands: 1-based band numbers of the modality file, one per model channel.
-        how: ``declared numbers``, ``declared names`` or ``default``.
-        warning: a message for the report when the choice is a guess, else ``""``.
-    """
-
-    bands: tuple[int, ...]
-    how: str
-    warning: str = ""
-
-
-def _canonical(name: str) -> str:
-    return _ALIASES.get(name.strip().upper(), name.strip().upper())
-
-
-def band_choice(spec: InputSpec, modality: str, band_count: int | None = None) -> BandChoice:
-    """The modality file's bands for ``spec``'s channels.
-
-    Args:
-        spec: the model input.
-        modality: ``AERIAL_RGBI``... or a key of :data:`MODALITY_BANDS` (``FLAIR1_IMG``, ``RGB``).
-        band_count: bands of the file, to check the choice; None to skip the check.
-
-    Returns:
-        The choice.
-
-    Raises:
-        InputError: a declared band number or name the file does not have.
-    """
-    names = spec.band_names
-    choice: BandChoice
-    if names and all(n.strip().isdigit() for n in names):
-        choice = BandChoice(tuple(int(n) for n in names), "declared numbers")
-    else:
-        order = [_canonical(b) for b in MODALITY_BANDS.get(modality, ())]
-        wanted = [_canonical(n) for n in names]
-        if order and wanted and all(w in order for w in wanted):
-            choice = BandChoice(tuple(order.index(w) + 1 for w in wanted), "declared names")
-        elif modality in ("AERIAL_RGBI", "SPOT_RGBI") and spec.channels == 3 and not _names_declared(names):
-            choice = BandChoice(
-                (4, 1, 2),
-                "default",
-                f"Model input '{spec.name}' declares no bands: {modality} channels NIR, R, G (bands 4, 1, 2) "
-                "are used, as in IGN's FLAIR-HUB models. Declare 'bands' in the model metadata to be explicit.",
-            )
-        else:
-            choice = BandChoice(tuple(range(1, spec.channels + 1)), "default")
-    if len(choice.bands) != spec.channels:
-        raise InputError(
-            f"Model input '{spec.name}' has {spec.channels} channels but its bands select {len(choice.bands)}."
-        )
-    if band_count is not None:
-        bad = [b for b in choice.bands if not 1 <= b <= band_count]
-        if bad:
-            raise InputError(
-                f"Model input '{spec.name}' reads band(s) {', '.join(map(str, bad))} of {modality or 'the image'}, "
-                f"which has {band_count} band(s)."
-            )
-    return choice
-
-
-def _names_declared(names: Sequence[str]) -> bool:
-    """False for the generated ``band 1``, ``band 2``... names of models that declare none."""
-    return not all(n.startswith("band ") for n in names)
+from .model import TASK_CLASSIFICATION, TASK_REGRESSION, TASK_SEGMENTATION, ModelInfo, OutputSpec
 
 
 def input_modalities(model: ModelInfo, layout_modalities: Sequence[str] | None) -> tuple[str, ...]:
@@ -257,27 +163,3 @@ def per_image_value(head: OutputSpec, values: np.ndarray) -> np.ndarray:
     if array.shape[1] > len(lut):
         raise ModelError(f"Output '{head.name}' gives {array.shape[1]} scores but declares {len(lut)} classes.")
     return lut[index]
-
-
-def choose_bands(spec: InputSpec, user_bands: Sequence[int], band_count: int) -> tuple[tuple[int, ...], str]:
-    """The layer bands feeding a model input, and a note for the user ("" when none).
-
-    The user's bands win; without them, the bands the model declares (numbers, or names of a
-    known modality: :func:`band_choice`); else ``1..channels``. ``flair:segment`` and the dock
-    both choose this way.
-
-    Args:
-        spec: the model input.
-        user_bands: the user's 1-based bands, one per channel, or empty for the default.
-        band_count: bands of the layer.
-
-    Raises:
-        InputError: bands the layer does not have, or too few bands.
-    """
-    if user_bands:
-        return validate_bands_for_model(tuple(user_bands), spec.channels, band_count), ""
-    choice = band_choice(spec, spec.modality)
-    if choice.how == "default" and not choice.warning:
-        return validate_bands_for_model((), spec.channels, band_count), ""
-    check_bands(choice.bands, band_count)
-    return choice.bands, choice.warning

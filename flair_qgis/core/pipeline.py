@@ -23,6 +23,19 @@ _END = object()
 QUEUE_ITEMS = 2
 
 
+# The cancel/progress convention of every core run: keyword-only ``is_canceled`` (polled between
+# items; True stops the run, which raises Canceled and leaves nothing written) and ``on_progress``
+# (receives 0..100), both plain callables defaulting to these two, never None.
+def never_canceled() -> bool:
+    """The default ``is_canceled``: the run is never canceled."""
+    return False
+
+
+def ignore_progress(_percent: float) -> None:
+    """The default ``on_progress``: progress is not reported."""
+    return None
+
+
 def _until_end(q: queue.Queue) -> Iterator[Any]:
     while True:
         item = q.get()

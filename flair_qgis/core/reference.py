@@ -339,7 +339,7 @@ class PolygonReader:
 
     def __init__(self, source: PolygonSource) -> None:
         self.source = source
-        self.sindex = source.geometries.sindex
+        self.boxes = BoxIndex(list(source.geometries))
         # Index 0 is "no polygon"; polygon i (0-based) is i + 1.
         self.lut = np.concatenate([[0], source.values])
         top = int(source.values.max(initial=0))
@@ -354,7 +354,7 @@ class PolygonReader:
         x0, y0 = t * (col, row)
         x1, y1 = t * (col + cols, row + rows)
         box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-        hits = np.sort(self.sindex.query(_box(box)))
+        hits = self.boxes.query(box)
         if len(hits) == 0:
             return np.zeros((rows, cols), dtype=np.int32)
         window_transform = rasterio.windows.transform(Window(col, row, cols, rows), t)
@@ -372,7 +372,33 @@ class PolygonReader:
         return values, valid
 
 
-def _box(bounds: tuple[float, float, float, float]):
-    from shapely.geometry import box
+class BoxIndex:
+    """Which geometries' bounding boxes meet a box: shapely's ``STRtree``, 1.8 or 2.x.
 
-    return box(*bounds)
+    GeoPandas' ``.sindex`` is not used: geopandas 0.12 (Debian 12) needs rtree or pygeos for it,
+    which QGIS installs often lack. Shapely's own R-tree needs nothing more. Its query answers
+    geometries in shapely 1.8 (indices through ``query_items``) and indices in 2.x.
+
+    Args:
+        geometries: non-empty shapely geometries; their positions are the indices answered.
+    """
+
+    def __init__(self, geometries: list) -> None:
+        import warnings
+
+        from shapely.strtree import STRtree
+
+        with warnings.catch_warnings():
+            # shapely 1.8 warns that STRtree changes in 2.0; the query below handles both.
+            warnings.simplefilter("ignore")
+            self._tree = STRtree(geometries) if geometries else None
+
+    def query(self, bounds: tuple[float, float, float, float]) -> np.ndarray:
+        """Sorted int64 indices of the geometries whose bounding box meets ``bounds`` (xmin, ymin, xmax, ymax)."""
+        if self._tree is None:
+            return np.zeros(0, dtype=np.int64)
+        from shapely.geometry import box
+
+        query_items = getattr(self._tree, "query_items", None)  # shapely 1.8
+        hits = query_items(box(*bounds)) if query_items is not None else self._tree.query(box(*bounds))
+        return np.sort(np.asarray(hits, dtype=np.int64))

@@ -1,70 +1,47 @@
-"""Tiled segmentation of a raster extent: the one function behind the task and the algorithm.
+"""Tiled segmentation of a raster extent: runs a :class:`~flair_qgis.core.plan.SegmentPlan`.
 
-The pipeline runs three stages at once so that the model never waits for I/O:
-
-``reader thread`` reads a batch of tiles (GDAL releases the GIL) and normalises it in place
-into a float32 ``(batch, channels, rows, cols)`` array; ``calling thread`` runs onnxruntime on
-it (which releases the GIL); ``writer thread`` turns scores into classes on the tile cores only
-and writes whole GeoTIFF blocks. Queues of two batches bound memory to a few batches, whatever
-the extent.
+:func:`flair_qgis.core.plan.plan_segment` decides the run; :func:`run_plan` creates the
+onnxruntime session and pushes every tile through the three-stage
+:class:`~flair_qgis.core.tile_pipeline.TilePipeline`: read and normalise, infer, then write each
+tile core to every head's raster (nodata where the input is nodata or outside the mask
+polygons). Outputs are written completely or not at all.
 """
 
 from __future__ import annotations
 
-import contextlib
-import csv
-import io
 import math
-import os
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import rasterio
-from affine import Affine
 
-from .engine import SessionInfo, create_session, run_batch
-from .errors import InputError, ModelError, NotSupportedError
-from .grid import Grid, Tile, batched, core_stride_px, tile_layout
-from .model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
-from .multi import per_image_value
-from .pipeline import run_stages
-from .sources import PixelSource, WindowReader
-from .writer import WRITE_CACHE_MB, AtomicGeoTiff, check_output_path, nodata_for, write_text_atomic
+from .engine import SessionInfo, create_session
+from .grid import Grid, Tile, core_stride_px
+from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
+from .map_writers import CONFIDENCE_NODATA, HeadWriter, TileValues, head_writer
+from .model import ModelInfo
+from .pipeline import ignore_progress, never_canceled
+from .plan import SegmentPlan, SegmentRequest, plan_run
+from .postprocess import Postprocess, argmax_channels, output_margin
+from .sources import PixelSource
+from .tile_pipeline import TilePipeline
 
-CONFIDENCE_NODATA = -1.0
-
-
-@dataclass(frozen=True)
-class SegmentRequest:
-    """A frozen description of one run; everything the worker needs.
-
-    Attributes:
-        output_path: class-map GeoTIFF to write (for a model without a segmentation head: the
-            map of its first per-pixel regression head).
-        confidence_path: optional GeoTIFF of the winning class's probability (0..1).
-        tile_size_px: model input edge; None for the model's default.
-        overlap_px: overlap between tiles; None for the model's default.
-        batch_size: tiles per onnxruntime call.
-        device: ``auto``, ``cuda`` or ``cpu``.
-        threads: CPU threads for onnxruntime; None for all cores.
-        head_paths: rasters of the further per-pixel heads, by ONNX output name; heads not
-            listed are written beside ``output_path`` as ``<stem>_<head>.tif``.
-        tile_values_path: CSV of per-image heads' values per tile; None writes
-            ``<stem>_tiles.csv`` beside ``output_path`` when the model has such heads.
-    """
-
-    output_path: str
-    confidence_path: str | None = None
-    tile_size_px: int | None = None
-    overlap_px: int | None = None
-    batch_size: int = 4
-    device: str = "auto"
-    threads: int | None = None
-    head_paths: Mapping[str, str] = field(default_factory=dict)
-    tile_values_path: str | None = None
+__all__ = [
+    "CONFIDENCE_NODATA",
+    "HeadPlan",
+    "Postprocess",
+    "SegmentPlan",
+    "SegmentRequest",
+    "SegmentResult",
+    "argmax_channels",
+    "check_supported",
+    "input_grids",
+    "output_margin",
+    "plan_heads",
+    "run_plan",
+    "segment",
+]
 
 
 @dataclass
@@ -78,7 +55,7 @@ class SegmentResult:
         grid: the output grid.
         tiles: tiles processed.
         seconds: wall time of the run, session creation included.
-        class_pixels: pixel count per class value over the valid pixels.
+        class_pixels: pixel count per class value over the valid pixels (inside the mask).
         warnings: messages the user should see.
         head_paths: rasters of the further per-pixel heads, by ONNX output name.
         tile_values_path: CSV of per-image heads per tile, or None.
@@ -115,133 +92,16 @@ class SegmentResult:
         return stats
 
 
-def _noop_progress(_percent: float) -> None:
-    return None
-
-
-def _never() -> bool:
-    return False
-
-
-def _scale_factors(model: ModelInfo) -> list[float]:
-    """Pixels of input k per pixel of input 0 along an axis (1.0 when resolutions are unknown)."""
-    base = model.inputs[0].resolution_m
-    return [base / spec.resolution_m if base and spec.resolution_m else 1.0 for spec in model.inputs]
-
-
-def _scaled(length_px: int, factor: float, what: str) -> int:
-    scaled = length_px * factor
-    if abs(scaled - round(scaled)) > 1e-6:
-        raise NotSupportedError(
-            f"{what}: {length_px} px at the first input's resolution is {scaled:g} px at this input's; "
-            "choose a TILE_SIZE and OVERLAP that give whole pixels for every input."
-        )
-    return round(scaled)
-
-
-def input_grids(model: ModelInfo, grid: Grid) -> list[Grid]:
-    """The grid each model input is read on: the same ground extent, at that input's resolution.
-
-    Input 0 is read on ``grid`` itself. Input k's pixels are ``resolution_k / resolution_0`` times
-    the size of grid pixels, anchored on the same origin.
-    """
-    grids = []
-    for factor in _scale_factors(model):
-        if factor == 1.0:
-            grids.append(grid)
-            continue
-        t = grid.transform
-        transform = Affine(t.a / factor, 0.0, t.c, 0.0, t.e / factor, t.f)
-        width, height = math.ceil(grid.width * factor - 1e-9), math.ceil(grid.height * factor - 1e-9)
-        grids.append(Grid(transform, max(width, 1), max(height, 1), grid.crs_wkt))
-    return grids
-
-
-def _resolve_tiling(model: ModelInfo, request: SegmentRequest) -> tuple[int, int, int]:
-    spec = model.input
-    tile = request.tile_size_px or model.tile_size_px
-    if spec.tile_size_px is not None and tile != spec.tile_size_px:
-        raise InputError(
-            f"The model has a fixed input of {spec.tile_size_px} px: set TILE_SIZE to "
-            f"{spec.tile_size_px} (or leave it empty)."
-        )
-    overlap = model.overlap_px if request.overlap_px is None else request.overlap_px
-    overlap = min(overlap, tile - 16) if request.overlap_px is None else overlap
-    batch = max(1, int(request.batch_size))
-    fixed = {s.fixed_batch for s in model.inputs if s.fixed_batch is not None}
-    if fixed:
-        batch = fixed.pop()
-    for index, (other, factor) in enumerate(zip(model.inputs[1:], _scale_factors(model)[1:]), start=2):
-        own = _scaled(tile, factor, f"TILE_SIZE for input {index} ({other.name})")
-        if other.tile_size_px is not None and own != other.tile_size_px:
-            raise InputError(
-                f"Input {index} ({other.name}) has a fixed size of {other.tile_size_px} px, but TILE_SIZE {tile} "
-                f"gives it {own} px: set TILE_SIZE to {round(other.tile_size_px / factor)}."
-            )
-    return tile, overlap, batch
-
-
-@dataclass(frozen=True)
-class HeadPlan:
-    """What each model output becomes.
-
-    Attributes:
-        primary: the head written to OUTPUT (a class map, or a value map for regression-only
-            models).
-        maps: further per-pixel heads, each written to its own raster.
-        per_tile: per-image heads, reported per tile.
-    """
-
-    primary: OutputSpec
-    maps: tuple[OutputSpec, ...]
-    per_tile: tuple[OutputSpec, ...]
-
-
-def plan_heads(model: ModelInfo) -> HeadPlan:
-    """Sort the model's outputs: the first per-pixel segmentation head writes the class map.
-
-    Raises:
-        ModelError: the model has no per-pixel output to map.
-    """
-    per_pixel = [o for o in model.outputs if o.is_per_pixel]
-    segmentation = [o for o in per_pixel if o.task == TASK_SEGMENTATION]
-    if not per_pixel:
-        raise ModelError(
-            "The model has no per-pixel output (all its outputs give one value per image): it cannot map "
-            "an extent. Score it on a dataset with flair:benchmark."
-        )
-    primary = segmentation[0] if segmentation else per_pixel[0]
-    maps = tuple(o for o in per_pixel if o is not primary)
-    per_tile = tuple(o for o in model.outputs if not o.is_per_pixel)
-    return HeadPlan(primary, maps, per_tile)
-
-
-def check_supported(model: ModelInfo) -> OutputSpec:
-    """The head written to OUTPUT; raises for models this engine cannot run.
-
-    Raises:
-        ModelError: no per-pixel output.
-        NotSupportedError: inputs whose resolutions do not give whole-pixel tiles.
-    """
-    return plan_heads(model).primary
-
-
-def _beside(output_path: str, suffix: str, extension: str) -> str:
-    stem = os.path.splitext(output_path)[0]
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in suffix)
-    return f"{stem}_{safe}{extension}"
-
-
 def segment(
     model: ModelInfo,
     source: PixelSource | Sequence[PixelSource],
     grid: Grid,
     request: SegmentRequest,
     *,
-    is_canceled: Callable[[], bool] = _never,
-    on_progress: Callable[[float], None] = _noop_progress,
+    is_canceled: Callable[[], bool] = never_canceled,
+    on_progress: Callable[[float], None] = ignore_progress,
 ) -> SegmentResult:
-    """Segment ``grid`` with ``model``, reading pixels from ``source``.
+    """Segment ``grid`` with ``model``, reading pixels from ready sources (plan, then run).
 
     Args:
         model: the model description.
@@ -253,75 +113,83 @@ def segment(
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
 
-    Returns:
-        What was written and how.
-
     Raises:
         Canceled: ``is_canceled`` answered True; nothing was written.
         InputError, ModelError, NotSupportedError: the request cannot be run.
     """
-    started = time.perf_counter()
     sources = [source] if not isinstance(source, Sequence) else list(source)
-    if len(sources) != len(model.inputs):
-        names = ", ".join(f"{s.name} ({s.modality or len(s.band_names)})" for s in model.inputs)
-        raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
-    plan = plan_heads(model)
-    head = plan.primary
-    tile_px, overlap_px, batch_size = _resolve_tiling(model, request)
-    check_output_path(request.output_path)
-    if request.confidence_path:
-        check_output_path(request.confidence_path, "confidence")
-        if head.task != TASK_SEGMENTATION or not head.dtype.startswith("float"):
-            raise InputError(
-                f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
-                "leave OUTPUT_CONFIDENCE empty."
-            )
-    tiles = tile_layout(grid.width, grid.height, tile_px, overlap_px)
-    block_px = core_stride_px(tile_px, overlap_px)
+    plan = plan_run(model, sources, grid, request)
+    return run_plan(plan, is_canceled=is_canceled, on_progress=on_progress)
 
-    session, info = create_session(model.path, request.device, request.threads)
-    warnings = [info.warning] if info.warning else []
-    if not grid.crs_wkt:
-        warnings.append("The layer has no CRS: the class map is written without one.")
 
-    tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": info.provider}
-    writers: list[_HeadWriter] = [
-        _head_writer(head, request.output_path, grid, block_px, model.seg_threshold, tags, request.confidence_path)
+def _writers(plan: SegmentPlan, provider: str) -> tuple[list[HeadWriter], TileValues]:
+    """One writer per per-pixel head (the primary first) and the per-tile values collector."""
+    request, model, grid = plan.request, plan.model, plan.grid
+    block_px = core_stride_px(plan.tile_px, plan.overlap_px)
+    tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": provider}
+    threshold = model.seg_threshold
+    writers = [
+        head_writer(plan.heads.primary, request.output_path, grid, block_px, threshold, tags, request.confidence_path)
     ]
-    for extra in plan.maps:
-        path = request.head_paths.get(extra.name) or _beside(request.output_path, extra.name, ".tif")
-        writers.append(
-            _head_writer(extra, check_output_path(path, f"'{extra.name}'"), grid, block_px, model.seg_threshold, tags)
-        )
-    tile_values = _TileValues(
-        plan.per_tile, grid, request.tile_values_path or _beside(request.output_path, "tiles", ".csv")
-    )
-    if plan.per_tile:
-        check_output_path(tile_values.path, "tile values")
-    outputs = [f for w in writers for f in w.files]
+    for extra in plan.heads.maps:
+        writers.append(head_writer(extra, request.head_paths[extra.name], grid, block_px, threshold, tags))
+    return writers, TileValues(plan.heads.per_tile, grid, request.tile_values_path or "")
 
-    pipeline = _Pipeline(
-        session=session,
-        specs=model.inputs,
-        sources=sources,
-        factors=_scale_factors(model),
-        output_names=[o.name for o in (plan.primary, *plan.maps, *plan.per_tile)],
-        tiles=tiles,
-        tile_px=tile_px,
-        batch_size=batch_size,
-        is_canceled=is_canceled,
-    )
+
+def _tile_writer(plan: SegmentPlan, writers: list[HeadWriter], tile_values: TileValues):
+    """The function that writes a batch's scores, tile core by tile core, masked by validity and polygons."""
+    tile_px, overlap_px, mask, per_tile = plan.tile_px, plan.overlap_px, plan.mask, plan.heads.per_tile
 
     def write_batch(batch: list[Tile], scores: dict[str, np.ndarray], valid: np.ndarray) -> None:
         for i, tile in enumerate(batch):
             r, c = tile.core_offset
             core_valid = valid[i][r : r + tile.core_rows, c : c + tile.core_cols]
+            if mask is not None:
+                core_valid = core_valid & mask.inside(tile.core_row, tile.core_col, tile.core_rows, tile.core_cols)
             for writer in writers:
                 writer.write_tile(scores[writer.head.name][i], tile, tile_px, overlap_px, core_valid)
-            tile_values.add(tile, core_valid, {h.name: scores[h.name][i : i + 1] for h in plan.per_tile})
+            tile_values.add(tile, core_valid, {h.name: scores[h.name][i : i + 1] for h in per_tile})
 
+    return write_batch
+
+
+def run_plan(
+    plan: SegmentPlan,
+    *,
+    is_canceled: Callable[[], bool] = never_canceled,
+    on_progress: Callable[[float], None] = ignore_progress,
+) -> SegmentResult:
+    """Run a planned segmentation: every tile read, inferred and written.
+
+    Args:
+        plan: from :func:`flair_qgis.core.plan.plan_segment` (or :func:`~flair_qgis.core.plan.plan_run`).
+        is_canceled: polled between batches; True stops the run and deletes partial outputs.
+        on_progress: receives 0..100.
+
+    Returns:
+        What was written and how.
+
+    Raises:
+        Canceled: ``is_canceled`` answered True; nothing was written.
+        ModelError, InputError: the model fails on the tiles or returns unusable outputs.
+    """
+    started = time.perf_counter()
+    session, info = create_session(plan.model.path, plan.request.device, plan.request.threads)
+    writers, tile_values = _writers(plan, info.provider)
+    outputs = [f for w in writers for f in w.files]
+    pipeline = TilePipeline(
+        session=session,
+        specs=plan.model.inputs,
+        sources=plan.sources,
+        factors=scale_factors(plan.model),
+        output_names=[o.name for o in plan.heads.all],
+        tiles=list(plan.tiles),
+        tile_px=plan.tile_px,
+        batch_size=plan.batch_size,
+        is_canceled=is_canceled,
+    )
     try:
-        pipeline.run(write_batch, outputs, on_progress)
+        pipeline.run(_tile_writer(plan, writers, tile_values), outputs, on_progress)
         tile_values.commit()
     except BaseException:
         for out in outputs:
@@ -329,417 +197,18 @@ def segment(
         raise
     for out in outputs:
         out.commit()
-    warnings.extend(pipeline.warnings)
     on_progress(100.0)
     primary = writers[0]
     return SegmentResult(
         output_path=primary.files[0].path,
         confidence_path=primary.files[1].path if len(primary.files) > 1 else None,
         session=info,
-        grid=grid,
-        tiles=len(tiles),
+        grid=plan.grid,
+        tiles=len(plan.tiles),
         seconds=time.perf_counter() - started,
         class_pixels=primary.class_pixels(),
-        warnings=warnings,
+        warnings=[*([info.warning] if info.warning else []), *plan.warnings, *pipeline.warnings],
         head_paths={w.head.name: w.files[0].path for w in writers[1:]},
-        tile_values_path=tile_values.path if plan.per_tile else None,
+        tile_values_path=tile_values.path if plan.heads.per_tile else None,
         tile_values=tile_values.values,
     )
-
-
-class _HeadWriter:
-    """Turns one per-pixel head's output into its raster(s), tile core by tile core."""
-
-    head: OutputSpec
-    files: list[AtomicGeoTiff]
-
-    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
-        raise NotImplementedError
-
-    def class_pixels(self) -> dict[int, int]:
-        return {}
-
-    def _core(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int) -> tuple[slice, slice]:
-        r, c = tile.core_offset
-        dr, dc = output_margin(scores.shape[-2:], tile_px, tile, overlap_px)
-        return np.s_[r - dr : r - dr + tile.core_rows, c - dc : c - dc + tile.core_cols]
-
-
-def _head_writer(
-    head: OutputSpec,
-    path: str,
-    grid: Grid,
-    block_px: int,
-    threshold: float,
-    tags: dict[str, str],
-    confidence_path: str | None = None,
-) -> _HeadWriter:
-    if head.task == TASK_SEGMENTATION:
-        return _ClassMapWriter(head, path, grid, block_px, threshold, tags, confidence_path)
-    return _ValueMapWriter(head, path, grid, block_px, tags)
-
-
-class _ClassMapWriter(_HeadWriter):
-    """A segmentation head: class values with a colour table, optionally the winner's probability."""
-
-    def __init__(
-        self,
-        head: OutputSpec,
-        path: str,
-        grid: Grid,
-        block_px: int,
-        threshold: float,
-        tags: dict[str, str],
-        confidence_path: str | None,
-    ) -> None:
-        self.head = head
-        self.postprocess = Postprocess(head, threshold, want_confidence=bool(confidence_path))
-        dtype, self.nodata = nodata_for([c.value for c in head.classes])
-        self.lut = np.array([c.value for c in head.classes], dtype=dtype)
-        self.counts = np.zeros(len(head.classes), dtype=np.int64)
-        self.files = [
-            AtomicGeoTiff(
-                path,
-                grid,
-                dtype,
-                self.nodata,
-                block_px,
-                classes=head.classes,
-                description=head.name or "class",
-                tags=tags,
-            )
-        ]
-        if confidence_path:
-            self.files.append(
-                AtomicGeoTiff(confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px, description="confidence")
-            )
-
-    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
-        index, prob = self.postprocess(scores, self._core(scores, tile, tile_px, overlap_px))
-        if index.max(initial=0) >= len(self.lut):
-            raise ModelError(
-                f"Output '{self.head.name}' predicts class index {int(index.max())} but the model declares "
-                f"{len(self.lut)} classes: fix its 'classes' metadata."
-            )
-        self.counts += np.bincount(index[core_valid], minlength=len(self.lut))[: len(self.lut)]
-        classes = self.lut[index]
-        classes[~core_valid] = self.nodata
-        self.files[0].write(classes, tile.core_row, tile.core_col)
-        if len(self.files) > 1 and prob is not None:
-            prob[~core_valid] = CONFIDENCE_NODATA
-            self.files[1].write(prob, tile.core_row, tile.core_col)
-
-    def class_pixels(self) -> dict[int, int]:
-        return {int(self.lut[i]): int(n) for i, n in enumerate(self.counts) if n}
-
-
-class _ValueMapWriter(_HeadWriter):
-    """A per-pixel regression head: float32 values times the head's scale, NaN where nodata."""
-
-    def __init__(self, head: OutputSpec, path: str, grid: Grid, block_px: int, tags: dict[str, str]) -> None:
-        self.head = head
-        description = f"{head.name} ({head.unit})" if head.unit else head.name
-        self.files = [
-            AtomicGeoTiff(
-                path,
-                grid,
-                "float32",
-                float("nan"),
-                block_px,
-                description=description,
-                tags={**tags, "FLAIR_UNIT": head.unit},
-            )
-        ]
-
-    def write_tile(self, scores: np.ndarray, tile: Tile, tile_px: int, overlap_px: int, core_valid: np.ndarray) -> None:
-        plane = scores.reshape(scores.shape[-2:]) if scores.ndim == 2 or scores.shape[0] == 1 else None
-        if plane is None:
-            raise ModelError(
-                f"Regression output '{self.head.name}' has {scores.shape[0]} channels per pixel; one is expected."
-            )
-        values = plane[self._core(plane, tile, tile_px, overlap_px)].astype(np.float32) * np.float32(self.head.scale)
-        values[~core_valid] = np.nan
-        self.files[0].write(values, tile.core_row, tile.core_col)
-
-
-class _TileValues:
-    """Per-image heads: one value per tile, written as a CSV (tile bounds, valid share, values)."""
-
-    def __init__(self, heads: Sequence[OutputSpec], grid: Grid, path: str) -> None:
-        self.heads = tuple(heads)
-        self.grid = grid
-        self.path = os.path.abspath(path)
-        self.rows: list[list[object]] = []
-        self.values: dict[str, list[float]] = {h.name: [] for h in self.heads}
-
-    def add(self, tile: Tile, core_valid: np.ndarray, outputs: dict[str, np.ndarray]) -> None:
-        if not self.heads:
-            return
-        t = self.grid.transform
-        x0, y1 = t * (tile.core_col, tile.core_row)
-        x1, y0 = t * (tile.core_col + tile.core_cols, tile.core_row + tile.core_rows)
-        row: list[object] = [
-            tile.core_row,
-            tile.core_col,
-            f"{x0:.3f}",
-            f"{y0:.3f}",
-            f"{x1:.3f}",
-            f"{y1:.3f}",
-            f"{float(core_valid.mean()):.4f}",
-        ]
-        for head in self.heads:
-            value = float(per_image_value(head, outputs[head.name])[0])
-            self.values[head.name].append(value)
-            row.append(f"{value:.6g}")
-        self.rows.append(row)
-
-    def commit(self) -> None:
-        if not self.heads:
-            return
-        buffer = io.StringIO()
-        out = csv.writer(buffer)
-        out.writerow(
-            [
-                "row",
-                "col",
-                "xmin",
-                "ymin",
-                "xmax",
-                "ymax",
-                "valid_share",
-                *(f"{h.name} ({h.unit})" if h.unit else h.name for h in self.heads),
-            ]
-        )
-        out.writerows(self.rows)
-        write_text_atomic(self.path, buffer.getvalue())
-
-
-def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_px: int) -> tuple[int, int]:
-    """Rows and columns an output smaller than its input lacks on each side (0 when same size).
-
-    Some models return only the centre of their input (valid convolutions, e.g. 512 -> 484 px);
-    the output is then taken as centred on the tile, and every core must fall inside it.
-
-    Raises:
-        InputError: the output does not cover the tile core; the message gives the overlap needed.
-    """
-    rows, cols = int(out_shape[0]), int(out_shape[1])
-    if (rows, cols) == (tile_px, tile_px):
-        return 0, 0
-    lack = max(tile_px - rows, tile_px - cols)
-    if lack < 0 or (tile_px - rows) % 2 or (tile_px - cols) % 2:
-        raise InputError(
-            f"The model returns {rows}x{cols} px for {tile_px} px tiles: only outputs centred on "
-            "their input and smaller by an even number of pixels are supported."
-        )
-    dr, dc = (tile_px - rows) // 2, (tile_px - cols) // 2
-    r, c = tile.core_offset
-    if r < dr or c < dc or r - dr + tile.core_rows > rows or c - dc + tile.core_cols > cols:
-        raise InputError(
-            f"The model returns {rows}x{cols} px for {tile_px} px tiles (it drops {dr} px on each side): "
-            f"set OVERLAP to at least {lack} (currently {overlap_px})."
-        )
-    return dr, dc
-
-
-class Postprocess:
-    """Scores of one tile or sample -> (class index uint8/uint16, winning probability or None).
-
-    Shared by the tile pipeline and the benchmark: argmax over channels, a threshold for
-    single-channel outputs (after a sigmoid when they are logits), integer outputs as they are.
-    The activation of ``auto`` heads is detected on the first call and kept for the run.
-    """
-
-    def __init__(self, head: OutputSpec, threshold: float, want_confidence: bool) -> None:
-        self.head = head
-        self.threshold = threshold
-        self.want_confidence = want_confidence
-        self.activation = head.activation
-
-    def _detect(self, scores: np.ndarray) -> str:
-        """``softmax`` when the scores already are probabilities, else ``logits``."""
-        sample = scores[..., ::16, ::16]
-        if sample.min() < 0.0 or sample.max() > 1.0:
-            return "logits"
-        if scores.ndim == 3 and scores.shape[0] > 1:
-            sums = sample.sum(axis=0)
-            return "softmax" if np.allclose(sums, 1.0, atol=1e-3) else "logits"
-        return "sigmoid"
-
-    def __call__(self, scores: np.ndarray, core: tuple[slice, slice]) -> tuple[np.ndarray, np.ndarray | None]:
-        if not scores.dtype.kind == "f":
-            index = np.ascontiguousarray(scores.reshape(scores.shape[-2:])[core])
-            return index.astype(np.uint16 if index.max(initial=0) > 255 else np.uint8), None
-        if scores.ndim == 2:
-            scores = scores[None]
-        if self.activation == "auto":
-            self.activation = self._detect(scores)
-        scores = scores[(slice(None), *core)]
-        if scores.shape[0] == 1:
-            prob = scores[0]
-            if self.activation == "logits":
-                prob = 1.0 / (1.0 + np.exp(-prob))
-            positive = prob >= self.threshold
-            index = positive.astype(np.uint8)
-            confidence = np.where(positive, prob, 1.0 - prob).astype(np.float32) if self.want_confidence else None
-            return index, confidence
-        index, best = argmax_channels(scores)
-        if not self.want_confidence:
-            return index, None
-        if self.activation in ("softmax", "sigmoid", "none"):
-            return index, best
-        # Probability of the winner under a softmax of logits: 1 / sum_c exp(s_c - s_max).
-        total = np.zeros_like(best)
-        for channel in scores:
-            total += np.exp(channel - best)
-        return index, np.reciprocal(total, out=total)
-
-
-def argmax_channels(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index and value of the largest channel per pixel; ties go to the lowest index.
-
-    A running maximum over the channels, each pass a contiguous ``(rows, cols)`` plane: several
-    times faster than ``np.argmax(axis=0)``, which walks the channel axis with a stride.
-
-    Args:
-        scores: ``(channels, rows, cols)`` float array.
-
-    Returns:
-        ``(index, best)``: uint8 (uint16 above 256 channels) ``(rows, cols)`` indices and the
-        float32 maxima.
-    """
-    channels = scores.shape[0]
-    index = np.zeros(scores.shape[1:], dtype=np.uint8 if channels <= 256 else np.uint16)
-    best = np.array(scores[0], dtype=np.float32, copy=True)
-    better = np.empty(scores.shape[1:], dtype=bool)
-    for c in range(1, channels):
-        np.greater(scores[c], best, out=better)
-        index[better] = c
-        np.maximum(best, scores[c], out=best)
-    return index, best
-
-
-class _Pipeline:
-    """Reader thread -> onnxruntime in the calling thread -> writer thread."""
-
-    def __init__(
-        self,
-        session,
-        specs: Sequence[InputSpec],
-        sources: Sequence[PixelSource],
-        factors: Sequence[float],
-        output_names: Sequence[str],
-        tiles: list[Tile],
-        tile_px: int,
-        batch_size: int,
-        is_canceled: Callable[[], bool],
-    ) -> None:
-        self.session = session
-        self.specs = tuple(specs)
-        self.sources = tuple(sources)
-        self.factors = tuple(factors)
-        self.output_names = list(output_names)
-        self.tiles = tiles
-        self.tile_px = tile_px
-        self.batch_size = batch_size
-        self.is_canceled = is_canceled
-        # (pixel - mean) / std == pixel * scale + offset, per channel.
-        self.affine = [
-            (
-                (1.0 / np.asarray(s.std, dtype=np.float32))[:, None, None],
-                (-np.asarray(s.mean, dtype=np.float32) / np.asarray(s.std, dtype=np.float32))[:, None, None],
-            )
-            for s in self.specs
-        ]
-        self.fixed_batch = next((s.fixed_batch for s in self.specs if s.fixed_batch is not None), None)
-        self.warnings: list[str] = []
-        self.single_tiles = False
-
-    def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
-        feeds = {}
-        valid = np.empty((len(batch), self.tile_px, self.tile_px), dtype=bool)
-        for k, (reader, spec, factor, (scale, offset)) in enumerate(
-            zip(readers, self.specs, self.factors, self.affine)
-        ):
-            t = self.tile_px if k == 0 else round(self.tile_px * factor)
-            inputs = np.empty((len(batch), spec.channels, t, t), dtype=np.float32)
-            for i, tile in enumerate(batch):
-                row, col = (
-                    (tile.read_row, tile.read_col)
-                    if k == 0
-                    else (round(tile.read_row * factor), round(tile.read_col * factor))
-                )
-                data, mask = reader.read(row, col, t, t)
-                if k == 0:
-                    valid[i] = mask
-                # (pixel - mean) / std as one fused multiply-add, in place, in float32.
-                np.multiply(data, scale, out=inputs[i], casting="unsafe")
-                inputs[i] += offset
-                if not mask.all():
-                    # Zero in normalised space, as a network's own zero padding sees its borders.
-                    inputs[i][:, ~mask] = 0.0
-            feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
-        return batch, feeds, valid
-
-    def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """Run the model on a batch; models that only run one tile at a time get one at a time.
-
-        Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
-        the first failing batch switches the run to single tiles, with a warning.
-        """
-        names = self.output_names
-        count = len(next(iter(feeds.values())))
-        if not self.single_tiles:
-            try:
-                return dict(zip(names, run_batch(self.session, names, feeds, self.fixed_batch)))
-            except Exception as err:  # onnxruntime raises untyped errors
-                if count == 1:
-                    raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
-                self.single_tiles = True
-                self.warnings.append(
-                    f"The model failed on a batch of {count} tiles and runs one tile at a time "
-                    "(its graph fixes the batch size to 1 although it declares a dynamic one)."
-                )
-        try:
-            runs = [
-                run_batch(self.session, names, {k: v[i : i + 1] for k, v in feeds.items()}, self.fixed_batch)
-                for i in range(count)
-            ]
-        except Exception as err:
-            raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
-        return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
-
-    def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
-        """Read, infer and write every tile; outputs are opened and closed in the writing thread."""
-        done = 0
-
-        def produce(stop: threading.Event) -> Iterator[tuple[list[Tile], dict, np.ndarray]]:
-            with contextlib.ExitStack() as stack:
-                readers = [stack.enter_context(source.open()) for source in self.sources]
-                for batch in batched(self.tiles, self.batch_size):
-                    if stop.is_set():
-                        return
-                    yield self._read_batch(readers, batch)
-
-        def infer(item: tuple[list[Tile], dict, np.ndarray]) -> tuple[list[Tile], dict, np.ndarray]:
-            batch, feeds, valid = item
-            return batch, self._infer(feeds), valid
-
-        def consume(item: tuple[list[Tile], dict, np.ndarray]) -> None:
-            nonlocal done
-            write(*item)
-            done += len(item[0])
-            on_progress(99.0 * done / len(self.tiles))
-
-        @contextlib.contextmanager
-        def opened_outputs() -> Iterator[None]:
-            with rasterio.Env(GDAL_CACHEMAX=WRITE_CACHE_MB):
-                try:
-                    for out in outputs:
-                        out.open()
-                    yield
-                finally:
-                    for out in outputs:
-                        out.close()
-
-        run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -23,6 +24,7 @@ from rasterio.enums import ColorInterp, MaskFlags, Resampling
 from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
+from .bands import check_band_numbers, file_band_labels
 from .errors import InputError
 from .grid import Grid, pixel_offset
 
@@ -64,14 +66,41 @@ def describe_raster(path: str | os.PathLike[str]) -> tuple[rasterio.Affine, int,
         raise InputError(f"Cannot open raster {path}: {err}") from err
 
 
-def check_bands(bands: Sequence[int], band_count: int) -> None:
-    """Raise a clear error when a band mapping names bands the raster does not have."""
-    bad = [b for b in bands if not 1 <= b <= band_count]
-    if bad:
-        raise InputError(
-            f"BANDS names band(s) {', '.join(map(str, bad))} but the raster has {band_count} "
-            f"band(s) (numbered 1..{band_count})."
-        )
+@dataclass(frozen=True)
+class RasterFile:
+    """A raster file captured for a run (a :class:`flair_qgis.core.plan.CapturedRaster`).
+
+    Attributes:
+        name: shown in messages.
+        path: the file.
+        transform: its north-up grid.
+        width: columns.
+        height: rows.
+        crs_wkt: its CRS, or None.
+        band_count: bands.
+        band_labels: a label per band (description, colour interpretation or ``Band n``).
+    """
+
+    name: str
+    path: str
+    transform: rasterio.Affine
+    width: int
+    height: int
+    crs_wkt: str | None
+    band_count: int
+    band_labels: tuple[str, ...]
+
+
+def capture_file(path: str | os.PathLike[str]) -> RasterFile:
+    """Capture a raster file for :func:`flair_qgis.core.plan.plan_segment` (scripts, tests).
+
+    Raises:
+        InputError: the file cannot be opened as a raster.
+    """
+    transform, width, height, crs_wkt, count = describe_raster(path)
+    path = os.fspath(path)
+    name = os.path.splitext(os.path.basename(path))[0]
+    return RasterFile(name, path, transform, width, height, crs_wkt, count, file_band_labels(path))
 
 
 class RasterioSource:
@@ -101,7 +130,7 @@ class RasterioSource:
             coarser = grid.pixel_size_m > abs(transform.a) * (1 + 1e-6)
             resampling = Resampling.average if coarser else Resampling.bilinear
         self.resampling = resampling
-        check_bands(self.bands, self.band_count)
+        check_band_numbers(self.bands, self.band_count)
 
     @contextlib.contextmanager
     def open(self) -> Iterator[WindowReader]:
@@ -199,48 +228,3 @@ class _WarpedReader:
         data[(slice(None), *inside)] = vrt.read(self.bands, window=window)
         valid[inside] = vrt.read_masks(self.bands[0], window=window) != 0
         return data, valid
-
-
-def validate_bands_for_model(bands: Sequence[int], channels: int, band_count: int) -> tuple[int, ...]:
-    """The band mapping to use, checked against the model and the raster.
-
-    Args:
-        bands: the user's mapping (1-based), or empty for the default ``1..channels``.
-        channels: channels the model expects.
-        band_count: bands the raster has.
-
-    Raises:
-        InputError: too few bands, or a mapping of the wrong length or with unknown bands.
-    """
-    if not bands:
-        if band_count < channels:
-            raise InputError(
-                f"The model expects {channels} bands but the layer has {band_count}: choose a "
-                f"layer with {channels} bands or set BANDS to map the layer's bands to the model's."
-            )
-        return tuple(range(1, channels + 1))
-    if len(bands) != channels:
-        raise InputError(
-            f"BANDS lists {len(bands)} band(s) but the model expects {channels}: give one layer "
-            f"band per model channel, e.g. BANDS={','.join(str(i + 1) for i in range(channels))}."
-        )
-    check_bands(bands, band_count)
-    return tuple(int(b) for b in bands)
-
-
-def parse_band_list(text: str) -> tuple[int, ...]:
-    """Parse ``"1,2,3"`` (spaces allowed) into band numbers; empty text gives ``()``.
-
-    Raises:
-        InputError: the text holds something other than positive integers.
-    """
-    text = (text or "").strip()
-    if not text:
-        return ()
-    try:
-        bands = tuple(int(part) for part in text.replace(";", ",").split(",") if part.strip())
-    except ValueError:
-        raise InputError(f"BANDS must be band numbers separated by commas (e.g. 1,2,3), got {text!r}.") from None
-    if any(b < 1 for b in bands):
-        raise InputError(f"Band numbers start at 1, got {text!r}.")
-    return bands

@@ -49,18 +49,17 @@ from qgis.PyQt.QtWidgets import (
 from .. import resources_path
 from ..adapters import deps, settings
 from ..adapters.layers import set_opacity
-from ..adapters.task import (
+from ..adapters.segment_request import (
     EXTENT_CANVAS,
     EXTENT_DRAWN,
     EXTENT_LAYER,
     EXTENT_POLYGONS,
     InputChoice,
-    RunOutcome,
     RunRequest,
-    SegmentTask,
     prepare_segment,
     ready_reason,
 )
+from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
 from .map_tools import RectangleMapTool
@@ -525,7 +524,7 @@ class FlairDock(QDockWidget):
         self.run_button.setEnabled(False)
         self.result_label.setText(
             tr("Running on {w} × {h} px ({km2:.3f} km²)…").format(
-                w=prepared.grid.width, h=prepared.grid.height, km2=prepared.grid.area_km2
+                w=prepared.plan.grid.width, h=prepared.plan.grid.height, km2=prepared.plan.grid.area_km2
             )
         )
         QgsApplication.taskManager().addTask(self.task)
@@ -539,9 +538,7 @@ class FlairDock(QDockWidget):
     def _on_layers_removed(self, layer_ids: list[str]) -> None:
         if self.task is not None:
             prepared = self.task.prepared
-            ids = prepared.input_layer_ids or (prepared.layer_id,)
-            names = prepared.input_layer_names or (prepared.layer_name,)
-            removed = [name for lid, name in zip(ids, names) if lid in layer_ids]
+            removed = [name for lid, name in zip(prepared.layer_ids, prepared.layer_names) if lid in layer_ids]
             if removed and not self.task.abandon_reason:
                 self.task.abandon(
                     tr(

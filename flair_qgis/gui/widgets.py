@@ -24,7 +24,8 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..adapters.layers import channel_labels, default_input_bands, layer_band_labels
+from ..adapters.raster_input import layer_band_labels
+from ..core.bands import channel_labels, propose_bands
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..core.nomenclature import ClassInfo
 
@@ -243,7 +244,7 @@ class InputPicker(QObject):
         if self.spec is None or not isinstance(layer, QgsRasterLayer):
             return
         labels = layer_band_labels(layer)
-        defaults = default_input_bands(self.spec, labels)
+        defaults = propose_bands(self.spec, labels).bands
         names = channel_labels(self.spec)
         for name, default in zip(names, defaults):
             combo = compact(QComboBox())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qgis.core import (
+    QgsProcessing,
     QgsProcessingContext,
     QgsProcessingException,
     QgsProcessingFeedback,
@@ -12,6 +13,7 @@ from qgis.core import (
     QgsProcessingOutputString,
     QgsProcessingParameterEnum,
     QgsProcessingParameterExtent,
+    QgsProcessingParameterFeatureSource,
     QgsProcessingParameterFile,
     QgsProcessingParameterNumber,
     QgsProcessingParameterRasterDestination,
@@ -20,14 +22,15 @@ from qgis.core import (
     QgsRasterLayer,
 )
 
-from ..adapters.raster_input import RasterInput, capture_raster, layer_grid_extent, make_source
+from ..adapters.mask_input import polygons_wkb, vector_file
+from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
+from ..core.bands import parse_band_list
 from ..core.engine import DEVICES
 from ..core.errors import FlairError
-from ..core.grid import plan_grid
+from ..core.heads import check_supported
 from ..core.model import ModelInfo, read_model_info
-from ..core.multi import choose_bands
-from ..core.segment import SegmentRequest, check_supported, input_grids, segment
-from ..core.sources import parse_band_list
+from ..core.plan import SegmentRequest, output_name, plan_segment
+from ..core.segment import run_plan
 from .base import FlairAlgorithm, tr
 
 MAX_INPUTS = 4
@@ -51,6 +54,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     DEVICE = "DEVICE"
     OUTPUT = "OUTPUT"
     OUTPUT_CONFIDENCE = "OUTPUT_CONFIDENCE"
+    MASK = "MASK"
 
     def name(self) -> str:
         return "segment"
@@ -63,7 +67,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             "Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in "
             "overlapping tiles and writes a class map styled with the model's classes and "
             "colours, optionally the probability of the winning class.\n\n"
-            "BANDS maps layer bands to model channels (e.g. 1,2,3,4,5). TILE_SIZE and OVERLAP "
+            "BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the "
+            "model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). "
+            "MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP "
             "default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; "
             "the log says which one ran."
         )
@@ -72,6 +78,14 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.addParameter(QgsProcessingParameterRasterLayer(self.INPUT, tr("Input raster")))
         self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
         self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Extent"), optional=True))
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                self.MASK,
+                tr("Mask polygons (nodata outside)"),
+                [QgsProcessing.TypeVectorPolygon],
+                optional=True,
+            )
+        )
         self.addParameter(
             QgsProcessingParameterString(
                 self.BANDS, tr("Layer bands for the model's channels (e.g. 1,2,3)"), optional=True
@@ -124,54 +138,64 @@ class SegmentAlgorithm(FlairAlgorithm):
     def prepareAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> bool:
-        # Runs on the main thread: capture the layers (cloned providers) and check the request,
-        # so that processAlgorithm never touches a layer from its worker thread.
-        model_path = self.parameterAsFile(parameters, self.MODEL, context)
+        # Runs on the main thread: capture the layers (cloned providers) and plan the run, so that
+        # processAlgorithm never touches a layer from its worker thread.
         try:
-            self.model = read_model_info(model_path)
-            check_supported(self.model)
-            layers = self._input_layers(parameters, context, self.model)
+            model = read_model_info(self.parameterAsFile(parameters, self.MODEL, context))
+            check_supported(model)
+            layers = self._input_layers(parameters, context, model)
             primary = layers[0]
-            rasters: list[RasterInput] = []
-            bands_per_input = []
-            for index, (layer, spec) in enumerate(zip(layers, self.model.inputs)):
-                resolution = spec.resolution_m if not layer.crs().isGeographic() else None
-                raster = capture_raster(layer, resolution)
-                text = self.parameterAsString(parameters, f"{self.BANDS}{_suffix(index)}", context)
-                bands, note = choose_bands(spec, parse_band_list(text), raster.band_count)
-                if note:
-                    feedback.pushWarning(note)
-                rasters.append(raster)
-                bands_per_input.append(bands)
-            extent = None
-            if parameters.get(self.EXTENT) not in (None, ""):
-                extent = layer_grid_extent(
-                    primary, self.parameterAsExtent(parameters, self.EXTENT, context, primary.crs())
-                )
-                if extent is None:
-                    raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
-            first = rasters[0]
-            resolution = self.model.resolution_m if not primary.crs().isGeographic() else None
-            self.grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, extent, resolution)
-            grids = input_grids(self.model, self.grid)
-            self.sources = [make_source(r, b, g) for r, b, g in zip(rasters, bands_per_input, grids)]
-            device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
-            if device not in DEVICES:
-                raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
-            confidence = self.parameterAsOutputLayer(parameters, self.OUTPUT_CONFIDENCE, context) or None
-            self.request = SegmentRequest(
-                output_path=self.parameterAsOutputLayer(parameters, self.OUTPUT, context),
-                confidence_path=confidence,
-                tile_size_px=self._optional_int(parameters, self.TILE_SIZE, context),
-                overlap_px=self._optional_int(parameters, self.OVERLAP, context),
-                batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
-                device=device,
-            )
+            rasters = [
+                capture_raster(layer, spec.resolution_m if not layer.crs().isGeographic() else None)
+                for layer, spec in zip(layers, model.inputs)
+            ]
+            bands = [
+                parse_band_list(self.parameterAsString(parameters, f"{self.BANDS}{_suffix(i)}", context))
+                for i in range(len(layers))
+            ]
+            wkbs, mask_file = self._mask(parameters, context, primary)
+            self.plan = plan_segment(
+                model, rasters, self._request(parameters, context), bands=bands,
+                extent=self._extent(parameters, context, primary), mask_wkbs=wkbs,
+                inputs={"MASK": mask_file}, make_source=make_source,
+            )  # fmt: skip
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
-        if first.crs_wkt is None:
-            feedback.pushWarning(tr("The layer has no CRS: the class map will have none either."))
         return True
+
+    def _extent(self, parameters: dict, context: QgsProcessingContext, primary: QgsRasterLayer):
+        """EXTENT in the first layer's CRS, or None for the whole layer."""
+        if parameters.get(self.EXTENT) in (None, ""):
+            return None
+        extent = layer_grid_extent(primary, self.parameterAsExtent(parameters, self.EXTENT, context, primary.crs()))
+        if extent is None:
+            raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
+        return extent
+
+    def _mask(
+        self, parameters: dict, context: QgsProcessingContext, primary: QgsRasterLayer
+    ) -> tuple[tuple[bytes, ...], str | None]:
+        """MASK's polygons as WKB in the first layer's CRS, and its file; ``((), None)`` without MASK."""
+        if parameters.get(self.MASK) in (None, ""):
+            return (), None
+        source = self.parameterAsSource(parameters, self.MASK, context)
+        if source is None:
+            raise QgsProcessingException(tr("MASK cannot be read: choose a polygon layer."))
+        wkbs = polygons_wkb(source.getFeatures(), source.sourceCrs(), primary.crs())
+        return wkbs, vector_file(self.parameterAsVectorLayer(parameters, self.MASK, context))
+
+    def _request(self, parameters: dict, context: QgsProcessingContext) -> SegmentRequest:
+        device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
+        if device not in DEVICES:
+            raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
+        return SegmentRequest(
+            output_path=self.parameterAsOutputLayer(parameters, self.OUTPUT, context),
+            confidence_path=self.parameterAsOutputLayer(parameters, self.OUTPUT_CONFIDENCE, context) or None,
+            tile_size_px=self._optional_int(parameters, self.TILE_SIZE, context),
+            overlap_px=self._optional_int(parameters, self.OVERLAP, context),
+            batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
+            device=device,
+        )
 
     def _input_layers(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> list[QgsRasterLayer]:
         """One raster layer per model input: INPUT, INPUT_2, INPUT_3..."""
@@ -200,18 +224,13 @@ class SegmentAlgorithm(FlairAlgorithm):
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
-        grid = self.grid
+        plan, grid = self.plan, self.plan.grid
         feedback.pushInfo(
             tr("Segmenting {w} x {h} px ({km2:.3f} km²) at {res:g} m with {model}.").format(
-                w=grid.width, h=grid.height, km2=grid.area_km2, res=grid.pixel_size_m, model=self.model.path
+                w=grid.width, h=grid.height, km2=grid.area_km2, res=grid.pixel_size_m, model=plan.model.path
             )
         )
-        result = self.run_core(
-            feedback,
-            lambda: segment(
-                self.model, self.sources, grid, self.request, is_canceled=is_canceled, on_progress=on_progress
-            ),
-        )
+        result = self.run_core(feedback, lambda: run_plan(plan, is_canceled=is_canceled, on_progress=on_progress))
         for warning in result.warnings:
             feedback.pushWarning(warning)
         feedback.pushInfo(
@@ -229,7 +248,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         }
         for name, path in result.head_paths.items():
             feedback.pushInfo(tr("Output '{name}' written to {path}").format(name=name, path=path))
-            outputs[f"OUTPUT_{name.upper()}"] = path
+            outputs[output_name(name)] = path
         for name, n, mean, lo, hi in result.tile_value_stats():
             feedback.pushInfo(
                 tr(

@@ -1,0 +1,285 @@
+"""A segmentation run from the dock, captured on the main thread: request -> plan.
+
+The dock's widgets freeze their choices into a :class:`RunRequest`; :func:`prepare_segment`
+captures the layers (files or cloned data providers), the extent in the first layer's CRS and,
+for "selected polygons", the polygons, then calls :func:`flair_qgis.core.plan.plan_segment`, the
+same planner ``flair:segment`` calls. :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs
+the plan.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsMapLayer,
+    QgsProcessingUtils,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+)
+
+from ..core.bands import choose_bands
+from ..core.errors import FlairError, InputError
+from ..core.heads import check_supported
+from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo
+from ..core.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
+from .mask_input import selected_polygons, vector_file
+from .raster_input import capture_raster, layer_band_labels, make_source
+
+EXTENT_CANVAS = "canvas"
+EXTENT_LAYER = "layer"
+EXTENT_POLYGONS = "polygons"
+EXTENT_DRAWN = "drawn"
+EXTENT_MODES = (EXTENT_CANVAS, EXTENT_LAYER, EXTENT_POLYGONS, EXTENT_DRAWN)
+
+
+@dataclass(frozen=True)
+class InputChoice:
+    """The layer and bands chosen for one model input.
+
+    Attributes:
+        layer_id: id of the raster layer in the project.
+        bands: layer band (1-based) per channel of the input; empty to let
+            :func:`flair_qgis.core.bands.choose_bands` choose; a 0 marks a channel left without a band.
+    """
+
+    layer_id: str
+    bands: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Everything the dock's widgets say, frozen when the user clicks Run.
+
+    Attributes:
+        model_path: the ONNX file.
+        layer_id: id of the raster layer feeding the model's first (or only) input.
+        bands: layer band (1-based) per channel of the first input; empty to let the core choose.
+        extent_mode: one of :data:`EXTENT_MODES`.
+        extent: ``(xmin, ymin, xmax, ymax)`` for ``canvas`` and ``drawn``, in ``extent_crs``.
+        extent_crs: authid or WKT of ``extent``'s CRS.
+        mask_layer_id: polygon layer whose selected features bound the run (``polygons``).
+        device: ``auto``, ``cuda`` or ``cpu``.
+        tile_size_px: tile edge; None for the model's.
+        overlap_px: overlap; None for the model's.
+        batch_size: tiles per onnxruntime call.
+        output_path: class-map file; empty for a new file in the output folder.
+        output_folder: where unnamed outputs go; empty for QGIS's temporary folder.
+        confidence: also write the winning class's probability.
+        opacity: opacity of the class-map layer, 0..1.
+        more_inputs: layer and bands of the model's further inputs (2nd, 3rd...), in the
+            model's input order.
+    """
+
+    model_path: str
+    layer_id: str
+    bands: tuple[int, ...] = ()
+    extent_mode: str = EXTENT_LAYER
+    extent: tuple[float, float, float, float] | None = None
+    extent_crs: str = ""
+    mask_layer_id: str | None = None
+    device: str = "auto"
+    tile_size_px: int | None = None
+    overlap_px: int | None = None
+    batch_size: int = 4
+    output_path: str = ""
+    output_folder: str = ""
+    confidence: bool = False
+    opacity: float = 0.7
+    more_inputs: tuple[InputChoice, ...] = ()
+
+    def input_choices(self) -> tuple[InputChoice, ...]:
+        """Layer and bands for every model input, in the model's input order."""
+        return (InputChoice(self.layer_id, tuple(self.bands)), *self.more_inputs)
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run captured on the main thread; the worker needs nothing else.
+
+    Attributes:
+        plan: the core plan (grid, sources, tiling, heads, outputs, mask).
+        layer_ids: the layer of every model input, the first one first (the results go above
+            it; removing any of them stops the run).
+        layer_names: their names.
+        opacity: opacity of the class-map layer.
+    """
+
+    plan: SegmentPlan
+    layer_ids: tuple[str, ...]
+    layer_names: tuple[str, ...]
+    opacity: float = 0.7
+
+    @property
+    def title(self) -> str:
+        """Name of the class-map layer: the model and the first input layer."""
+        model = os.path.splitext(os.path.basename(self.plan.model.path))[0]
+        return f"{model} — {self.layer_names[0]}"
+
+
+def ready_reason(model: ModelInfo | None, inputs: Sequence[tuple[QgsMapLayer | None, Sequence[int]]]) -> str:
+    """Why a run cannot start with this model and these inputs; ``""`` when it can.
+
+    Args:
+        model: the model, or None.
+        inputs: ``(layer, bands)`` per model input, in the model's input order; ``bands`` has a
+            layer band per channel (0 = none chosen) or is empty to let the core choose.
+    """
+    if model is None:
+        return "Choose an ONNX model."
+    try:
+        check_supported(model)
+    except FlairError as err:
+        return str(err)
+    multi = len(model.inputs) > 1
+    for index, spec in enumerate(model.inputs):
+        layer, bands = inputs[index] if index < len(inputs) else (None, ())
+        reason = _input_reason(spec, layer, bands)
+        if reason and multi:
+            if layer is None:
+                return f"Choose a raster layer for input {index + 1}, {input_title(spec)}."
+            return f"Input {index + 1}, {input_title(spec)}: {reason}"
+        if reason:
+            return reason
+    return ""
+
+
+def _input_reason(spec: InputSpec, layer: QgsMapLayer | None, bands: Sequence[int]) -> str:
+    """Why ``layer`` and ``bands`` cannot feed the model input ``spec``; ``""`` when they can."""
+    if layer is None or not isinstance(layer, QgsRasterLayer):
+        return "Choose an input raster layer."
+    if not layer.isValid():
+        return f"Layer '{layer.name()}' cannot be read."
+    try:
+        choose_bands(spec, tuple(bands), layer_band_labels(layer))
+    except FlairError as err:
+        return str(err)
+    return ""
+
+
+def _input_layers(request: RunRequest, model: ModelInfo, project: QgsProject) -> list[QgsRasterLayer]:
+    """The raster layer of every model input, in the model's input order."""
+    choices = request.input_choices()
+    multi = len(model.inputs) > 1
+    if len(choices) < len(model.inputs):
+        raise InputError(
+            f"The model has {len(model.inputs)} inputs ("
+            + ", ".join(input_title(spec) for spec in model.inputs)
+            + "): choose a raster layer for each."
+        )
+    layers = []
+    for index, (choice, spec) in enumerate(zip(choices, model.inputs)):
+        found = project.mapLayer(choice.layer_id) if choice.layer_id else None
+        if not isinstance(found, QgsRasterLayer):
+            if multi:
+                raise InputError(
+                    f"No raster layer for input {index + 1}, {input_title(spec)}, in the project: choose one."
+                )
+            raise InputError("The input raster layer is not in the project any more: choose another.")
+        layers.append(found)
+    return layers
+
+
+def _crs(text: str) -> QgsCoordinateReferenceSystem:
+    crs = QgsCoordinateReferenceSystem(text) if text else QgsCoordinateReferenceSystem()
+    if text and not crs.isValid():
+        crs = QgsCoordinateReferenceSystem.fromWkt(text)
+    return crs
+
+
+def _extent(request: RunRequest, layer: QgsRasterLayer) -> tuple[float, float, float, float] | None:
+    """The requested rectangle in the layer's CRS; None for the whole layer (or the polygons)."""
+    if request.extent_mode not in EXTENT_MODES:
+        raise InputError(f"Unknown extent mode {request.extent_mode!r}.")
+    if request.extent_mode not in (EXTENT_CANVAS, EXTENT_DRAWN):
+        return None
+    if request.extent is None:
+        drawn = request.extent_mode == EXTENT_DRAWN
+        raise InputError("Draw a rectangle on the map first." if drawn else "The map view has no extent.")
+    rect = QgsRectangle(*request.extent)
+    if rect.isEmpty():
+        raise InputError("The extent is empty: draw or choose an area with a width and a height.")
+    source = _crs(request.extent_crs)
+    if source.isValid() and layer.crs().isValid() and source != layer.crs():
+        rect = QgsCoordinateTransform(source, layer.crs(), QgsProject.instance()).transformBoundingBox(rect)
+    return (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+
+
+def _auto_output_path(folder: str, layer_name: str, model_path: str) -> str:
+    folder = folder or QgsProcessingUtils.tempFolder()
+    os.makedirs(folder, exist_ok=True)
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{os.path.splitext(os.path.basename(model_path))[0]}_{layer_name}")[:60]
+    stamp = time.strftime("%Y%m%d_%H%M%S")
+    path = os.path.join(folder, f"flair_{slug}_{stamp}.tif")
+    index = 1
+    while os.path.exists(path):
+        index += 1
+        path = os.path.join(folder, f"flair_{slug}_{stamp}_{index}.tif")
+    return path
+
+
+def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> SegmentRequest:
+    """Output paths (a new file when none is given; the confidence beside it) and tiling."""
+    output = request.output_path or _auto_output_path(request.output_folder, layer_name, model.path)
+    if not output.lower().endswith((".tif", ".tiff")):
+        output += ".tif"
+    confidence = None
+    if request.confidence:
+        head = check_supported(model)
+        if head.task != TASK_SEGMENTATION:
+            raise InputError(f"Output '{head.name}' is a value map, not class scores: it has no confidence; untick it.")
+        if not head.dtype.startswith("float"):
+            raise InputError("This model outputs class indices, not scores: it cannot give a confidence; untick it.")
+        confidence = os.path.splitext(output)[0] + "_confidence.tif"
+    return SegmentRequest(
+        output_path=output,
+        confidence_path=confidence,
+        tile_size_px=request.tile_size_px,
+        overlap_px=request.overlap_px,
+        batch_size=request.batch_size,
+        device=request.device,
+    )
+
+
+def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject | None = None) -> PreparedRun:
+    """Capture a run on the main thread and plan it (:func:`flair_qgis.core.plan.plan_segment`).
+
+    Args:
+        request: what the dock's widgets say.
+        model: the model, already read by the dock.
+        project: the project holding the layers (default the current one).
+
+    Raises:
+        InputError: a missing layer, an empty extent or one outside the layer, no polygon
+            selected, bands that do not fit, outputs that cannot be written or would overwrite
+            an input.
+        ModelError, NotSupportedError: the model cannot be run by the engine.
+    """
+    project = project or QgsProject.instance()
+    layers = _input_layers(request, model, project)
+    check_supported(model)
+    rasters = [
+        capture_raster(layer, spec.resolution_m if not layer.crs().isGeographic() else None)
+        for layer, spec in zip(layers, model.inputs)
+    ]
+    first = layers[0]
+    extent = _extent(request, first)
+    wkbs: tuple[bytes, ...] = ()
+    mask_file = None
+    if request.extent_mode == EXTENT_POLYGONS:
+        mask_layer = project.mapLayer(request.mask_layer_id) if request.mask_layer_id else None
+        wkbs = selected_polygons(mask_layer, first.crs())
+        mask_file = vector_file(mask_layer)
+    plan = plan_segment(
+        model, rasters, _core_request(request, model, first.name()),
+        bands=[choice.bands for choice in request.input_choices()], extent=extent, mask_wkbs=wkbs,
+        inputs={"MASK": mask_file}, make_source=make_source,
+    )  # fmt: skip
+    return PreparedRun(plan, tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers), request.opacity)

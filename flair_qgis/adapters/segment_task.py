@@ -1,0 +1,142 @@
+"""The dock's segmentation run in the QGIS task manager.
+
+:class:`SegmentTask` runs a :class:`~flair_qgis.adapters.segment_request.PreparedRun`'s plan with
+:func:`flair_qgis.core.segment.run_plan` in the background, with its own cancel and progress
+hooks, and only in :meth:`SegmentTask.finished` (main thread again) adds the styled layers: the
+class map, the confidence, and the maps of further per-pixel heads (class maps, value maps).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from qgis.core import QgsMapLayer, QgsTask
+
+from ..core.errors import Canceled, FlairError
+from ..core.model import TASK_SEGMENTATION, OutputSpec
+from ..core.segment import SegmentResult, run_plan
+from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
+from .segment_request import PreparedRun
+
+
+@dataclass
+class RunOutcome:
+    """How a run ended, handed to the dock on the main thread.
+
+    Attributes:
+        status: ``ok``, ``canceled``, ``abandoned`` (input layer removed) or ``error``.
+        prepared: the run.
+        result: the core result when ``ok``.
+        error: the exception when ``error``.
+        traceback: formatted traceback of an unexpected error, else ``""``.
+        layers: layers added to the project: the class map (or value map) first, then the
+            confidence, then the maps of further heads (their ``flair_qgis/kind`` tells which).
+    """
+
+    status: str
+    prepared: PreparedRun
+    result: SegmentResult | None = None
+    error: BaseException | None = None
+    traceback: str = ""
+    layers: list[QgsMapLayer] = field(default_factory=list)
+
+
+def _value_map_name(title: str, head: OutputSpec) -> str:
+    """Layer name of a regression head's map: the run's title, the head and its unit."""
+    unit = f" ({head.unit})" if head.unit else ""
+    return f"{title} — {head.name}{unit}"
+
+
+class SegmentTask(QgsTask):
+    """Runs a prepared plan in the background.
+
+    Args:
+        prepared: the run, captured and planned on the main thread.
+        done: called on the main thread with the :class:`RunOutcome`.
+    """
+
+    def __init__(self, prepared: PreparedRun, done: Callable[[RunOutcome], None]) -> None:
+        super().__init__(f"FLAIR: segmenting {prepared.layer_names[0]}", QgsTask.CanCancel)
+        self.prepared = prepared
+        self.done = done
+        self.result: SegmentResult | None = None
+        self.error: BaseException | None = None
+        self.error_traceback = ""
+        self.abandon_reason = ""
+
+    def abandon(self, reason: str) -> None:
+        """Stop the run because its input went away; :meth:`finished` deletes any output."""
+        self.abandon_reason = reason
+        self.cancel()
+
+    def run(self) -> bool:
+        try:
+            self.result = run_plan(self.prepared.plan, is_canceled=self.isCanceled, on_progress=self.setProgress)
+        except Canceled:
+            return False
+        except FlairError as err:
+            self.error = err
+            return False
+        except Exception as err:  # reported on the main thread as critical, with the traceback in the log
+            self.error = err
+            self.error_traceback = traceback.format_exc()
+            return False
+        return True
+
+    def _discard_outputs(self) -> None:
+        request = self.prepared.plan.request
+        remove_outputs(request.output_path, request.confidence_path)
+        if self.result is not None:  # written completely by the core: the further heads too
+            remove_outputs(*self.result.head_paths.values(), self.result.tile_values_path)
+
+    def _add_layers(self, outcome: RunOutcome) -> None:
+        """Add the run's maps above the first input layer: class map, confidence, further heads.
+
+        Each goes just above the imagery, so the class map ends on top of the further heads.
+        """
+        prepared, result = self.prepared, self.result
+        assert result is not None
+        anchor, title, opacity = prepared.layer_ids[0], prepared.title, prepared.opacity
+        head = prepared.plan.heads.primary
+        if head.task == TASK_SEGMENTATION:
+            main = add_class_map(result.output_path, head.classes, title, anchor, opacity=opacity)
+        else:
+            main = add_value_map(result.output_path, _value_map_name(title, head), anchor)
+        main.setCustomProperty("flair_qgis/head", head.name)
+        outcome.layers.append(main)
+        if result.confidence_path:
+            outcome.layers.append(add_confidence(result.confidence_path, title + " — confidence", anchor))
+        for extra in prepared.plan.heads.maps:
+            path = result.head_paths.get(extra.name)
+            if not path:
+                continue
+            if extra.task == TASK_SEGMENTATION:
+                layer = add_class_map(path, extra.classes, f"{title} — {extra.name}", anchor, opacity=opacity)
+                layer.setCustomProperty("flair_qgis/kind", "head_class_map")
+            else:
+                layer = add_value_map(path, _value_map_name(title, extra), anchor)
+            layer.setCustomProperty("flair_qgis/head", extra.name)
+            outcome.layers.append(layer)
+
+    def finished(self, result: bool) -> None:
+        outcome = RunOutcome(status="ok", prepared=self.prepared, result=self.result)
+        if self.abandon_reason or self.isCanceled():
+            # A cancel that arrives after the last tile still leaves nothing behind.
+            self._discard_outputs()
+            outcome.status = "abandoned" if self.abandon_reason else "canceled"
+            outcome.result = None
+        elif not result or self.result is None:
+            self._discard_outputs()
+            outcome.status = "error" if self.error is not None else "canceled"
+            outcome.error = self.error
+            outcome.traceback = self.error_traceback
+        else:
+            try:
+                self._add_layers(outcome)
+            except OSError as err:
+                outcome.status = "error"
+                outcome.error = err
+                outcome.traceback = traceback.format_exc()
+        self.done(outcome)
