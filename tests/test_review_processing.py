@@ -114,7 +114,7 @@ def test_apply_review_raster_changes_exactly_the_reviewed_cells(run_alg, inputs,
         assert value_at(out["OUTPUT"], x, y) == value
     assert _digest(reference) == digest
     for target in (str(reference), review):
-        with pytest.raises(QgsProcessingException, match="inputs are never modified"):
+        with pytest.raises(QgsProcessingException, match="would overwrite"):
             run_alg("flair:apply_review", {"REFERENCE": str(reference), "REVIEW": review, "OUTPUT": target})
     assert _digest(reference) == digest
 
@@ -168,3 +168,16 @@ def test_report_refuses_another_schema(run_alg, inputs, tmp_path):
     with pytest.raises(QgsProcessingException, match="not a review GeoPackage"):
         run_alg("flair:review_report", {"REVIEW": str(polygons), "OUTPUT_REPORT": str(tmp_path / "r.json")})
     assert not (tmp_path / "r.json").exists()
+
+
+def test_outputs_never_overwrite_inputs(run_alg, inputs, tmp_path):
+    polygons = polygons_of_mask(inputs[2], tmp_path / "labels.gpkg")
+    digest = _digest(polygons)
+    with pytest.raises(QgsProcessingException, match="OUTPUT would overwrite REFERENCE"):
+        _sample(run_alg, inputs, polygons, REFERENCE=str(polygons), REFERENCE_FIELD="code")
+    assert _digest(polygons) == digest
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg")["OUTPUT"]
+    with pytest.raises(QgsProcessingException, match="OUTPUT would overwrite REVIEW"):
+        run_alg("flair:apply_review", {"REFERENCE": str(inputs[2]), "REVIEW": review, "OUTPUT": review})
+    with ReviewStore.open(review) as store:
+        assert len(store.items()) == 120

@@ -21,24 +21,10 @@ import shutil
 import numpy as np
 
 from .errors import InputError
-from .reference import raster_info, same_crs
+from .paths import check_outputs_not_inputs, check_sidecars_not_input
+from .reference import BoxIndex, raster_info, same_crs
 from .review_store import ReviewItem, ReviewStore
 from .writer import check_output_path, write_atomic
-
-
-def refuse_overwrite(output_path: str, **inputs: str | None) -> str:
-    """The absolute output path, refused when it is one of the inputs.
-
-    Raises:
-        InputError: the output resolves to an input file.
-    """
-    output = os.path.realpath(os.path.abspath(output_path))
-    for name, path in inputs.items():
-        if path and os.path.realpath(os.path.abspath(path)) == output:
-            raise InputError(
-                f"OUTPUT is the {name} file itself ({path}): choose another file name; inputs are never modified."
-            )
-    return output
 
 
 def _decided(store: ReviewStore) -> list[ReviewItem]:
@@ -70,7 +56,9 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     import rasterio
     from rasterio.windows import Window
 
-    output_path = check_output_path(refuse_overwrite(output_path, reference=reference_path, review=review_path))
+    check_outputs_not_inputs({"OUTPUT": output_path}, {"REFERENCE": reference_path, "REVIEW": review_path})
+    check_sidecars_not_input("OUTPUT", output_path, (".qml",), {"REFERENCE": reference_path, "REVIEW": review_path})
+    output_path = check_output_path(os.path.abspath(output_path))
     info = raster_info(reference_path, "reference")
     with ReviewStore.open(review_path) as store:
         items = _decided(store)
@@ -131,7 +119,8 @@ def apply_review_polygons(
 
     path_given = isinstance(polygons, (str, os.PathLike))
     reference_path = os.fspath(polygons) if path_given else reference_path
-    output_path = check_output_path(refuse_overwrite(output_path, reference=reference_path, review=review_path))
+    check_outputs_not_inputs({"OUTPUT": output_path}, {"REFERENCE": reference_path, "REVIEW": review_path})
+    output_path = check_output_path(os.path.abspath(output_path))
     gdf = gpd.read_file(os.fspath(polygons)) if path_given else polygons.copy()
     if field not in gdf.columns:
         raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
@@ -144,7 +133,8 @@ def apply_review_polygons(
     before = gdf[field].copy()
     corrected = gdf[field].astype(object).copy()
     outside = 0
-    sindex = gdf.geometry.reset_index(drop=True).sindex
+    geometries = list(gdf.geometry)
+    index = BoxIndex(geometries)
     from shapely.geometry import Point
 
     for item, (x, y) in zip(items, xy):
@@ -152,11 +142,12 @@ def apply_review_polygons(
         if fid is not None and fid in gdf.index:
             position = gdf.index.get_loc(fid)
         else:
-            hits = sindex.query(Point(x, y), predicate="intersects")
-            if len(hits) == 0:
+            point = Point(x, y)
+            hits = [int(h) for h in index.query((x, y, x, y)) if geometries[int(h)].intersects(point)]
+            if not hits:
                 outside += 1
                 continue
-            position = int(np.max(hits))
+            position = max(hits)  # the last polygon holding the point, as when scoring
         corrected.iloc[position] = int(item.true_class)  # type: ignore[arg-type]
     changed_mask = corrected.astype(object).to_numpy() != before.astype(object).to_numpy()
     out = gdf.copy()

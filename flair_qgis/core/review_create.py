@@ -27,7 +27,8 @@ from .errors import InputError
 from .evaluate import _prediction_classes
 from .grid import Grid
 from .nomenclature import default_color
-from .reference import ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
+from .paths import check_outputs_not_inputs
+from .reference import BoxIndex, ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
 from .review_store import create_review_file
 from .sampling import DESIGNS, count_classes, sample_pixels
 from .writer import check_output_path
@@ -86,6 +87,9 @@ def create_review(
     if request.samples <= 0:
         raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
     output_path = check_output_path(request.output_path, "review GeoPackage")
+    reference = request.reference_raster or _path_or_none(request.reference_polygons)
+    inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
+    check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
     if request.design == "suspicious":
         grid, strata, items = _suspicious_items(request, is_canceled, on_progress)
     else:
@@ -101,6 +105,10 @@ def create_review(
     if on_progress is not None:
         on_progress(100.0)
     return {"path": output_path, "items": len(items), "strata": strata, "design": request.design}
+
+
+def _path_or_none(reference: object) -> str | None:
+    return os.fspath(reference) if isinstance(reference, (str, os.PathLike)) else None
 
 
 def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
@@ -141,12 +149,14 @@ def _labels_at(request: SampleRequest, grid: Grid, rows: np.ndarray, cols: np.nd
     from shapely.geometry import Point
 
     source = PolygonSource(request.reference_polygons, request.reference_field, grid)
-    index = source.geometries.sindex
+    geometries = list(source.geometries)
+    index = BoxIndex(geometries)
     out = np.full(len(rows), np.nan)
     for k, (x, y) in enumerate(zip(np.asarray(xs).tolist(), np.asarray(ys).tolist())):
-        hits = index.query(Point(x, y), predicate="intersects")
-        if len(hits):
-            value = source.values[int(np.max(hits))]  # later features win, as when scoring
+        point = Point(x, y)
+        hits = [int(h) for h in index.query((x, y, x, y)) if geometries[int(h)].intersects(point)]
+        if hits:
+            value = source.values[max(hits)]  # later features win, as when scoring
             out[k] = value if value >= 0 else np.nan
     return out
 

@@ -23,6 +23,7 @@ import math
 import os
 
 from .estimators import Z95, stratified_estimate, wilson_interval
+from .paths import check_outputs_not_inputs, check_sidecars_not_input
 from .review_store import ReviewItem, ReviewStore
 from .writer import check_output_path, write_text_atomic
 
@@ -136,13 +137,21 @@ def report_csv(report: dict) -> str:
     return buffer.getvalue()
 
 
-def write_review_report(report: dict, json_path: str | os.PathLike[str]) -> str:
+def write_review_report(report: dict, json_path: str | os.PathLike[str], review_path: str | None = None) -> str:
     """Write the JSON report and a per-class CSV beside it (same name, ``.csv``); returns the CSV path.
 
+    Args:
+        report: from :func:`review_report`.
+        json_path: the JSON file.
+        review_path: the review GeoPackage (default: the report's), never overwritten.
+
     Raises:
-        InputError: the folder cannot be written.
+        InputError: the folder cannot be written, or a file written is the review itself.
     """
     json_path = check_output_path(os.fspath(json_path), "report")
+    review_path = review_path or report.get("review")
+    check_outputs_not_inputs({"OUTPUT_REPORT": json_path}, {"REVIEW": review_path})
+    check_sidecars_not_input("OUTPUT_REPORT", json_path, (".csv",), {"REVIEW": review_path})
     csv_path = os.path.splitext(json_path)[0] + ".csv"
     write_text_atomic(json_path, json.dumps(report, indent=2, allow_nan=False) + "\n")
     write_text_atomic(csv_path, report_csv(report))

@@ -59,7 +59,7 @@ class ReviewReportAlgorithm(FlairAlgorithm):
         def work() -> tuple[dict, str]:
             with ReviewStore.open(review_path) as store:
                 report = review_report(store)
-            return report, write_review_report(report, report_path)
+            return report, write_review_report(report, report_path, review_path)
 
         report, csv_path = self.run_core(feedback, work)
         errors = report["label_errors"]

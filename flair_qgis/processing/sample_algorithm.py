@@ -20,6 +20,7 @@ from qgis.core import (
 
 from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import FlairError, InputError
+from ..core.paths import check_outputs_not_inputs
 from ..core.review_create import SampleRequest, create_review
 from ..core.sampling import DESIGNS
 from .base import FlairAlgorithm, tr
@@ -116,6 +117,10 @@ class SampleAlgorithm(FlairAlgorithm):
                     raise InputError(tr("The extent is empty: choose an area with a width and a height."))
                 extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
             output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+            sources = {"REFERENCE": layer.source() if layer is not None else None}
+            check_outputs_not_inputs(
+                {"OUTPUT": output if output.lower().endswith(".gpkg") else output + ".gpkg"}, sources
+            )
             self.request = SampleRequest(
                 prediction_path=prediction_path,
                 output_path=output if output.lower().endswith(".gpkg") else output + ".gpkg",
