@@ -8,19 +8,15 @@ first opens, and the plugin's own dependency folder is put on ``sys.path`` in :m
 from __future__ import annotations
 
 from qgis.core import Qgis, QgsApplication
-from qgis.PyQt.QtCore import QCoreApplication, Qt
+from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction, QMessageBox
 
 from . import resources_path
+from .i18n import install_translator, remove_translator, tr
 from .processing.provider import PROVIDER_ID, FlairProvider
 
 MENU = "&FLAIR"
-
-
-def tr(text: str) -> str:
-    """Translate a user-visible string of the plugin shell."""
-    return QCoreApplication.translate("FlairPlugin", text)
 
 
 class FlairPlugin:
@@ -33,6 +29,9 @@ class FlairPlugin:
         self.dock = None
         self.missing: list[str] = []
         self.install_task = None
+        self.crs_offer = None
+        # Before any tr(): the Processing provider may be created before initGui.
+        install_translator()
 
     def initProcessing(self) -> None:
         # QGIS calls this for plugins with hasProcessingProvider=yes, and initGui calls it too.
@@ -58,6 +57,9 @@ class FlairPlugin:
         self.action.toggled.connect(self.show_dock)
         self.iface.addToolBarIcon(self.action)
         self.iface.addPluginToRasterMenu(MENU, self.action)
+        from .gui.crs_offer import CrsOffer
+
+        self.crs_offer = CrsOffer(self.iface)
         if self.missing:
             from .adapters.deps import install_command_text
 
@@ -125,6 +127,9 @@ class FlairPlugin:
             self.action.blockSignals(False)
 
     def unload(self) -> None:
+        if self.crs_offer is not None:
+            self.crs_offer.shutdown()
+            self.crs_offer = None
         if self.install_task is not None:
             self.install_task.cancel()
             self.install_task = None
@@ -143,3 +148,4 @@ class FlairPlugin:
         if self.provider is not None:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None
+        remove_translator()

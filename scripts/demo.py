@@ -102,10 +102,10 @@ def main() -> int:
     import processing
     from qgis.core import QgsProcessingFeedback
 
-    from flair_qgis.core.evaluate import write_report
     from flair_qgis.core.metrics import ConfusionMatrix, build_report
     from flair_qgis.core.model import read_model_info
     from flair_qgis.core.protocols import get_protocol
+    from flair_qgis.core.report import publish_report
 
     model = read_model_info(MODEL)
     if OUT.exists():
@@ -174,10 +174,12 @@ def main() -> int:
     report = build_report(total, protocol)
     report["patches"] = [r["id"] for r in rows]
     report["model"] = MODEL.name
-    write_report(report, str(OUT / "report.json"), str(OUT / "report.csv"))
-    from flair_qgis.adapters.charts import confusion_png
+    from flair_qgis.adapters.charts import draw_confusion
 
-    confusion_png(report, str(OUT / "confusion.png"))
+    publish_report(
+        report, str(OUT / "report.json"), csv_path=str(OUT / "report.csv"), chart_path=str(OUT / "confusion.png"),
+        chart=draw_confusion,
+    )  # fmt: skip
     render_overview(rows, OUT / "overview.png")
 
     print(f"\nFLAIR #1 protocol over {len(rows)} held-out patches ({report['pixels_evaluated']:,} px):")

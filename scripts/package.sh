@@ -2,6 +2,8 @@
 # Builds dist/flair_qgis.zip, installable with QGIS's Plugin Manager ("Install from ZIP"):
 #   flair_qgis/            the package (no tests, no __pycache__)
 #   flair_qgis/metadata.txt, flair_qgis/resources/ (icon, icons, styles, demo model), LICENSE, README.md
+#   flair_qgis/i18n/*.qm   translations compiled from the Qt Linguist .ts sources (lrelease,
+#                          Debian package qttools5-dev-tools, which make setup installs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PLUGIN=flair_qgis
@@ -22,6 +24,16 @@ cp metadata.txt "$STAGE/$PLUGIN/metadata.txt"
 rm -rf "$STAGE/$PLUGIN/resources"
 cp -RL resources "$STAGE/$PLUGIN/resources"
 find "$STAGE/$PLUGIN/resources" -name __pycache__ -prune -exec rm -rf {} +
+# Translations: the .ts sources compile into .qm files the plugin loads for QGIS's locale.
+LRELEASE=$(command -v lrelease || command -v /usr/lib/qt5/bin/lrelease || command -v lrelease-qt5 || true)
+if [ -z "$LRELEASE" ]; then
+  echo "package: lrelease is missing (translations): sudo apt-get install qttools5-dev-tools" >&2
+  exit 1
+fi
+for ts in "$STAGE/$PLUGIN"/i18n/*.ts; do
+  "$LRELEASE" -silent "$ts" -qm "${ts%.ts}.qm"
+  rm -f "$ts"
+done
 for doc in LICENSE LICENSE.txt README.md; do
   [ -f "$doc" ] && cp "$doc" "$STAGE/$PLUGIN/"
 done

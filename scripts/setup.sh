@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(qgis python3-qgis qgis-providers python3-rasterio python3-geopandas python3-sklearn
-  python3-venv python3-pip proj-bin gdal-bin xvfb)
+  python3-venv python3-pip proj-bin gdal-bin xvfb
+  qttools5-dev-tools)  # lrelease: make package compiles the translations
 VENV=.venv
 SYS_PY=/usr/bin/python3
 
@@ -43,7 +44,8 @@ other=onnxruntime-gpu; [ "$ORT" = onnxruntime-gpu ] && other=onnxruntime
 echo "setup: installing $ORT and test tools into $VENV (numpy pinned to Debian's $numpy_version)"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" \
   "$ORT" -r requirements-dev.txt 2>&1 | grep -v "is ignored: it is neither a file nor a directory" || true
-"$VENV/bin/python" -c "import onnxruntime, onnx, pytest_qgis, numpy; assert numpy.__version__ == '$numpy_version'"
+"$VENV/bin/python" -c "import onnxruntime, onnx, pytest_qgis, numpy, distributed; assert numpy.__version__ == '$numpy_version'"
+test -x "$VENV/bin/dask" || { echo "setup: $VENV/bin/dask is missing (dask distributed did not install)" >&2; exit 1; }
 rm -f "$VENV"/.flair-setup-*
 touch "$stamp"
 echo "setup: ready ($("$VENV/bin/python" -c 'import onnxruntime; print("onnxruntime", onnxruntime.__version__)'))"

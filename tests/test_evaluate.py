@@ -79,7 +79,7 @@ def test_same_grid_raster_through_processing(run_alg, case):
     wrong = ref13 != pred13
     assert (errors[wrong] == ref13[wrong].astype(int) - 1 + 2).all()
     qml = (case["tmp"] / "errors.qml").read_text()
-    assert 'label="correct"' in qml and "missed building" in qml
+    assert 'label="correct"' in qml and "missed: building (1)" in qml
 
 
 def test_reprojected_reference_is_aligned_with_nearest(case):

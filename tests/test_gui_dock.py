@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import rasterio
@@ -18,6 +20,7 @@ from gui_helpers import (
 )
 from qgis.core import (
     Qgis,
+    QgsApplication,
     QgsFeature,
     QgsGeometry,
     QgsMapRendererParallelJob,
@@ -54,6 +57,8 @@ def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, 
     out.parent.mkdir()
     dock.output_widget.setFilePath(str(out))
     before = set(QgsProject.instance().mapLayers())
+    log: list[tuple[str, str]] = []
+    QgsApplication.messageLog().messageReceived.connect(lambda text, tag, _level: log.append((tag, text)))
 
     run_and_wait(qtbot, dock)
 
@@ -72,12 +77,13 @@ def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, 
     assert got == {(c["value"], c["name"], c["color"]) for c in TOY_CLASSES}
     legend = [label for label, _color in result.legendSymbologyItems()]
     assert legend == [c["name"] for c in TOY_CLASSES]
-    # Above the imagery in the layer tree.
+    # On top of the layer tree (in the run's group), so the result is in sight.
     order = [n.layerId() for n in QgsProject.instance().layerTreeRoot().findLayers()]
-    assert order.index(result.id()) == order.index(layer.id()) - 1
-    # The message says which execution provider ran and the speed.
-    info = " ".join(messages(qgis_iface, Qgis.Info))
-    assert "CPUExecutionProvider" in info and "km²/h" in info
+    assert order.index(result.id()) == 0 and order.index(layer.id()) == 1
+    # The message bar says it in plain words; the FLAIR log keeps the provider and the speed.
+    info = messages(qgis_iface, Qgis.Info)
+    assert any(re.fullmatch(r"FLAIR:Segmented 0\.01 km² on the CPU in \d+\.\d s", text) for text in info), info
+    assert any(tag == "FLAIR" and "CPUExecutionProvider" in text and "km²/h" in text for tag, text in log)
     # Opacity slider drives the result layer.
     assert dock.opacity_slider.isEnabled()
     dock.opacity_slider.setValue(35)
@@ -286,7 +292,7 @@ def test_cuda_asked_without_cuda_warns_and_runs_on_cpu(plugin, qgis_iface, qtbot
     run_and_wait(qtbot, dock)
     warnings = " ".join(messages(qgis_iface, Qgis.Warning))
     assert "CUDA" in warnings and "CPU" in warnings
-    assert "CPUExecutionProvider" in " ".join(messages(qgis_iface, Qgis.Info))
+    assert "on the CPU" in " ".join(messages(qgis_iface, Qgis.Info))
     assert settings.device() == "cuda"
 
 
@@ -363,5 +369,10 @@ def test_identify_shows_predicted_confidence_and_reference(plugin, qtbot, tmp_pa
 
     ref_name = next(c.name for c in FLAIR1_CLASSES if c.value == ref_value)
     assert f"reference: {ref_name} ({ref_value})" in text
-    confidence = float(text.split("confidence ")[1].split(" ")[0])
+    confidence = float(text.split("(confidence ")[1].split(")")[0])
     assert 0 < confidence <= 1
+    # Without a confidence layer, no empty confidence field.
+    qa.confidence_combo.setLayer(None)
+    text = qa.identify_at(QgsPointXY(x, y))
+    assert "confidence" not in text and "— —" not in text
+    assert text == f"Predicted: {name} ({predicted}) — reference: {ref_name} ({ref_value})"

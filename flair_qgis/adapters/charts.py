@@ -1,13 +1,12 @@
 """Pictures of scores, drawn with Qt (QImage + QPainter): no plotting library needed.
 
-:func:`confusion_png` draws the row-normalised confusion matrix of a report: each row (a
+:func:`confusion_image` draws the row-normalised confusion matrix of a report: each row (a
 reference class) sums to 100 %, the cell colour is the share, the diagonal is what was right.
+:func:`draw_confusion` saves it as PNG: the ``chart`` of
+:func:`flair_qgis.core.report.publish_report`, which writes it atomically beside the report.
 """
 
 from __future__ import annotations
-
-import os
-import tempfile
 
 from qgis.PyQt.QtCore import QRect, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QImage, QPainter
@@ -24,15 +23,11 @@ def _share_color(share: float) -> QColor:
     return QColor(int(255 - 222 * share), int(255 - 160 * share), int(255 - 75 * share))
 
 
-def confusion_png(report: dict, path: str) -> str:
-    """Write a PNG of the report's row-normalised confusion matrix; returns the path.
+def confusion_image(report: dict) -> QImage:
+    """The report's row-normalised confusion matrix as an image.
 
     Args:
         report: a report from :func:`flair_qgis.core.metrics.build_report`.
-        path: the PNG file, replaced only when complete.
-
-    Raises:
-        InputError: the image cannot be written there.
     """
     matrix = report["confusion_matrix"]
     labels = report["confusion_labels"]
@@ -87,12 +82,14 @@ def confusion_png(report: dict, path: str) -> str:
                     painter.drawText(cell, int(Qt.AlignCenter), f"{100 * share:.0f}" if share >= 0.005 else "<1")
     finally:
         painter.end()
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".flair-chart-", suffix=".png", dir=folder)
-    os.close(fd)
-    if not image.save(tmp, "PNG"):
-        os.remove(tmp)
+    return image
+
+
+def draw_confusion(report: dict, path: str) -> None:
+    """Save :func:`confusion_image` as PNG to ``path`` (a file :func:`publish_report` publishes).
+
+    Raises:
+        InputError: the image cannot be written there.
+    """
+    if not confusion_image(report).save(path, "PNG"):
         raise InputError(f"Cannot write the confusion-matrix picture {path}.")
-    os.replace(tmp, path)
-    os.chmod(path, 0o644)
-    return path

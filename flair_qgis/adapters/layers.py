@@ -1,9 +1,11 @@
 """Core outputs as styled QGIS layers, and what the dock shows about a map point.
 
 Class maps get a paletted renderer built from the model's :class:`ClassInfo` (colours and class
-names in the legend) and are inserted in the layer tree just above the imagery they were
-computed from. Confidence rasters get a grey ramp from 0 to 1; value maps of regression heads a
-pseudocolour ramp stretched over their minimum and maximum.
+names in the legend, the model's name as the legend header). Every layer of a run goes into one
+group at the top of the layer tree (:func:`run_group`, :func:`add_to_group`), ordered suspicious
+labels, error map, class map, confidence, so the newest result is always the one in sight; removing
+the group removes the run. Confidence rasters get a grey ramp from 0 to 1; value maps of regression
+heads a pseudocolour ramp stretched over their minimum and maximum.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from qgis.core import (
     QgsCoordinateTransform,
     QgsFeatureRequest,
     QgsGeometry,
+    QgsLayerTreeGroup,
     QgsMapLayer,
     QgsPalettedRasterRenderer,
     QgsPointXY,
@@ -34,6 +37,7 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..core.nomenclature import ClassInfo
+from .layer_tree import add_to_group, set_legend_header
 
 
 def paletted_renderer(layer: QgsRasterLayer, classes: Sequence[ClassInfo]) -> QgsPalettedRasterRenderer:
@@ -94,6 +98,13 @@ def add_above(layer: QgsMapLayer, anchor_id: str | None, project: QgsProject | N
     return layer
 
 
+def _place(layer: QgsMapLayer, anchor_id: str | None, group: QgsLayerTreeGroup | None,
+           project: QgsProject | None) -> QgsMapLayer:  # fmt: skip
+    if group is not None:
+        return add_to_group(layer, group, project)
+    return add_above(layer, anchor_id, project)
+
+
 def add_class_map(
     path: str,
     classes: Sequence[ClassInfo],
@@ -102,8 +113,14 @@ def add_class_map(
     *,
     opacity: float = 0.7,
     project: QgsProject | None = None,
+    group: QgsLayerTreeGroup | None = None,
+    header: str = "",
 ) -> QgsRasterLayer:
-    """Open a class-map GeoTIFF as a layer styled with ``classes`` and add it above the anchor."""
+    """Open a class-map GeoTIFF as a layer styled with ``classes``.
+
+    It goes into ``group`` (a run group) when given, else just above the anchor layer; ``header``
+    replaces the legend's "Band 1: …" header (the model's name).
+    """
     layer = QgsRasterLayer(path, name, "gdal")
     if not layer.isValid():
         raise OSError(f"QGIS cannot open the class map {path}")
@@ -111,26 +128,29 @@ def add_class_map(
     renderer.setOpacity(opacity)
     layer.setRenderer(renderer)
     layer.setCustomProperty("flair_qgis/kind", "class_map")
-    add_above(layer, anchor_id, project)
+    _place(layer, anchor_id, group, project)
+    if header:
+        set_legend_header(layer, header, project)
     return layer
 
 
 def _add_styled(path: str, name: str, renderer, kind: str, anchor_id: str | None,
-                project: QgsProject | None) -> QgsRasterLayer:  # fmt: skip
+                project: QgsProject | None, group: QgsLayerTreeGroup | None = None) -> QgsRasterLayer:  # fmt: skip
     layer = QgsRasterLayer(path, name, "gdal")
     if not layer.isValid():
         raise OSError(f"QGIS cannot open the {kind.replace('_', ' ')} raster {path}")
     layer.setRenderer(renderer(layer))
     layer.setCustomProperty("flair_qgis/kind", kind)
-    add_above(layer, anchor_id, project)
+    _place(layer, anchor_id, group, project)
     return layer
 
 
 def add_confidence(
-    path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None
-) -> QgsRasterLayer:
-    """Open a confidence GeoTIFF as a grey-ramp layer and add it (unchecked) above the anchor."""
-    layer = _add_styled(path, name, confidence_renderer, "confidence", anchor_id, project)
+    path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None,
+    group: QgsLayerTreeGroup | None = None,
+) -> QgsRasterLayer:  # fmt: skip
+    """Open a confidence GeoTIFF as a grey-ramp layer and add it, unticked (in ``group`` or above the anchor)."""
+    layer = _add_styled(path, name, confidence_renderer, "confidence", anchor_id, project, group)
     node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
     if node is not None:
         node.setItemVisibilityChecked(False)
@@ -138,10 +158,11 @@ def add_confidence(
 
 
 def add_value_map(
-    path: str, name: str, anchor_id: str | None = None, *, project: QgsProject | None = None
-) -> QgsRasterLayer:
-    """Open a regression head's float GeoTIFF as a pseudocolour layer and add it above the anchor."""
-    return _add_styled(path, name, value_renderer, "value_map", anchor_id, project)
+    path: str, name: str, anchor_id: str | None = None, *, project: QgsProject | None = None,
+    group: QgsLayerTreeGroup | None = None,
+) -> QgsRasterLayer:  # fmt: skip
+    """Open a regression head's float GeoTIFF as a pseudocolour layer (in ``group`` or above the anchor)."""
+    return _add_styled(path, name, value_renderer, "value_map", anchor_id, project, group)
 
 
 def set_opacity(layer: QgsRasterLayer, opacity: float) -> None:
@@ -258,21 +279,3 @@ def identify(
     if conf is not None and conf < 0:  # the confidence raster's nodata (-1)
         conf = None
     return PixelReport(pixel_value(prediction, point, point_crs) if prediction is not None else None, conf, ref_value)
-
-
-def style_suspicious(layer: QgsVectorLayer) -> None:
-    """Draw ranked labels as outlines, redder the more suspicious (``suspicion`` 0..1)."""
-    from qgis.core import QgsFillSymbol, QgsGraduatedSymbolRenderer, QgsRendererRange
-
-    ranges = []
-    for low, high, color in (
-        (0.0, 0.25, "#fee08b"),
-        (0.25, 0.5, "#fdae61"),
-        (0.5, 0.75, "#f46d43"),
-        (0.75, 1.0001, "#a50026"),
-    ):
-        symbol = QgsFillSymbol.createSimple(
-            {"color": "0,0,0,0", "outline_color": color, "outline_width": "0.6", "outline_style": "solid"}
-        )
-        ranges.append(QgsRendererRange(low, high, symbol, f"suspicion {low:.2f}–{min(high, 1.0):.2f}"))
-    layer.setRenderer(QgsGraduatedSymbolRenderer("suspicion", ranges))

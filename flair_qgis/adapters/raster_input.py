@@ -57,6 +57,7 @@ class RasterInput:
         band_count: bands (4 virtual R, G, B, A bands for ARGB web layers).
         argb: True when the provider returns ARGB32 colours (web layers).
         band_labels: a label per band (:func:`layer_band_labels`).
+        uri: the provider and source of a non-file layer (what keys its tiles in a tile cache).
     """
 
     name: str
@@ -69,6 +70,7 @@ class RasterInput:
     band_count: int
     argb: bool = False
     band_labels: tuple[str, ...] = ()
+    uri: str = ""
 
 
 def layer_band_labels(layer: QgsRasterLayer) -> list[str]:
@@ -153,7 +155,8 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
         height = max(1, round(extent.height() / res_y))
     transform = Affine(res_x, 0.0, extent.xMinimum(), 0.0, -res_y, extent.yMaximum())
     labels = tuple(layer_band_labels(layer))
-    return RasterInput(layer.name(), None, provider, transform, width, height, crs_wkt, band_count, argb, labels)
+    uri = f"{layer.providerType()}:{layer.source()}"
+    return RasterInput(layer.name(), None, provider, transform, width, height, crs_wkt, band_count, argb, labels, uri)
 
 
 def make_source(raster: RasterInput, bands: Sequence[int], grid: Grid) -> PixelSource:

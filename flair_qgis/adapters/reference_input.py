@@ -1,34 +1,18 @@
 """QGIS layers as evaluation inputs for the core (captured on the main thread).
 
-:func:`capture_reference` turns the ``REFERENCE`` layer into what
-:func:`flair_qgis.core.evaluate.evaluate_rasters` / ``evaluate_vector`` take: a raster file path,
-or a GeoDataFrame of the polygon layer's features (class field + geometry, layer CRS), so the
-worker thread never touches the layer.
+:func:`capture_reference` turns the ``REFERENCE`` layer into the core
+:class:`~flair_qgis.core.evaluate.Reference` that :func:`flair_qgis.core.evaluate.score` takes:
+a raster file path, or a GeoDataFrame of the polygon layer's features (class field + geometry,
+layer CRS), so the worker thread never touches the layer.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from qgis.core import QgsMapLayer, QgsRasterLayer, QgsVectorLayer, QgsWkbTypes
 
 from ..core.errors import InputError
+from ..core.evaluate import Reference
 from .raster_input import crs_wkt_of, file_path_of
-
-
-@dataclass(frozen=True)
-class ReferenceInput:
-    """A captured reference layer.
-
-    Attributes:
-        name: layer name, for messages.
-        raster_path: file of a raster reference, else None.
-        polygons: GeoDataFrame of a polygon reference (columns: the class field and geometry), else None.
-    """
-
-    name: str
-    raster_path: str | None = None
-    polygons: object | None = None
 
 
 def raster_file(layer: QgsMapLayer | None, what: str) -> str:
@@ -79,7 +63,7 @@ def polygons_of(layer: QgsVectorLayer, field: str):
     return gpd.GeoDataFrame({field: values}, geometry=geometries, crs=crs_wkt_of(layer.crs()), index=fids)
 
 
-def capture_reference(layer: QgsMapLayer | None, field: str) -> ReferenceInput:
+def capture_reference(layer: QgsMapLayer | None, field: str) -> Reference:
     """Capture a reference layer (raster file or polygon layer). Call on the main thread.
 
     Raises:
@@ -88,7 +72,7 @@ def capture_reference(layer: QgsMapLayer | None, field: str) -> ReferenceInput:
     if layer is None or not layer.isValid():
         raise InputError("REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer.")
     if isinstance(layer, QgsRasterLayer):
-        return ReferenceInput(layer.name(), raster_path=raster_file(layer, "reference"))
+        return Reference(raster_path=raster_file(layer, "reference"), name=layer.name())
     if isinstance(layer, QgsVectorLayer):
-        return ReferenceInput(layer.name(), polygons=polygons_of(layer, field))
+        return Reference(polygons=polygons_of(layer, field), field=field, name=layer.name())
     raise InputError(f"The reference layer '{layer.name()}' is neither a raster nor a polygon layer.")

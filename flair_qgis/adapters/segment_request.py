@@ -30,6 +30,7 @@ from ..core.errors import FlairError, InputError
 from ..core.heads import check_supported
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..core.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
+from . import settings
 from .mask_input import selected_polygons, vector_file
 from .raster_input import capture_raster, layer_band_labels, make_source
 
@@ -76,6 +77,7 @@ class RunRequest:
         opacity: opacity of the class-map layer, 0..1.
         more_inputs: layer and bands of the model's further inputs (2nd, 3rd...), in the
             model's input order.
+        cache_folder: tile cache folder; empty for none.
     """
 
     model_path: str
@@ -94,6 +96,7 @@ class RunRequest:
     confidence: bool = False
     opacity: float = 0.7
     more_inputs: tuple[InputChoice, ...] = ()
+    cache_folder: str = ""
 
     def input_choices(self) -> tuple[InputChoice, ...]:
         """Layer and bands for every model input, in the model's input order."""
@@ -245,6 +248,8 @@ def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> Seg
         overlap_px=request.overlap_px,
         batch_size=request.batch_size,
         device=request.device,
+        cache_folder=request.cache_folder or None,
+        cache_max_bytes=settings.cache_max_bytes(),
     )
 
 

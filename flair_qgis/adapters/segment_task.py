@@ -2,8 +2,9 @@
 
 :class:`SegmentTask` runs a :class:`~flair_qgis.adapters.segment_request.PreparedRun`'s plan with
 :func:`flair_qgis.core.segment.run_plan` in the background, with its own cancel and progress
-hooks, and only in :meth:`SegmentTask.finished` (main thread again) adds the styled layers: the
-class map, the confidence, and the maps of further per-pixel heads (class maps, value maps).
+hooks, and only in :meth:`SegmentTask.finished` (main thread again) adds the styled layers, in one
+new group at the top of the layer tree: the class map, the maps of further per-pixel heads (class
+maps, value maps) and the confidence.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from qgis.core import QgsMapLayer, QgsTask
 from ..core.errors import Canceled, FlairError
 from ..core.model import TASK_SEGMENTATION, OutputSpec
 from ..core.segment import SegmentResult, run_plan
+from ..i18n import localized, tr
+from .layer_tree import model_name, run_group, run_group_name
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
 from .segment_request import PreparedRun
 
@@ -92,31 +95,34 @@ class SegmentTask(QgsTask):
             remove_outputs(*self.result.head_paths.values(), self.result.tile_values_path)
 
     def _add_layers(self, outcome: RunOutcome) -> None:
-        """Add the run's maps above the first input layer: class map, confidence, further heads.
-
-        Each goes just above the imagery, so the class map ends on top of the further heads.
-        """
+        """Add the run's maps in a new group at the top of the layer tree: class map, further heads, confidence."""
         prepared, result = self.prepared, self.result
         assert result is not None
-        anchor, title, opacity = prepared.layer_ids[0], prepared.title, prepared.opacity
+        title, opacity = prepared.title, prepared.opacity
+        name = model_name(prepared.plan.model)
+        xmin, ymin, xmax, ymax = prepared.plan.grid.bounds
+        group = run_group(run_group_name(name, xmax - xmin, ymax - ymin))
         head = prepared.plan.heads.primary
         if head.task == TASK_SEGMENTATION:
-            main = add_class_map(result.output_path, head.classes, title, anchor, opacity=opacity)
+            main = add_class_map(result.output_path, localized(head.classes), title, opacity=opacity,
+                                 group=group, header=name)  # fmt: skip
         else:
-            main = add_value_map(result.output_path, _value_map_name(title, head), anchor)
+            main = add_value_map(result.output_path, _value_map_name(title, head), group=group)
         main.setCustomProperty("flair_qgis/head", head.name)
         outcome.layers.append(main)
         if result.confidence_path:
-            outcome.layers.append(add_confidence(result.confidence_path, title + " — confidence", anchor))
+            confidence_title = title + " — " + tr("confidence")
+            outcome.layers.append(add_confidence(result.confidence_path, confidence_title, group=group))
         for extra in prepared.plan.heads.maps:
             path = result.head_paths.get(extra.name)
             if not path:
                 continue
             if extra.task == TASK_SEGMENTATION:
-                layer = add_class_map(path, extra.classes, f"{title} — {extra.name}", anchor, opacity=opacity)
+                layer = add_class_map(path, localized(extra.classes), f"{title} — {extra.name}", opacity=opacity,
+                                      group=group, header=f"{name} — {extra.name}")  # fmt: skip
                 layer.setCustomProperty("flair_qgis/kind", "head_class_map")
             else:
-                layer = add_value_map(path, _value_map_name(title, extra), anchor)
+                layer = add_value_map(path, _value_map_name(title, extra), group=group)
             layer.setCustomProperty("flair_qgis/head", extra.name)
             outcome.layers.append(layer)
 

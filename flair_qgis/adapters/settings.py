@@ -90,3 +90,30 @@ def bool_value(key: str, default: bool) -> bool:
     if isinstance(stored, str):
         return stored.lower() in ("true", "1", "yes")
     return bool(stored)
+
+
+DEFAULT_CACHE_MB = 2048
+DEFAULT_FOLLOW_BUDGET_MPX = 16.0
+
+
+def cache_max_bytes() -> int:
+    """Size limit of a tile cache folder (setting ``cache_size_mb``, default 2 GB)."""
+    return max(0, int_value("cache_size_mb", DEFAULT_CACHE_MB)) * 1024 * 1024
+
+
+def follow_view_budget_px() -> int:
+    """Largest view "Follow the view" segments, in pixels at the model's resolution
+    (setting ``follow_view_budget_mpx``, default 16 Mpx)."""
+    try:
+        mpx = float(value("follow_view_budget_mpx", DEFAULT_FOLLOW_BUDGET_MPX))
+    except (TypeError, ValueError):
+        mpx = DEFAULT_FOLLOW_BUDGET_MPX
+    return int(max(0.0, mpx) * 1e6)
+
+
+def cache_folder() -> str:
+    """The dock's tile cache folder (setting ``cache_folder``; default in the QGIS profile)."""
+    from qgis.core import QgsApplication
+
+    default = os.path.join(QgsApplication.qgisSettingsDirPath(), "flair_qgis", "tile_cache")
+    return str_value("cache_folder", "") or default

@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -34,6 +34,7 @@ import rasterio.errors
 from rasterio.enums import Resampling
 from rasterio.windows import Window, from_bounds
 
+from .alignment import ClassAlignment, align_classes
 from .bands import BandChoice, band_choice
 from .datasets import (
     FLAIRHUB_LABELS,
@@ -50,6 +51,8 @@ from .errors import FlairError, InputError, ModelError
 from .metrics import ConfusionMatrix, build_report
 from .model import InputSpec, ModelInfo, OutputSpec, read_model_info
 from .multi import Heads, class_values, input_modalities, per_image_value, resolve_heads
+from .nomenclature import ClassInfo
+from .paths import check_folder_not_input, check_outputs_not_inputs, resolved
 from .pipeline import run_stages
 from .protocols import Protocol, get_protocol
 from .segment import Postprocess
@@ -80,6 +83,8 @@ class BenchmarkRequest:
         threads: CPU threads for onnxruntime; None for all cores.
         absent: score of a class absent from both sides (``skip``, ``one``, ``zero``); None for
             the protocol's own.
+        class_map: explicit ``model value -> protocol code`` (``CLASS_MAP``); None to align the
+            model's classes by value or name (:func:`flair_qgis.core.alignment.align_classes`).
     """
 
     dataset: str
@@ -94,6 +99,7 @@ class BenchmarkRequest:
     device: str = "auto"
     threads: int | None = None
     absent: str | None = None
+    class_map: Mapping[int, int] | None = None
 
 
 @dataclass
@@ -175,9 +181,28 @@ class BenchmarkPlan:
     inputs: tuple[InputPlan, ...]
     heads: Heads
     class_lut: np.ndarray
+    alignment: ClassAlignment
     height_head: OutputSpec | None
     stage_head: OutputSpec | None
     warnings: tuple[str, ...]
+
+
+def check_outputs(request: BenchmarkRequest, dataset: Dataset) -> None:
+    """Refuse outputs that would overwrite an input: the model, the dataset folder or one of its files.
+
+    Raises:
+        InputError: the message names both parameters.
+    """
+    report = request.report_path
+    samples_csv = request.samples_csv_path or (default_samples_csv(report) if report else None)
+    outputs = {"OUTPUT_REPORT": report, "OUTPUT_SAMPLES": samples_csv}
+    check_outputs_not_inputs(outputs, {"MODEL": request.model_path, "DATASET": request.dataset})
+    check_folder_not_input("OUTPUT_PREDICTIONS", request.predictions_dir, "DATASET", request.dataset)
+    check_folder_not_input("OUTPUT_PREDICTIONS", request.predictions_dir, "MODEL", request.model_path)
+    files = {resolved(path) for s in dataset.samples for path in (s.reference, *s.inputs.values())}
+    for name, path in outputs.items():
+        if path and resolved(path) in files:
+            raise InputError(f"{name} would overwrite a file of DATASET ({path}): choose another output file.")
 
 
 def plan_benchmark(request: BenchmarkRequest) -> BenchmarkPlan:
@@ -201,6 +226,7 @@ def plan_benchmark(request: BenchmarkRequest) -> BenchmarkPlan:
     dataset = discover(
         root, layout, label_modality=label_modality, required_modalities=required, on_unpaired=request.on_unpaired
     )
+    check_outputs(request, dataset)
     expected_layout = {
         "flair1": LAYOUT_FLAIR1, "flairhub-landcover": LAYOUT_FLAIRHUB, "flairhub-croptype": LAYOUT_FLAIRHUB,
         "weedsense": LAYOUT_WEEDSENSE,
@@ -240,6 +266,11 @@ def plan_benchmark(request: BenchmarkRequest) -> BenchmarkPlan:
             f"Output '{head.name}' is a further segmentation output: only '{heads.segmentation.name}' is scored."
         )
     lut = class_values(model, heads.segmentation, protocol.name)
+    declared = tuple(ClassInfo(int(v), c.name, c.color) for v, c in zip(lut, heads.segmentation.classes))
+    alignment = align_classes(declared, protocol, request.class_map, what="model")
+    lut = alignment.apply(lut)
+    if alignment.changes:
+        notes.append(alignment.describe())
     if heads.segmentation.channels not in (None, 1) and len(lut) < heads.segmentation.channels:
         raise ModelError(
             f"Output '{heads.segmentation.name}' has {heads.segmentation.channels} channels but declares "
@@ -258,7 +289,9 @@ def plan_benchmark(request: BenchmarkRequest) -> BenchmarkPlan:
             raise ModelError(
                 f"Output '{height_head.name}' has unit {height_head.unit!r}: height must be in cm, m or mm."
             )
-    return BenchmarkPlan(dataset, model, protocol, tuple(plans), heads, lut, height_head, stage_head, tuple(notes))
+    return BenchmarkPlan(
+        dataset, model, protocol, tuple(plans), heads, lut, alignment, height_head, stage_head, tuple(notes)
+    )
 
 
 class _Quiet(warnings.catch_warnings):
@@ -786,6 +819,7 @@ def _report(
         report["f1"] = stages["f1"] if plan.stage_head is not None else None
         report["accuracy_percent"] = report["accuracy"] * 100.0 if report["accuracy"] is not None else None
         report["f1_percent"] = report["f1"] * 100.0 if report["f1"] is not None else None
+    report["class_alignment"] = plan.alignment.to_dict()
     report["warnings"] = list(notes)
     return report
 

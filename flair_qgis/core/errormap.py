@@ -3,9 +3,10 @@
 Codes of the error map (uint8, uint16 when there are more than 253 classes):
 
 * ``0`` not evaluated: nodata or outside either layer, ignored value, or a class the protocol
-  drops (shown light grey, half transparent);
-* ``1`` correct (pale green, mostly transparent so the imagery shows through);
-* ``2 + i`` wrong, the reference class ``classes[i]`` was missed (the class colour, opaque).
+  drops (transparent);
+* ``1`` correct (light grey veil: the imagery shows through, dimmed);
+* ``2 + i`` wrong, the reference class ``classes[i]`` was missed: one strong red scale, opaque,
+  never the class colours, so an error map cannot be mistaken for a class map.
 
 The style travels with the file: GDAL colour table and category names, and a ``.qml`` with
 per-entry transparency.
@@ -25,15 +26,39 @@ NOT_EVALUATED = 0
 CORRECT = 1
 FIRST_MISSED = 2
 _NOT_EVALUATED_COLOR = "#bdbdbd"
-_CORRECT_COLOR = "#b7f0a8"
+_CORRECT_COLOR = "#e0e0e0"
+# Wrong pixels: a red scale from bright red to dark crimson, one shade per missed class.
+_WRONG_LIGHT = (0xFC, 0x4E, 0x2A)
+_WRONG_DARK = (0x80, 0x00, 0x26)
+ERROR_ALPHA = {NOT_EVALUATED: 0, CORRECT: 150}
+"""Per-code alpha (0..255) of the error map's style; codes not listed are opaque."""
+
+ERROR_WORDS = ("not evaluated", "correct", "missed: {name} ({value})")
+"""Legend wording of the error map: not evaluated, correct, a missed reference class."""
 
 
-def error_classes(classes: Sequence[ClassInfo]) -> tuple[ClassInfo, ...]:
-    """Legend entries of an error map whose matrix classes are ``classes``."""
+def wrong_color(index: int, count: int) -> str:
+    """The colour of the ``index``-th of ``count`` missed classes on the red scale (``#rrggbb``)."""
+    share = index / (count - 1) if count > 1 else 0.0
+    rgb = (round(a + (b - a) * share) for a, b in zip(_WRONG_LIGHT, _WRONG_DARK))
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def error_classes(classes: Sequence[ClassInfo], words: Sequence[str] = ERROR_WORDS) -> tuple[ClassInfo, ...]:
+    """Legend entries of an error map whose matrix classes are ``classes``.
+
+    Args:
+        classes: the matrix classes, in order (code ``2 + i`` is ``classes[i]`` missed).
+        words: the wording (:data:`ERROR_WORDS`, or a translation of it with the same fields).
+    """
+    not_evaluated, correct, missed = words
     return (
-        ClassInfo(NOT_EVALUATED, "not evaluated", _NOT_EVALUATED_COLOR),
-        ClassInfo(CORRECT, "correct", _CORRECT_COLOR),
-        *(ClassInfo(FIRST_MISSED + i, f"wrong: missed {c.name} ({c.value})", c.color) for i, c in enumerate(classes)),
+        ClassInfo(NOT_EVALUATED, not_evaluated, _NOT_EVALUATED_COLOR),
+        ClassInfo(CORRECT, correct, _CORRECT_COLOR),
+        *(
+            ClassInfo(FIRST_MISSED + i, missed.format(name=c.name, value=c.value), wrong_color(i, len(classes)))
+            for i, c in enumerate(classes)
+        ),
     )
 
 
@@ -105,6 +130,6 @@ def error_window(
 def error_qml(legend: Sequence[ClassInfo]) -> str:
     """A QGIS paletted style for an error map from its legend (:func:`error_classes`).
 
-    Errors are opaque; "correct" and "not evaluated" are see-through so the imagery shows.
+    Errors are opaque; "correct" is a light see-through veil and "not evaluated" transparent.
     """
-    return qml_style(legend, alpha={NOT_EVALUATED: 110, CORRECT: 70})
+    return qml_style(legend, alpha=ERROR_ALPHA)

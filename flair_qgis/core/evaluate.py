@@ -1,47 +1,68 @@
 """Score a class-map raster against a reference raster or polygon layer, window by window.
 
-Public entry points (the GUI's "score this view" and ``flair:evaluate`` call these):
+One entry point, :func:`score`, behind ``flair:evaluate``, the dock's "Score this view" and the
+demo. The reference is a :class:`Reference`: a class raster (read on the prediction's grid:
+directly when both share pixels, else warped with nearest-neighbour resampling) or polygons with
+a class field (rasterised at pixel centres). :func:`evaluate_rasters` and
+:func:`evaluate_vector` are the same call for one kind of reference.
 
-``evaluate_rasters(prediction_path, reference_path, protocol, *, extent=None, error_map_path=None,
-is_canceled=None, on_progress=None, window_px=...) -> dict``
-    The reference raster is read on the prediction's grid: directly when both share pixels,
-    else warped with nearest-neighbour resampling (another CRS or resolution).
-``evaluate_vector(prediction_path, reference_gdf_or_path, field, protocol, *, extent=None,
-error_map_path=None, layer=None, ...) -> dict``
-    Polygons are rasterised on the prediction grid (a pixel is in the polygon containing its
-    centre).
-``write_report(report, json_path, csv_path=None) -> None``
-    The JSON report (DESIGN.md format) and a per-class CSV, each written completely or not at all.
-
-Pixels that are nodata (or outside the layer) on either side are not counted. The report is
-:func:`flair_qgis.core.metrics.build_report`'s, plus ``prediction``, ``reference``, ``extent``.
-The error map (see :mod:`flair_qgis.core.errormap`) is published only when the report could be
-built: bad input leaves nothing behind.
+The class map's declared classes are aligned with the protocol's codes first
+(:func:`flair_qgis.core.alignment.align_classes`: by value, by name, or ``CLASS_MAP``). Pixels
+that are nodata (or outside the layer) on either side are not counted. The report is
+:func:`flair_qgis.core.metrics.build_report`'s, plus ``prediction``, ``reference``, ``extent``,
+``grid`` and ``class_alignment``. The error map (:mod:`flair_qgis.core.errormap`) is published
+only when the report could be built: bad input leaves nothing behind. Reports are written by
+:func:`flair_qgis.core.report.publish_report`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
-import numpy as np
-
-from .errormap import FIRST_MISSED, error_classes, error_dtype, error_qml, error_window, uint8_lut
+from .alignment import ClassAlignment, align_classes, raster_classes
+from .errormap_writer import ErrorMapOutput
 from .errors import Canceled, InputError
 from .grid import Grid, plan_grid
 from .metrics import ConfusionMatrix, build_report
 from .nomenclature import ClassInfo, default_color
+from .polygons import PolygonSource
 from .protocols import Protocol
-from .reference import ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
-from .writer import AtomicGeoTiff, check_output_path, write_text_atomic
+from .reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
+from .writer import check_output_path
 
 WINDOW_PX = 1024 * 1024
 """Pixels per window (1 Mpx: about 16 MB of temporaries in flight, whatever the area)."""
 _ROW_MULTIPLE = 128
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference a class map is scored against.
+
+    Attributes:
+        raster_path: a class raster (band 1), or None for polygons.
+        polygons: a GeoDataFrame or a vector file, or None for a raster.
+        field: the class field of the polygons.
+        layer: layer of a multi-layer vector file (None = first).
+        name: what the report calls it (default: the file).
+    """
+
+    raster_path: str | None = None
+    polygons: object | None = None
+    field: str = ""
+    layer: str | None = None
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """The reference as the report names it."""
+        if self.name:
+            return self.name
+        if self.raster_path is not None:
+            return self.raster_path
+        return os.fspath(self.polygons) if isinstance(self.polygons, (str, os.PathLike)) else "<layer>"
 
 
 def prediction_grid(prediction_path: str, extent: tuple[float, float, float, float] | None) -> Grid:
@@ -67,126 +88,76 @@ def windows(grid: Grid, window_px: int = WINDOW_PX) -> list[tuple[int, int, int,
     ]
 
 
-def _prediction_classes(prediction_path: str) -> tuple[ClassInfo, ...]:
-    """Classes declared in a class map written by ``flair:segment`` (band tag ``CLASSES``)."""
-    import rasterio
-
-    with rasterio.open(prediction_path) as src:
-        text = src.tags(1).get("CLASSES")
-    if not text:
-        return ()
-    try:
-        return tuple(ClassInfo(int(c["value"]), str(c["name"]), str(c["color"])) for c in json.loads(text))
-    except (ValueError, KeyError, TypeError):
-        return ()
-
-
-def _score(
-    prediction_path: str,
-    *,
+def each_window(
     grid: Grid,
-    reference_source,
-    protocol: Protocol,
-    error_map_path: str | None,
-    is_canceled: Callable[[], bool] | None,
-    on_progress: Callable[[float], None] | None,
-    window_px: int,
-) -> dict:
-    matrix = ConfusionMatrix()
-    prediction = ClassRasterSource(prediction_path, grid)
-    names = {c.value: c for c in _prediction_classes(prediction_path)}
-    if protocol.is_open:
-        map_classes: tuple[ClassInfo, ...] = tuple(
-            names.get(v, ClassInfo(v, f"class {v}", default_color(v))) for v in range(256)
+    window_px: int = WINDOW_PX,
+    is_canceled: Callable[[], bool] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> Iterator[tuple[int, int, int, int]]:
+    """The :func:`windows` of a grid, polling ``is_canceled`` before and reporting 0..100 after each.
+
+    Raises:
+        Canceled: ``is_canceled`` answered True.
+    """
+    plan = windows(grid, window_px)
+    for done, window in enumerate(plan):
+        if is_canceled is not None and is_canceled():
+            raise Canceled()
+        yield window
+        if on_progress is not None:
+            on_progress(100.0 * (done + 1) / len(plan))
+
+
+def _no_overlap(what: str, extent: tuple | None) -> InputError:
+    return InputError(
+        f"The prediction and the {what} do not overlap"
+        + (" within the extent" if extent else "")
+        + ": choose layers (and an extent) covering the same area."
+    )
+
+
+def reference_source(reference: Reference, grid: Grid, extent: tuple | None) -> ClassRasterSource | PolygonSource:
+    """The reader of a reference on the prediction grid.
+
+    Raises:
+        InputError: unreadable layer, bad field or geometries, or no overlap with the grid.
+    """
+    if reference.raster_path is not None:
+        info = raster_info(reference.raster_path, "reference")
+        if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
+            raise _no_overlap("reference", extent)
+        return ClassRasterSource(
+            os.fspath(reference.raster_path), grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt)
         )
-        map_protocol = protocol.with_classes(map_classes)
-    else:
-        map_classes, map_protocol = protocol.classes, protocol
-    writer = None
-    lut = None
-    if error_map_path:
-        dtype = error_dtype(map_classes)
-        writer = AtomicGeoTiff(
-            error_map_path, grid, dtype, None, 256, classes=error_classes(map_classes),
-            description="error map: 0 not evaluated, 1 correct, 2+i reference class i missed",
-            tags={"FLAIR_ERROR_MAP": "1", "PROTOCOL": protocol.name},
-        )  # fmt: skip
-        lut = uint8_lut(map_protocol, map_classes, dtype)
-        writer.open()
-    try:
-        plan = windows(grid, window_px)
-        with prediction.open() as pred_reader, reference_source.open() as ref_reader:
-            for done, (row, col, rows, cols) in enumerate(plan):
-                if is_canceled is not None and is_canceled():
-                    raise Canceled()
-                pred, pred_valid = pred_reader.read(row, col, rows, cols)
-                ref, ref_valid = ref_reader.read(row, col, rows, cols)
-                valid = pred_valid
-                valid &= ref_valid
-                matrix.update(ref, pred, valid)
-                if writer is not None:
-                    writer.write(
-                        error_window(
-                            map_protocol,
-                            map_classes,
-                            reference=ref,
-                            prediction=pred,
-                            valid=valid,
-                            dtype=writer.dtype,
-                            lut=lut,
-                        ),
-                        row,
-                        col,
-                    )
-                if on_progress is not None:
-                    on_progress(100.0 * (done + 1) / len(plan))
-        if matrix.total == 0:
-            raise InputError(
-                "No pixel has data in both the prediction and the reference over the area scored: check "
-                "that they cover the same place (and the extent), and their nodata."
-            )
-        if protocol.is_open and names:
-            found = set(matrix.reference_values()) | set(matrix.prediction_values())
-            protocol = protocol.with_classes(
-                [names.get(v, ClassInfo(v, f"class {v}", default_color(v))) for v in sorted(found)]
-            )
-        report = build_report(matrix, protocol)
-        if writer is not None:
-            if map_protocol is not protocol:
-                # Open protocol: codes are 2 + value; the legend lists the classes found only.
-                found_values = set(report["confusion_labels"])
-                writer.classes = tuple(
-                    e for e in writer.classes if e.value < FIRST_MISSED or e.value - FIRST_MISSED in found_values
-                )
-            writer.commit()
-            write_text_atomic(os.path.splitext(writer.path)[0] + ".qml", error_qml(writer.classes))
-            report["error_map"] = writer.path
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    return report
+    if reference.polygons is None:
+        raise InputError("No reference given: choose a raster mask or a polygon layer.")
+    source = PolygonSource(reference.polygons, reference.field, grid, layer=reference.layer)
+    if len(source.values) == 0 or not bounds_overlap(grid.bounds, source.bounds):
+        raise _no_overlap("reference polygons", extent)
+    return source
 
 
-def evaluate_rasters(
+def score(
     prediction_path: str | os.PathLike[str],
-    reference_path: str | os.PathLike[str],
+    reference: Reference,
     protocol: Protocol,
     *,
     extent: tuple[float, float, float, float] | None = None,
     error_map_path: str | None = None,
+    class_map: Mapping[int, int] | None = None,
     is_canceled: Callable[[], bool] | None = None,
     on_progress: Callable[[float], None] | None = None,
     window_px: int = WINDOW_PX,
 ) -> dict:
-    """Score a class map against a reference raster.
+    """Score a class map against a reference under a protocol.
 
     Args:
         prediction_path: the class map (band 1); its grid is the grid scored.
-        reference_path: the reference class raster (band 1), any CRS/resolution.
+        reference: a class raster (any CRS/resolution) or polygons with a class field.
         protocol: see :mod:`flair_qgis.core.protocols`.
         extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS; None = the whole prediction.
         error_map_path: optional GeoTIFF error map on the scored grid.
+        class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
         is_canceled: polled between windows.
         on_progress: called with 0..100.
         window_px: pixels per window (memory bound).
@@ -195,28 +166,92 @@ def evaluate_rasters(
         The report dict (DESIGN.md format).
 
     Raises:
-        InputError: unreadable rasters, no overlap, empty extent, undeclared values.
+        InputError: unreadable layers, no overlap, empty extent, classes that cannot be aligned,
+            undeclared values.
         Canceled: ``is_canceled`` answered True; nothing was written.
     """
-    prediction_path, reference_path = os.fspath(prediction_path), os.fspath(reference_path)
+    prediction_path = os.fspath(prediction_path)
     if error_map_path:
         check_output_path(error_map_path, "error map")
     grid = prediction_grid(prediction_path, extent)
-    info = raster_info(reference_path, "reference")
-    if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
-        raise InputError(
-            "The prediction and the reference do not overlap"
-            + (" within the extent" if extent else "")
-            + ": choose layers (and an extent) covering the same area."
-        )
-    source = ClassRasterSource(reference_path, grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt))
+    source = reference_source(reference, grid, extent)
+    declared = raster_classes(prediction_path)
+    alignment = align_classes(declared, protocol, class_map, what="class map")
     report = _score(
-        prediction_path, grid=grid, reference_source=source, protocol=protocol, error_map_path=error_map_path,
-        is_canceled=is_canceled, on_progress=on_progress, window_px=window_px,
-    )  # fmt: skip
-    report.update(_where(prediction_path, reference_path, grid, extent))
-    report["reference_resampled"] = not source.aligned
+        prediction_path, grid, source, protocol, alignment, error_map_path, is_canceled, on_progress, window_px
+    )
+    report.update(
+        prediction=prediction_path,
+        reference=reference.label,
+        extent=list(grid.bounds) if extent is not None else None,
+        grid={"width": grid.width, "height": grid.height, "pixel_size": grid.pixel_size_m},
+        class_alignment=alignment.to_dict(),
+    )
+    if isinstance(source, ClassRasterSource):
+        report["reference_resampled"] = not source.aligned
+    else:
+        report["reference_field"] = reference.field
     return report
+
+
+def _named(protocol: Protocol, declared: tuple[ClassInfo, ...], values) -> Protocol:
+    """An open protocol closed on ``values``, named by the class map where it declares names."""
+    names = {c.value: c for c in declared}
+    return protocol.with_classes([names.get(v, ClassInfo(v, f"class {v}", default_color(v))) for v in values])
+
+
+def _score(
+    prediction_path: str,
+    grid: Grid,
+    source: ClassRasterSource | PolygonSource,
+    protocol: Protocol,
+    alignment: ClassAlignment,
+    error_map_path: str | None,
+    is_canceled: Callable[[], bool] | None,
+    on_progress: Callable[[float], None] | None,
+    window_px: int,
+) -> dict:
+    """Count the pairs window by window (writing the error map), then build the report."""
+    matrix = ConfusionMatrix()
+    # An open protocol's error map cannot wait for the values found: it lists every uint8 value.
+    map_protocol = _named(protocol, alignment.declared, range(256)) if protocol.is_open else protocol
+    error_map = ErrorMapOutput(error_map_path, grid, map_protocol) if error_map_path else None
+    try:
+        with ClassRasterSource(prediction_path, grid).open() as pred_reader, source.open() as ref_reader:
+            for row, col, rows, cols in each_window(grid, window_px, is_canceled, on_progress):
+                pred, valid = pred_reader.read(row, col, rows, cols)
+                ref, ref_valid = ref_reader.read(row, col, rows, cols)
+                valid &= ref_valid
+                pred = alignment.apply(pred)
+                matrix.update(ref, pred, valid)
+                if error_map is not None:
+                    error_map.write(ref, pred, valid, row, col)
+        if matrix.total == 0:
+            raise InputError(
+                "No pixel has data in both the prediction and the reference over the area scored: check "
+                "that they cover the same place (and the extent), and their nodata."
+            )
+        if protocol.is_open and alignment.declared:
+            found = sorted(set(matrix.reference_values()) | set(matrix.prediction_values()))
+            protocol = _named(protocol, alignment.declared, found)
+        report = build_report(matrix, protocol)
+        if error_map is not None:
+            report["error_map"] = error_map.commit(report["confusion_labels"] if map_protocol is not protocol else None)
+    except BaseException:
+        if error_map is not None:
+            error_map.abort()
+        raise
+    return report
+
+
+def evaluate_rasters(
+    prediction_path: str | os.PathLike[str],
+    reference_path: str | os.PathLike[str],
+    protocol: Protocol,
+    **options,
+) -> dict:
+    """:func:`score` against a reference raster (``options``: those of :func:`score`)."""
+    return score(prediction_path, Reference(raster_path=os.fspath(reference_path)), protocol, **options)
 
 
 def evaluate_vector(
@@ -225,103 +260,10 @@ def evaluate_vector(
     field: str,
     protocol: Protocol,
     *,
-    extent: tuple[float, float, float, float] | None = None,
-    error_map_path: str | None = None,
     layer: str | None = None,
-    is_canceled: Callable[[], bool] | None = None,
-    on_progress: Callable[[float], None] | None = None,
-    window_px: int = WINDOW_PX,
+    **options,
 ) -> dict:
-    """Score a class map against polygons with a class field (rasterised at pixel centres).
-
-    Args:
-        prediction_path: the class map (band 1).
-        reference_gdf_or_path: a GeoDataFrame or a vector file.
-        field: the field holding class values (integers, or text holding integers).
-        protocol: see :mod:`flair_qgis.core.protocols`.
-        extent: in the prediction's CRS; None = the whole prediction.
-        error_map_path: optional GeoTIFF error map.
-        layer: layer of a multi-layer file.
-        is_canceled: polled between windows.
-        on_progress: called with 0..100.
-        window_px: pixels per window.
-
-    Returns:
-        The report dict.
-
-    Raises:
-        InputError: missing field, non-class values, non-polygon layer, no overlap, undeclared values.
-        Canceled: nothing was written.
-    """
-    prediction_path = os.fspath(prediction_path)
-    if error_map_path:
-        check_output_path(error_map_path, "error map")
-    grid = prediction_grid(prediction_path, extent)
-    source = PolygonSource(reference_gdf_or_path, field, grid, layer=layer)
-    if len(source.values) == 0 or not bounds_overlap(grid.bounds, source.bounds):
-        raise InputError(
-            "The prediction and the reference polygons do not overlap"
-            + (" within the extent" if extent else "")
-            + ": choose layers (and an extent) covering the same area."
-        )
-    report = _score(
-        prediction_path, grid=grid, reference_source=source, protocol=protocol, error_map_path=error_map_path,
-        is_canceled=is_canceled, on_progress=on_progress, window_px=window_px,
-    )  # fmt: skip
-    name = os.fspath(reference_gdf_or_path) if isinstance(reference_gdf_or_path, (str, os.PathLike)) else "<layer>"
-    report.update(_where(prediction_path, name, grid, extent))
-    report["reference_field"] = field
-    return report
-
-
-def _where(prediction: str, reference: str, grid: Grid, extent: tuple | None) -> dict:
-    return {
-        "prediction": prediction,
-        "reference": reference,
-        "extent": list(grid.bounds) if extent is not None else None,
-        "grid": {"width": grid.width, "height": grid.height, "pixel_size": grid.pixel_size_m},
-    }
-
-
-CSV_FIELDS = ("value", "name", "iou", "precision", "recall", "f1", "support")
-
-
-def report_csv(report: dict) -> str:
-    """Per-class figures as CSV text (one row per evaluated class, then mIoU and OA rows)."""
-    buffer = io.StringIO()
-    out = csv.writer(buffer, lineterminator="\n")
-    out.writerow(CSV_FIELDS)
-    for row in report["classes"]:
-        out.writerow(["" if row[k] is None else row[k] for k in CSV_FIELDS])
-    out.writerow(["", "mIoU", "" if report["miou"] is None else report["miou"], "", "", "", report["pixels_evaluated"]])
-    out.writerow(["", "OA", "" if report["oa"] is None else report["oa"], "", "", "", report["pixels_evaluated"]])
-    return buffer.getvalue()
-
-
-def _json_default(value: object) -> object:
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return None if math.isnan(value) else float(value)
-    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
-
-
-def write_report(
-    report: dict, json_path: str | os.PathLike[str], csv_path: str | os.PathLike[str] | None = None
-) -> None:
-    """Write the report as JSON (and the per-class CSV), each file completely or not at all.
-
-    Raises:
-        InputError: an output folder does not exist or cannot be written.
-    """
-    json_path = check_output_path(os.fspath(json_path), "report")
-    text = json.dumps(report, indent=2, default=_json_default, allow_nan=False)
-    csv_text = report_csv(report) if csv_path else None
-    csv_file = check_output_path(os.fspath(csv_path), "CSV report") if csv_path else None
-    write_text_atomic(json_path, text + "\n")
-    if csv_file and csv_text is not None:
-        try:
-            write_text_atomic(csv_file, csv_text)
-        except BaseException:
-            os.remove(json_path)
-            raise
+    """:func:`score` against polygons with a class field (``options``: those of :func:`score`)."""
+    return score(
+        prediction_path, Reference(polygons=reference_gdf_or_path, field=field, layer=layer), protocol, **options
+    )

@@ -207,6 +207,43 @@ def tile_layout(grid_width: int, grid_height: int, tile_size_px: int, overlap_px
     ]
 
 
+def window_tile_layout(
+    layer_width: int,
+    layer_height: int,
+    window: tuple[int, int, int, int],
+    tile_size_px: int,
+    overlap_px: int,
+) -> list[Tile]:
+    """The tiles of the whole-layer layout whose cores meet a window, in layer-grid pixels.
+
+    Any two windows of one layer then share the tiles they both meet, and each tile reads and
+    decides exactly what it does in a whole-layer run (the tile cache relies on it).
+
+    Args:
+        layer_width: columns of the layer's grid at the model's resolution.
+        layer_height: rows of that grid.
+        window: ``(row, col, rows, cols)`` of the extent in that grid.
+        tile_size_px: model input edge.
+        overlap_px: minimum overlap between neighbouring tiles.
+
+    Returns:
+        The tiles, row-major; their cores may reach outside the window.
+    """
+    row0, col0, rows, cols = window
+    stride = core_stride_px(tile_size_px, overlap_px)
+
+    def meets(axis: list[tuple[int, int, int]], start: int, length: int) -> list[tuple[int, int, int]]:
+        return [a for a in axis if a[1] < start + length and a[1] + a[2] > start]
+
+    along_rows = meets(_axis(layer_height, tile_size_px, stride), row0, rows)
+    along_cols = meets(_axis(layer_width, tile_size_px, stride), col0, cols)
+    return [
+        Tile(read_row=rr, read_col=rc, core_row=cr, core_col=cc, core_rows=nr, core_cols=nc)
+        for rr, cr, nr in along_rows
+        for rc, cc, nc in along_cols
+    ]
+
+
 def batched(tiles: list[Tile], batch_size: int) -> Iterator[list[Tile]]:
     """Consecutive groups of at most ``batch_size`` tiles."""
     for start in range(0, len(tiles), batch_size):

@@ -211,10 +211,15 @@ def undeclared_message(protocol: Protocol, undeclared: dict[str, dict[int, int]]
     if not parts:
         return None
     classes = ", ".join(str(c.value) for c in protocol.classes)
+    class_map = (
+        ", say which code each prediction value is with CLASS_MAP (value:code,...)"
+        if undeclared.get("prediction")
+        else ""
+    )
     return (
         f"Protocol {protocol.name} does not declare {'; '.join(parts)} (its classes are {classes}). "
-        "Add them to IGNORE_CLASSES, regroup them with PROTOCOL=custom and REMAP, or pick the protocol "
-        "that matches these rasters."
+        f"Add them to IGNORE_CLASSES, regroup them with PROTOCOL=custom and REMAP{class_map}, or pick the "
+        "protocol that matches these rasters."
     )
 
 

@@ -174,3 +174,58 @@ def weedsense_classes() -> tuple[ClassInfo, ...]:
     names = ("background", *WEEDSENSE_SPECIES)
     colors = ("#000000", *(default_color(i) for i in range(16)))
     return tuple(ClassInfo(i, n, c) for i, (n, c) in enumerate(zip(names, colors)))
+
+
+# IGN's French names for the classes above, keyed by the English name the tables use. FLAIR #1
+# and FLAIR-HUB land cover follow IGN's land-cover nomenclature (CoSIA: "Zone imperméable",
+# "Pelouse", "Terre labourée"...); crop types follow the French names of the LPIS (RPG) groups.
+FRENCH_NAMES: dict[str, str] = {
+    "building": "bâtiment",
+    "pervious surface": "zone perméable",
+    "impervious surface": "zone imperméable",
+    "bare soil": "sol nu",
+    "water": "surface d'eau",
+    "coniferous": "conifère",
+    "deciduous": "feuillu",
+    "brushwood": "broussaille",
+    "vineyard": "vigne",
+    "herbaceous vegetation": "pelouse",
+    "agricultural land": "culture",
+    "plowed land": "terre labourée",
+    "swimming pool": "piscine",
+    "snow": "neige",
+    "clear cut": "coupe",
+    "mixed": "peuplement mixte",
+    "ligneous": "ligneux",
+    "greenhouse": "serre",
+    "other": "autre",
+    "undefined": "indéterminé",
+    "grasses": "prairies",
+    "wheat": "blé",
+    "barley": "orge",
+    "maize": "maïs",
+    "other cereals": "autres céréales",
+    "rice": "riz",
+    "hemp/flax/tobacco": "chanvre, lin, tabac",
+    "sunflower": "tournesol",
+    "rapeseed": "colza",
+    "other oilseed crops": "autres oléagineux",
+    "soy": "soja",
+    "other protein crops": "autres protéagineux",
+    "fodder legumes": "légumineuses fourragères",
+    "beetroots": "betteraves",
+    "potatoes": "pommes de terre",
+    "other arable crops": "autres cultures arables",
+    "olive groves": "oliveraies",
+    "fruit orchards": "vergers",
+    "nut orchards": "fruits à coque",
+    "other permanent crops": "autres cultures permanentes",
+    "mixed crops": "cultures mixtes",
+    "background": "fond",
+}
+"""French name of each class of the nomenclatures above (WeedSense EPPO codes stay as they are)."""
+
+
+def french_name(name: str) -> str:
+    """IGN's French name of a class named ``name`` in English (case ignored); else ``name`` itself."""
+    return FRENCH_NAMES.get(name.strip().lower(), name)

@@ -24,6 +24,7 @@ import rasterio.errors
 from affine import Affine
 
 from .bands import choose_bands
+from .cache_run import CacheRequest, cache_request, cached_tiles, grid_origin
 from .errors import InputError
 from .grid import Grid, Tile, plan_grid, tile_layout
 from .heads import HeadPlan, input_grids, plan_heads, resolve_tiling
@@ -31,6 +32,7 @@ from .mask import PolygonMask, polygons_bounds
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from .paths import check_outputs_not_inputs, check_sidecars_not_input
 from .sources import PixelSource, RasterioSource
+from .tile_cache import DEFAULT_MAX_BYTES
 from .writer import check_output_path
 
 
@@ -51,6 +53,8 @@ class SegmentRequest:
             listed are written beside ``output_path`` as ``<stem>_<head>.tif``.
         tile_values_path: CSV of per-image heads' values per tile; None writes
             ``<stem>_tiles.csv`` beside ``output_path`` when the model has such heads.
+        cache_folder: tile cache folder (:mod:`.tile_cache`); None or "" for none.
+        cache_max_bytes: size limit of the tile cache folder.
     """
 
     output_path: str
@@ -62,6 +66,8 @@ class SegmentRequest:
     threads: int | None = None
     head_paths: Mapping[str, str] = field(default_factory=dict)
     tile_values_path: str | None = None
+    cache_folder: str | None = None
+    cache_max_bytes: int = DEFAULT_MAX_BYTES
 
 
 class CapturedRaster(Protocol):
@@ -106,6 +112,10 @@ class SegmentPlan:
         bands: the layer bands feeding each input (empty when the sources were given ready).
         mask: polygons outside which the maps are nodata, or None.
         warnings: what the user should read before the run (band guesses, no CRS).
+        cache: the tile cache, or None. With it the sources are bound to the whole layer's grid
+            (``cache.layer_grid``), ``tiles`` are the whole-layer tiles that meet ``grid``, in
+            that grid's pixels, and ``origin`` is where ``grid`` starts in it.
+        origin: ``(row, col)`` of ``grid`` in the sources' grid (``(0, 0)`` without a cache).
     """
 
     model: ModelInfo
@@ -120,6 +130,8 @@ class SegmentPlan:
     bands: tuple[tuple[int, ...], ...] = ()
     mask: PolygonMask | None = None
     warnings: tuple[str, ...] = ()
+    cache: CacheRequest | None = None
+    origin: tuple[int, int] = (0, 0)
 
     def outputs(self) -> dict[str, str]:
         """Every file the run writes, by output name (``OUTPUT``, ``OUTPUT_CONFIDENCE``, ``OUTPUT_<HEAD>``...)."""
@@ -181,6 +193,7 @@ def plan_run(
     *,
     mask_wkbs: Sequence[bytes] = (),
     inputs: Mapping[str, str | None] | None = None,
+    cache: CacheRequest | None = None,
 ) -> SegmentPlan:
     """Plan a run over ready pixel sources (the part of :func:`plan_segment` after the sources).
 
@@ -192,6 +205,7 @@ def plan_run(
         mask_wkbs: polygons (WKB, in the grid's CRS) outside which the maps are nodata.
         inputs: the run's input files by parameter name (``INPUT``, ``MODEL``, ``MASK``...), which
             no output may overwrite; ``MODEL`` is added when missing.
+        cache: a tile cache; ``sources`` are then bound to ``cache.layer_grid``.
 
     Raises:
         InputError: wrong number of sources, bad tiling, an output that cannot be written or
@@ -203,6 +217,7 @@ def plan_run(
         names = ", ".join(f"{s.name} ({s.modality or len(s.band_names)})" for s in model.inputs)
         raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
     heads = plan_heads(model)
+    origin = grid_origin(cache.layer_grid, grid) if cache else (0, 0)
     tile_px, overlap_px, batch_size = resolve_tiling(
         model, request.tile_size_px, request.overlap_px, request.batch_size
     )
@@ -212,13 +227,19 @@ def plan_run(
         heads=heads,
         grid=grid,
         sources=tuple(sources),
-        tiles=tuple(tile_layout(grid.width, grid.height, tile_px, overlap_px)),
+        tiles=tuple(
+            cached_tiles(cache.layer_grid, origin, grid, tile_px, overlap_px)
+            if cache
+            else tile_layout(grid.width, grid.height, tile_px, overlap_px)
+        ),
         tile_px=tile_px,
         overlap_px=overlap_px,
         batch_size=batch_size,
         request=resolved,
         mask=PolygonMask(mask_wkbs, grid) if mask_wkbs else None,
         warnings=() if grid.crs_wkt else ("The layer has no CRS: the class map is written without one.",),
+        cache=cache,
+        origin=origin,
     )
     files = {"MODEL": model.path, **(inputs or {})}
     check_outputs_not_inputs(plan.outputs(), files)
@@ -321,7 +342,16 @@ def plan_segment(
     first = rasters[0]
     resolution = None if _is_geographic(first.crs_wkt) else model.resolution_m
     grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, _clip(extent, mask_wkbs), resolution)
-    sources = [make_source(r, b, g) for r, b, g in zip(rasters, chosen, input_grids(model, grid))]
+    cache, note = cache_request(
+        request.cache_folder,
+        request.cache_max_bytes,
+        [(r.name, r.path, getattr(r, "uri", "")) for r in rasters[: len(model.inputs)]],
+        chosen,
+        plan_grid(first.transform, first.width, first.height, first.crs_wkt, None, resolution),
+    )
+    notes.extend([note] if note else [])
+    source_grid = cache.layer_grid if cache else grid
+    sources = [make_source(r, b, g) for r, b, g in zip(rasters, chosen, input_grids(model, source_grid))]
     files = {input_name(i): r.path for i, r in enumerate(rasters[: len(model.inputs)])}
-    plan = plan_run(model, sources, grid, request, mask_wkbs=mask_wkbs, inputs={**files, **(inputs or {})})
+    plan = plan_run(model, sources, grid, request, mask_wkbs=mask_wkbs, inputs={**files, **(inputs or {})}, cache=cache)
     return replace(plan, bands=tuple(chosen), warnings=(*notes, *plan.warnings))

@@ -24,7 +24,8 @@ published computations:
     User-given regrouping (``remap``), ignored values, classes and evaluated classes.
 
 Public entry points: :data:`PROTOCOLS`, :data:`ABSENT_SCORES`, :func:`get_protocol`,
-:class:`Protocol`, :func:`parse_value_list`, :func:`parse_remap`.
+:class:`Protocol`, :func:`protocol_from_parameters`, :func:`parse_value_list`, :func:`parse_remap`,
+:func:`parse_class_map`.
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from .errors import InputError
 from .nomenclature import (
+    FLAIR1_CLASSES,
     FLAIR1_MODEL_CLASSES,
     FLAIRHUB_CROPTYPE_CLASSES,
     FLAIRHUB_LANDCOVER_CLASSES,
@@ -69,6 +73,8 @@ class Protocol:
             evaluated classes) but are not averaged (FLAIR #1 "other").
         absent: ``skip`` (IoU null, left out of the mean), ``one`` or ``zero``.
         description: one line for the report.
+        raw_classes: names of the raw codes that ``remap`` regroups (FLAIR #1's 19 mask codes),
+            so that classes can be aligned by name (:mod:`flair_qgis.core.alignment`).
     """
 
     name: str
@@ -79,6 +85,7 @@ class Protocol:
     drop_excluded: bool = True
     absent: str = "skip"
     description: str = ""
+    raw_classes: tuple[ClassInfo, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -88,6 +95,15 @@ class Protocol:
     def class_value(self, raw: int) -> int:
         """The class a raw value counts as (``remap`` applied)."""
         return int(self.remap.get(int(raw), int(raw)))
+
+    def regroup(self, values: np.ndarray) -> np.ndarray:
+        """``values`` with ``remap`` applied (an int64 copy; ``values`` itself without regrouping)."""
+        if not self.remap:
+            return values
+        out = values.astype(np.int64)
+        for raw, target in self.remap.items():
+            out[values == raw] = target
+        return out
 
     def with_classes(self, classes: Sequence[ClassInfo]) -> Protocol:
         """This protocol with its class list fixed (used to close an open custom protocol)."""
@@ -115,6 +131,7 @@ def _flair1() -> Protocol:
         classes=FLAIR1_MODEL_CLASSES,
         evaluated=tuple(range(1, 13)),
         remap={code: 13 for code in range(13, 20)},
+        raw_classes=FLAIR1_CLASSES,
         drop_excluded=False,
         absent="skip",
         description=(
@@ -249,6 +266,42 @@ def get_protocol(
     return protocol
 
 
+def protocol_from_parameters(
+    name: str,
+    ignore: str = "",
+    remap: str = "",
+    evaluated: str = "",
+    classes: str = "",
+    absent: str = "protocol",
+    drop_excluded: bool | None = None,
+) -> Protocol:
+    """The protocol a user asked for, from the text parameters of the scoring algorithms.
+
+    Args:
+        name: ``PROTOCOL``.
+        ignore: ``IGNORE_CLASSES`` (e.g. ``0,255``).
+        remap: ``REMAP`` (e.g. ``13-19:13``); empty keeps the protocol's regrouping.
+        evaluated: ``EVALUATED_CLASSES``; empty keeps the protocol's.
+        classes: ``CLASSES`` of a custom protocol; empty for the values found.
+        absent: ``ABSENT_CLASS_SCORE``; ``protocol`` or empty keeps the protocol's.
+        drop_excluded: ``DROP_EXCLUDED`` of a custom protocol; None keeps the default.
+
+    Raises:
+        InputError: unknown protocol or malformed lists.
+    """
+    evaluated_values = parse_value_list(evaluated, "EVALUATED_CLASSES")
+    class_values = parse_value_list(classes, "CLASSES")
+    return get_protocol(
+        name,
+        ignore=parse_value_list(ignore, "IGNORE_CLASSES"),
+        remap=parse_remap(remap) if (remap or "").strip() else None,
+        evaluated=evaluated_values or None,
+        absent=None if absent in ("", "protocol", None) else absent,
+        classes=class_values or None,
+        drop_excluded=drop_excluded,
+    )
+
+
 def parse_value_list(text: str, what: str = "class values") -> tuple[int, ...]:
     """Parse ``"1,2,5-7"`` into ``(1, 2, 5, 6, 7)``; empty text gives ``()``.
 
@@ -275,6 +328,19 @@ def parse_remap(text: str) -> dict[int, int]:
     Raises:
         InputError: malformed text.
     """
+    return _parse_pairs(text, "REMAP", "'raw:class' (e.g. 13-19:13,0:1)")
+
+
+def parse_class_map(text: str) -> dict[int, int]:
+    """Parse the ``CLASS_MAP`` parameter, ``"0:1,1:2,12:13"`` (model value ``:`` protocol code).
+
+    Raises:
+        InputError: malformed text.
+    """
+    return _parse_pairs(text, "CLASS_MAP", "'value:code' (e.g. 0:1,1:2,12:13)")
+
+
+def _parse_pairs(text: str, what: str, form: str) -> dict[int, int]:
     mapping: dict[int, int] = {}
     text = (text or "").strip()
     for entry in text.replace(";", ",").split(","):
@@ -282,12 +348,12 @@ def parse_remap(text: str) -> dict[int, int]:
         if not part:
             continue
         if ":" not in part:
-            raise InputError(f"REMAP entries are 'raw:class' (e.g. 13-19:13,0:1), got {part!r}.")
+            raise InputError(f"{what} entries are {form}, got {part!r}.")
         raw, target = part.split(":", 1)
         try:
             value = int(target.strip())
         except ValueError:
-            raise InputError(f"REMAP target must be an integer class value, got {target.strip()!r}.") from None
-        for source in parse_value_list(raw, "REMAP values"):
+            raise InputError(f"{what} target must be an integer class value, got {target.strip()!r}.") from None
+        for source in parse_value_list(raw, f"{what} values"):
             mapping[source] = value
     return mapping

@@ -13,19 +13,24 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from .cache_run import CachedRun, open_cached_run
 from .engine import SessionInfo, create_session
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
-from .map_writers import CONFIDENCE_NODATA, HeadWriter, TileValues, head_writer
+from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
 from .model import ModelInfo
 from .pipeline import ignore_progress, never_canceled
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .postprocess import Postprocess, argmax_channels, output_margin
 from .sources import PixelSource
-from .tile_pipeline import TilePipeline
+from .tile_pipeline import CachedTile, TilePipeline
+
+#: The provider a run reports when every tile came from the tile cache (no model was loaded).
+CACHE_PROVIDER = "tile cache"
 
 __all__ = [
     "CONFIDENCE_NODATA",
@@ -60,6 +65,8 @@ class SegmentResult:
         head_paths: rasters of the further per-pixel heads, by ONNX output name.
         tile_values_path: CSV of per-image heads per tile, or None.
         tile_values: per-image head name -> values, one per tile (row-major).
+        cached_tiles: tiles read from the tile cache instead of running the model.
+        cache_summary: the tile cache's log line ("N of M tiles from the cache"); "" without one.
     """
 
     output_path: str
@@ -73,6 +80,8 @@ class SegmentResult:
     head_paths: dict[str, str] = field(default_factory=dict)
     tile_values_path: str | None = None
     tile_values: dict[str, list[float]] = field(default_factory=dict)
+    cached_tiles: int = 0
+    cache_summary: str = ""
 
     @property
     def km2_per_hour(self) -> float:
@@ -129,28 +138,71 @@ def _writers(plan: SegmentPlan, provider: str) -> tuple[list[HeadWriter], TileVa
     tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": provider}
     threshold = model.seg_threshold
     writers = [
-        head_writer(plan.heads.primary, request.output_path, grid, block_px, threshold, tags, request.confidence_path)
-    ]
+        head_writer(
+            plan.heads.primary, request.output_path, grid, block_px, threshold, tags, request.confidence_path,
+            keep_confidence=plan.cache is not None,
+        )
+    ]  # fmt: skip
     for extra in plan.heads.maps:
         writers.append(head_writer(extra, request.head_paths[extra.name], grid, block_px, threshold, tags))
     return writers, TileValues(plan.heads.per_tile, grid, request.tile_values_path or "")
 
 
-def _tile_writer(plan: SegmentPlan, writers: list[HeadWriter], tile_values: TileValues):
-    """The function that writes a batch's scores, tile core by tile core, masked by validity and polygons."""
-    tile_px, overlap_px, mask, per_tile = plan.tile_px, plan.overlap_px, plan.mask, plan.heads.per_tile
+class _TileSink:
+    """Model outputs -> each tile core's arrays (stored in the tile cache) -> the output rasters.
 
-    def write_batch(batch: list[Tile], scores: dict[str, np.ndarray], valid: np.ndarray) -> None:
+    Tiles are in the sources' grid; the output grid starts at ``plan.origin`` in it, and a core
+    may reach past its edges (a cached run's tiles lie on the whole layer's grid): only the part
+    inside is written. The mask polygons apply when writing, so a cached tile serves any mask.
+    """
+
+    def __init__(self, plan: SegmentPlan, writers: list[HeadWriter], tile_values: TileValues, cached: CachedRun | None):
+        self.plan, self.writers, self.tile_values, self.cached = plan, writers, tile_values, cached
+        self.required = [f"{w.head.name}:{name}" for w in writers for name in w.stored_names()]
+        if tile_values.heads:
+            self.required += ["valid", *(f"tile:{h.name}" for h in tile_values.heads)]
+
+    def lookup(self, tile: Tile) -> dict[str, np.ndarray] | None:
+        """The tile's cached arrays, or None (the model then runs on it)."""
+        return self.cached.get(tile, self.required) if self.cached else None
+
+    def __call__(self, item: CachedTile | tuple[list[Tile], dict[str, np.ndarray], np.ndarray]) -> None:
+        if isinstance(item, CachedTile):
+            self.write(item.tile, item.arrays)
+            return
+        batch, scores, valid = item
+        plan = self.plan
         for i, tile in enumerate(batch):
             r, c = tile.core_offset
             core_valid = valid[i][r : r + tile.core_rows, c : c + tile.core_cols]
-            if mask is not None:
-                core_valid = core_valid & mask.inside(tile.core_row, tile.core_col, tile.core_rows, tile.core_cols)
-            for writer in writers:
-                writer.write_tile(scores[writer.head.name][i], tile, tile_px, overlap_px, core_valid)
-            tile_values.add(tile, core_valid, {h.name: scores[h.name][i : i + 1] for h in per_tile})
+            arrays: dict[str, np.ndarray] = {}
+            for writer in self.writers:
+                decided = writer.decide(scores[writer.head.name][i], tile, plan.tile_px, plan.overlap_px, core_valid)
+                arrays.update({f"{writer.head.name}:{name}": array for name, array in decided.items()})
+            if self.tile_values.heads:
+                arrays["valid"] = core_valid
+                arrays.update(
+                    self.tile_values.decide({h.name: scores[h.name][i : i + 1] for h in self.tile_values.heads})
+                )
+            if self.cached:
+                self.cached.put(tile, arrays)
+            self.write(tile, arrays)
 
-    return write_batch
+    def write(self, tile: Tile, arrays: dict[str, np.ndarray]) -> None:
+        """Write the part of a tile core inside the output grid, nodata outside the mask polygons."""
+        grid, origin = self.plan.grid, self.plan.origin
+        row, col = tile.core_row - origin[0], tile.core_col - origin[1]
+        top, left = max(0, -row), max(0, -col)
+        bottom, right = min(tile.core_rows, grid.height - row), min(tile.core_cols, grid.width - col)
+        at = Placement(row + top, col + left, np.s_[top:bottom, left:right])
+        mask = self.plan.mask
+        keep = mask.inside(at.row, at.col, bottom - top, right - left) if mask is not None else None
+        for writer in self.writers:
+            prefix = writer.head.name + ":"
+            writer.write_core({k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}, at, keep)
+        if self.tile_values.heads:
+            valid = arrays["valid"][at.inside]
+            self.tile_values.add(tile, (row, col), valid if keep is None else valid & keep, arrays)
 
 
 def run_plan(
@@ -158,6 +210,7 @@ def run_plan(
     *,
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
+    session: tuple[Any, SessionInfo] | None = None,
 ) -> SegmentResult:
     """Run a planned segmentation: every tile read, inferred and written.
 
@@ -165,6 +218,8 @@ def run_plan(
         plan: from :func:`flair_qgis.core.plan.plan_segment` (or :func:`~flair_qgis.core.plan.plan_run`).
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
+        session: an onnxruntime session and its info to reuse (a distributed worker keeps one
+            per process); None creates one for this run.
 
     Returns:
         What was written and how.
@@ -174,9 +229,28 @@ def run_plan(
         ModelError, InputError: the model fails on the tiles or returns unusable outputs.
     """
     started = time.perf_counter()
-    session, info = create_session(plan.model.path, plan.request.device, plan.request.threads)
+    warnings: list[str] = []
+    cached = (
+        open_cached_run(plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append)
+        if plan.cache is not None
+        else None
+    )
+    request = plan.request
+    reused = session
+
+    def make_session():
+        return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
+
+    if reused is not None:
+        session, info = reused
+    elif cached is not None and cached.all_present(plan.tiles):
+        # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
+        session, info = None, SessionInfo(request.device, CACHE_PROVIDER, 0)
+    else:
+        session, info = create_session(plan.model.path, request.device, request.threads)
     writers, tile_values = _writers(plan, info.provider)
     outputs = [f for w in writers for f in w.files]
+    sink = _TileSink(plan, writers, tile_values, cached)
     pipeline = TilePipeline(
         session=session,
         specs=plan.model.inputs,
@@ -187,9 +261,11 @@ def run_plan(
         tile_px=plan.tile_px,
         batch_size=plan.batch_size,
         is_canceled=is_canceled,
+        lookup=sink.lookup if cached is not None and cached.cache is not None else None,
+        make_session=make_session,
     )
     try:
-        pipeline.run(_tile_writer(plan, writers, tile_values), outputs, on_progress)
+        pipeline.run(sink, outputs, on_progress)
         tile_values.commit()
     except BaseException:
         for out in outputs:
@@ -207,8 +283,10 @@ def run_plan(
         tiles=len(plan.tiles),
         seconds=time.perf_counter() - started,
         class_pixels=primary.class_pixels(),
-        warnings=[*([info.warning] if info.warning else []), *plan.warnings, *pipeline.warnings],
+        warnings=[*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings],
         head_paths={w.head.name: w.files[0].path for w in writers[1:]},
         tile_values_path=tile_values.path if plan.heads.per_tile else None,
         tile_values=tile_values.values,
+        cached_tiles=cached.hits if cached is not None else 0,
+        cache_summary=cached.summary() if cached is not None else "",
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import rasterio
@@ -24,8 +25,21 @@ from .sources import PixelSource, WindowReader
 from .writer import WRITE_CACHE_MB, AtomicGeoTiff
 
 
+@dataclass(frozen=True)
+class CachedTile:
+    """A tile whose arrays came from the tile cache: it skips the reader and the model."""
+
+    tile: Tile
+    arrays: dict[str, np.ndarray]
+
+
 class TilePipeline:
-    """Reader thread -> onnxruntime in the calling thread -> writer thread."""
+    """Reader thread -> onnxruntime in the calling thread -> writer thread.
+
+    With ``lookup`` (the tile cache), the reader first asks it for each tile: a tile it returns
+    goes straight to the writer as a :class:`CachedTile`; the others are read and batched for the
+    model as usual.
+    """
 
     def __init__(
         self,
@@ -38,8 +52,13 @@ class TilePipeline:
         tile_px: int,
         batch_size: int,
         is_canceled: Callable[[], bool],
+        lookup: Callable[[Tile], dict[str, np.ndarray] | None] | None = None,
+        make_session: Callable[[], object] | None = None,
     ) -> None:
+        self.lookup = lookup
+        # None when every tile is expected from the cache: made on the first tile that is not.
         self.session = session
+        self.make_session = make_session
         self.specs = tuple(specs)
         self.sources = tuple(sources)
         self.factors = tuple(factors)
@@ -92,6 +111,8 @@ class TilePipeline:
         Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
         the first failing batch switches the run to single tiles, with a warning.
         """
+        if self.session is None and self.make_session is not None:
+            self.session = self.make_session()
         names = self.output_names
         count = len(next(iter(feeds.values())))
         if not self.single_tiles:
@@ -114,26 +135,52 @@ class TilePipeline:
             raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
         return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
 
+    def _work(self) -> Iterator[CachedTile | list[Tile]]:
+        """Cached tiles one by one, the others in batches of ``batch_size`` for the model."""
+        if self.lookup is None:
+            yield from batched(self.tiles, self.batch_size)
+            return
+        pending: list[Tile] = []
+        for tile in self.tiles:
+            arrays = self.lookup(tile)
+            if arrays is not None:
+                yield CachedTile(tile, arrays)
+                continue
+            pending.append(tile)
+            if len(pending) == self.batch_size:
+                yield pending
+                pending = []
+        if pending:
+            yield pending
+
     def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
-        """Read, infer and write every tile; outputs are opened and closed in the writing thread."""
+        """Read (or take from the cache), infer and write every tile.
+
+        ``write`` receives a :class:`CachedTile` or a ``(tiles, scores, valid)`` batch; outputs
+        are opened and closed in the writing thread.
+        """
         done = 0
 
-        def produce(stop: threading.Event) -> Iterator[tuple[list[Tile], dict, np.ndarray]]:
+        def produce(stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
             with contextlib.ExitStack() as stack:
                 readers = [stack.enter_context(source.open()) for source in self.sources]
-                for batch in batched(self.tiles, self.batch_size):
+                for work in self._work():
                     if stop.is_set():
                         return
-                    yield self._read_batch(readers, batch)
+                    yield work if isinstance(work, CachedTile) else self._read_batch(readers, work)
 
-        def infer(item: tuple[list[Tile], dict, np.ndarray]) -> tuple[list[Tile], dict, np.ndarray]:
+        def infer(
+            item: CachedTile | tuple[list[Tile], dict, np.ndarray],
+        ) -> CachedTile | tuple[list[Tile], dict, np.ndarray]:
+            if isinstance(item, CachedTile):
+                return item
             batch, feeds, valid = item
             return batch, self._infer(feeds), valid
 
-        def consume(item: tuple[list[Tile], dict, np.ndarray]) -> None:
+        def consume(item: CachedTile | tuple[list[Tile], dict, np.ndarray]) -> None:
             nonlocal done
-            write(*item)
-            done += len(item[0])
+            write(item)
+            done += 1 if isinstance(item, CachedTile) else len(item[0])
             on_progress(99.0 * done / len(self.tiles))
 
         @contextlib.contextmanager

@@ -3,9 +3,9 @@
 A model with several inputs (an aerial image and a DEM at their own resolutions...) gets one layer
 picker, with its band mapping, per input; the extent and the output grid come from the first.
 
-The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.task.RunRequest`;
-:func:`~flair_qgis.adapters.task.prepare_segment` captures the run on the main thread and
-:class:`~flair_qgis.adapters.task.SegmentTask` runs it in the QGIS task manager.
+The widgets only gather choices into a frozen :class:`~flair_qgis.adapters.segment_request.RunRequest`;
+:func:`~flair_qgis.adapters.segment_request.prepare_segment` captures the run on the main thread and
+:class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager.
 """
 
 from __future__ import annotations
@@ -62,7 +62,10 @@ from ..adapters.segment_request import (
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.model import ModelInfo
+from .follow_view import FollowView
 from .map_tools import RectangleMapTool
+from .messages import run_log_line, run_summary
+from .model_list import model_entries, start_model
 from .widgets import DependencyBanner, InputPicker, ModelCard, compact, tr
 
 LOG_TAG = "FLAIR"
@@ -94,8 +97,7 @@ class FlairDock(QDockWidget):
         self._build()
         QgsProject.instance().layersWillBeRemoved.connect(self._on_layers_removed)
         self.refresh_dependencies()
-        for path in settings.recent_models()[:1]:
-            self.set_model(path)
+        self.set_model(start_model(settings.recent_models()))
         self._update_ready()
 
     # ----------------------------------------------------------------- building
@@ -244,6 +246,8 @@ class FlairDock(QDockWidget):
         self.progress.setRange(0, 100)
         self.progress.setVisible(False)
         run_form.addRow(self.progress)
+        self.follow = FollowView(self)  # "Follow the view": each settled view segmented and scored
+        run_form.addRow(self.follow.widget)
         layout.addWidget(run_box)
 
         result_box = QGroupBox(tr("Result"))
@@ -311,8 +315,8 @@ class FlairDock(QDockWidget):
     def _fill_recent(self, current: str = "") -> None:
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
-        for path in settings.recent_models():
-            self.model_combo.addItem(os.path.basename(path), path)
+        for label, path in model_entries(settings.recent_models()):
+            self.model_combo.addItem(label, path)
             self.model_combo.setItemData(self.model_combo.count() - 1, path, Qt.ToolTipRole)
         index = self.model_combo.findData(os.path.abspath(current)) if current else -1
         self.model_combo.setCurrentIndex(index)
@@ -558,9 +562,9 @@ class FlairDock(QDockWidget):
             layer = outcome.layers[0]
             self.result_layer_id = layer.id()
             self.opacity_slider.setEnabled(True)
-            text = tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
-                provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
-            )
+            text = run_summary(result.session.provider, result.grid.area_km2, result.seconds)
+            log_line = run_log_line(result.session.provider, result.tiles, result.seconds, result.km2_per_hour)
+            QgsMessageLog.logMessage(log_line, LOG_TAG, Qgis.Info)
             summaries = self._tile_value_summaries(result)
             self.result_label.setText("\n".join([text, *summaries]))
             self.push(text, Qgis.Info)
@@ -635,6 +639,7 @@ class FlairDock(QDockWidget):
             if self.canvas.mapTool() is tool:
                 self.canvas.unsetMapTool(tool)
         self.qa.shutdown()
+        self.follow.shutdown()
 
 
 def icon_path(name: str) -> str:

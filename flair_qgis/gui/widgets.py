@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from qgis.core import QgsMapLayerProxyModel, QgsRasterLayer
 from qgis.gui import QgsMapLayerComboBox
-from qgis.PyQt.QtCore import QCoreApplication, QObject, Qt, pyqtSignal
+from qgis.PyQt.QtCore import QObject, Qt, pyqtSignal
 from qgis.PyQt.QtGui import QColor, QIcon, QPixmap
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
@@ -28,11 +28,7 @@ from ..adapters.raster_input import layer_band_labels
 from ..core.bands import channel_labels, propose_bands
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..core.nomenclature import ClassInfo
-
-
-def tr(text: str) -> str:
-    """Translate a user-visible string of the dock."""
-    return QCoreApplication.translate("FlairDock", text)
+from ..i18n import tr
 
 
 def swatch(color: str, size: int = 14) -> QIcon:
@@ -99,29 +95,37 @@ class ModelCard(QWidget):
         resolution = f"{spec.resolution_m:g} m" if spec.resolution_m else tr("not declared (layer's own)")
         fixed = tr(" (fixed)") if spec.tile_size_px else ""
         if len(model.inputs) > 1:
-            inputs = [f"<b>{tr('Inputs')}:</b>"] + [
+            inputs = [_bold_row(tr("Inputs"), "")] + [
                 f"&nbsp;&nbsp;{input_label(s)}: {', '.join(channel_labels(s))}, "
                 + (f"{s.resolution_m:g} m" if s.resolution_m else tr("layer's resolution"))
                 for s in model.inputs
             ]
         else:
             inputs = [
-                f"<b>{tr('Input bands')}:</b> {', '.join(spec.band_names)}",
-                f"<b>{tr('Resolution')}:</b> {resolution}",
+                _bold_row(tr("Input bands"), ", ".join(spec.band_names)),
+                _bold_row(tr("Resolution"), resolution),
             ]
+        tiling = tr("{size} px{fixed}, overlap {overlap} px").format(
+            size=model.tile_size_px, fixed=fixed, overlap=model.overlap_px
+        )
         lines = [
             *inputs,
-            f"<b>{tr('Tile size')}:</b> {model.tile_size_px} px{fixed}, {tr('overlap')} {model.overlap_px} px",
-            f"<b>{tr('Classes')}:</b> {len(classes)}",
-            f"<b>{tr('Runs on')}:</b> {provider}",
+            _bold_row(tr("Tile size"), tiling),
+            _bold_row(tr("Classes"), str(len(classes))),
+            _bold_row(tr("Runs on"), provider),
         ]
         if len(model.outputs) > 1:
-            lines.insert(-1, f"<b>{tr('Outputs')}:</b> {', '.join(output_label(o) for o in model.outputs)}")
+            lines.insert(-1, _bold_row(tr("Outputs"), ", ".join(output_label(o) for o in model.outputs)))
         if model.description:
             lines.insert(0, f"<i>{model.description}</i>")
         self.summary.setText("<br>".join(lines))
         self.classes.set_rows(classes)
         self.classes.setVisible(bool(classes))
+
+
+def _bold_row(label: str, value: str) -> str:
+    """A model-card line: the label in bold, then the value."""
+    return f"<b>{label}:</b> {value}".rstrip()
 
 
 class DependencyBanner(QFrame):

@@ -8,11 +8,12 @@ from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsProcess
 from qgis.PyQt.QtCore import QCoreApplication
 
 from ..core.errors import Canceled, FlairError
+from ..i18n import TR_CONTEXT
 
 
 def tr(text: str) -> str:
     """Translate a user-visible string."""
-    return QCoreApplication.translate("flair", text)
+    return QCoreApplication.translate(TR_CONTEXT, text)
 
 
 class FlairAlgorithm(QgsProcessingAlgorithm):

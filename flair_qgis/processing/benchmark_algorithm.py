@@ -26,6 +26,7 @@ from ..core.engine import DEVICES
 from ..core.errors import FlairError
 from ..core.protocols import ABSENT_SCORES, PROTOCOLS
 from .base import FlairAlgorithm, tr
+from .scoring_params import class_map_of, class_map_parameter
 
 BENCHMARK_PROTOCOLS = tuple(p for p in PROTOCOLS if p != "custom")
 LAYOUT_CHOICES = ("auto", *LAYOUTS)
@@ -135,6 +136,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
                 optional=True,
                 createByDefault=False,
             ),
+            class_map_parameter(),
         ]
         for param in advanced:
             param.setFlags(param.flags() | param.FlagAdvanced)
@@ -171,6 +173,10 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         if parameters.get(self.OUTPUT_PREDICTIONS) not in (None, ""):
             predictions = self.parameterAsString(parameters, self.OUTPUT_PREDICTIONS, context) or None
         absent = self._choice(parameters, self.ABSENT, ABSENT_CHOICES, context)
+        try:
+            class_map = class_map_of(self, parameters, context)
+        except FlairError as err:
+            raise QgsProcessingException(str(err)) from err
         self.request = BenchmarkRequest(
             dataset=self.parameterAsFile(parameters, self.DATASET, context),
             model_path=self.parameterAsFile(parameters, self.MODEL, context),
@@ -183,6 +189,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
             device=device,
             absent=None if absent == "protocol" else absent,
+            class_map=class_map,
         )
         try:
             # Dataset discovery and model checks before the run, so bad input fails early.

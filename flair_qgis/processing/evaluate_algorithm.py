@@ -24,32 +24,14 @@ from qgis.core import (
 
 from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import FlairError
-from ..core.evaluate import evaluate_rasters, evaluate_vector, write_report
-from ..core.protocols import PROTOCOLS, get_protocol, parse_remap, parse_value_list
+from ..core.evaluate import score
+from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
+from ..core.protocols import PROTOCOLS, protocol_from_parameters
+from ..core.report import SIDECAR_SUFFIXES, publish_report, report_paths
 from .base import FlairAlgorithm, tr
+from .scoring_params import class_map_of, class_map_parameter, extent_of, log_alignment
 
 ABSENT_OPTIONS = ("protocol", "skip", "one", "zero")
-
-
-def protocol_from_parameters(
-    name: str, ignore: str, remap: str, evaluated: str, classes: str, absent: str, drop_excluded: bool | None
-):
-    """The protocol a user asked for, from the text parameters shared by evaluate and rank_labels.
-
-    Raises:
-        InputError: unknown protocol or malformed lists.
-    """
-    evaluated_values = parse_value_list(evaluated, "EVALUATED_CLASSES")
-    class_values = parse_value_list(classes, "CLASSES")
-    return get_protocol(
-        name,
-        ignore=parse_value_list(ignore, "IGNORE_CLASSES"),
-        remap=parse_remap(remap) if (remap or "").strip() else None,
-        evaluated=evaluated_values or None,
-        absent=None if absent in ("", "protocol") else absent,
-        classes=class_values or None,
-        drop_excluded=drop_excluded,
-    )
 
 
 class EvaluateAlgorithm(FlairAlgorithm):
@@ -139,6 +121,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
             QgsProcessingParameterBoolean(
                 self.DROP_EXCLUDED, tr("Drop pixels of non-evaluated classes (custom protocol)"), defaultValue=True
             ),
+            class_map_parameter(),
         ]
         for param in advanced:
             param.setFlags(param.flags() | param.FlagAdvanced)
@@ -157,90 +140,100 @@ class EvaluateAlgorithm(FlairAlgorithm):
             prediction = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
             self.prediction_path = raster_file(prediction, "prediction")
             field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
-            self.reference = capture_reference(self.parameterAsLayer(parameters, self.REFERENCE, context), field)
-            self.field = field
-            custom_drop = parameters.get(self.DROP_EXCLUDED)
-            name = self.parameterAsString(parameters, self.PROTOCOL, context) or "flair1"
-            self.protocol = protocol_from_parameters(
-                name,
-                self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
-                self.parameterAsString(parameters, self.REMAP, context),
-                self.parameterAsString(parameters, self.EVALUATED_CLASSES, context),
-                self.parameterAsString(parameters, self.CLASSES, context),
-                self.parameterAsString(parameters, self.ABSENT_CLASS_SCORE, context) or "protocol",
-                None if custom_drop in (None, "") or name != "custom" else self.parameterAsBool(
-                    parameters, self.DROP_EXCLUDED, context
-                ),
-            )  # fmt: skip
-            self.extent = None
-            if parameters.get(self.EXTENT) not in (None, ""):
-                rect = self.parameterAsExtent(parameters, self.EXTENT, context, prediction.crs())
-                if rect.isNull() or rect.isEmpty():
-                    raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
-                self.extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+            reference_layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
+            self.reference = capture_reference(reference_layer, field)
+            self.protocol = self._protocol(parameters, context)
+            self.class_map = class_map_of(self, parameters, context)
+            self.extent = extent_of(self, parameters, self.EXTENT, context, prediction.crs())
+            self.report_path, self.csv_path, self.chart_path = report_paths(
+                self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+            )
+            self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
+            inputs = {self.PREDICTION: self.prediction_path, self.REFERENCE: reference_layer.source()}
+            outputs = {self.OUTPUT_REPORT: self.report_path, self.OUTPUT_ERROR_MAP: self.error_map_path}
+            check_outputs_not_inputs(outputs, inputs)
+            check_sidecars_not_input(self.OUTPUT_REPORT, self.report_path, SIDECAR_SUFFIXES, inputs)
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
-        self.report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
-        if not self.report_path.lower().endswith(".json"):
-            self.report_path += ".json"
-        self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
         return True
+
+    def _protocol(self, parameters: dict, context: QgsProcessingContext):
+        name = self.parameterAsString(parameters, self.PROTOCOL, context) or "flair1"
+        custom_drop = parameters.get(self.DROP_EXCLUDED)
+        drop = None
+        if custom_drop not in (None, "") and name == "custom":
+            drop = self.parameterAsBool(parameters, self.DROP_EXCLUDED, context)
+        return protocol_from_parameters(
+            name,
+            self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
+            self.parameterAsString(parameters, self.REMAP, context),
+            self.parameterAsString(parameters, self.EVALUATED_CLASSES, context),
+            self.parameterAsString(parameters, self.CLASSES, context),
+            self.parameterAsString(parameters, self.ABSENT_CLASS_SCORE, context) or "protocol",
+            drop,
+        )
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
-        from ..adapters.charts import confusion_png
+        from ..adapters.charts import draw_confusion
 
         is_canceled, on_progress = self.hooks(feedback)
-        base = os.path.splitext(self.report_path)[0]
-        csv_path, chart_path = base + ".csv", base + ".png"
 
         def work() -> dict:
-            common = {
-                "extent": self.extent, "error_map_path": self.error_map_path,
-                "is_canceled": is_canceled, "on_progress": on_progress,
-            }  # fmt: skip
-            if self.reference.raster_path is not None:
-                report = evaluate_rasters(self.prediction_path, self.reference.raster_path, self.protocol, **common)
-            else:
-                report = evaluate_vector(
-                    self.prediction_path, self.reference.polygons, self.field, self.protocol, **common
-                )
-                report["reference"] = self.reference.name
-            written = [p for p in (report.get("error_map"),) if p]
+            report = score(
+                self.prediction_path, self.reference, self.protocol, extent=self.extent,
+                error_map_path=self.error_map_path, class_map=self.class_map,
+                is_canceled=is_canceled, on_progress=on_progress,
+            )  # fmt: skip
             try:
-                write_report(report, self.report_path, csv_path)
-                written += [self.report_path, csv_path]
-                confusion_png(report, chart_path)
+                publish_report(
+                    report, self.report_path, csv_path=self.csv_path, chart_path=self.chart_path, chart=draw_confusion
+                )
             except BaseException:
-                for path in written:
-                    if path and os.path.exists(path):
-                        os.remove(path)
+                remove_outputs(report.get("error_map"))
                 raise
             return report
 
         report = self.run_core(feedback, work)
+        log_alignment(report, feedback)
+        _log_scores(report, feedback)
         miou, oa = report["miou"], report["oa"]
-        feedback.pushInfo(
-            tr("{protocol}: mIoU {miou} OA {oa} over {px} px (absent classes: {absent}).").format(
-                protocol=report["protocol"],
-                miou="-" if miou is None else f"{100 * miou:.2f} %",
-                oa="-" if oa is None else f"{100 * oa:.2f} %",
-                px=report["pixels_evaluated"],
-                absent=report["absent_class_score"],
-            )
-        )
-        for row in report["classes"]:
-            iou = "-" if row["iou"] is None else f"{100 * row['iou']:.2f}"
-            feedback.pushInfo(f"  {row['value']:>4} {row['name']:<28} IoU {iou:>6}  support {row['support']}")
-        if miou is None:
-            feedback.pushWarning(tr("No evaluated class is present on either side: mIoU is undefined."))
         return {
             "MIOU": float("nan") if miou is None else miou,
             "OA": float("nan") if oa is None else oa,
             "PIXELS": report["pixels_evaluated"],
             self.OUTPUT_REPORT: self.report_path,
             self.OUTPUT_ERROR_MAP: report.get("error_map"),
-            "OUTPUT_CSV": csv_path,
-            "OUTPUT_CHART": chart_path,
+            "OUTPUT_CSV": self.csv_path,
+            "OUTPUT_CHART": self.chart_path,
         }
+
+
+def remove_outputs(*paths: str | None) -> None:
+    """Delete files a failed run had already published (an error map and its style)."""
+    for path in paths:
+        if not path:
+            continue
+        for leftover in (path, os.path.splitext(path)[0] + ".qml", path + ".aux.xml"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+
+
+def _log_scores(report: dict, feedback: QgsProcessingFeedback) -> None:
+    """The headline figures and one line per class."""
+    miou, oa = report["miou"], report["oa"]
+    feedback.pushInfo(
+        tr("{protocol}: mIoU {miou} OA {oa} over {px} px (absent classes: {absent}).").format(
+            protocol=report["protocol"],
+            miou="-" if miou is None else f"{100 * miou:.2f} %",
+            oa="-" if oa is None else f"{100 * oa:.2f} %",
+            px=report["pixels_evaluated"],
+            absent=report["absent_class_score"],
+        )
+    )
+    for row in report["classes"]:
+        iou = "-" if row["iou"] is None else f"{100 * row['iou']:.2f}"
+        feedback.pushInfo(f"  {row['value']:>4} {row['name']:<28} IoU {iou:>6}  support {row['support']}")
+    if miou is None:
+        feedback.pushWarning(tr("No evaluated class is present on either side: mIoU is undefined."))

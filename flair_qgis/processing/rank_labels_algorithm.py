@@ -22,8 +22,10 @@ from qgis.core import (
 from ..adapters.reference_input import polygons_of, raster_file
 from ..core.errors import FlairError
 from ..core.labels import rank_labels
-from ..core.protocols import PROTOCOLS, get_protocol, parse_remap, parse_value_list
+from ..core.paths import check_outputs_not_inputs
+from ..core.protocols import PROTOCOLS, protocol_from_parameters
 from .base import FlairAlgorithm, tr
+from .scoring_params import class_map_of, class_map_parameter, extent_of, log_alignment
 
 
 class RankLabelsAlgorithm(FlairAlgorithm):
@@ -51,7 +53,10 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             "each with its label, the model's majority class, the share of its pixels where model and "
             "label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model's mean "
             "confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).\n\n"
-            "PROTOCOL regroups values before comparing (flair1: 13..19 -> 13); custom uses REMAP."
+            "Equal suspicions are ordered by the area in disagreement (disagreeing_px).\n\n"
+            "PROTOCOL regroups values before comparing (flair1: 13..19 -> 13); custom uses REMAP. A class "
+            "map whose values are not the protocol's codes is aligned by class name; CLASS_MAP gives the "
+            "mapping explicitly."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -82,6 +87,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
         self.addParameter(
             QgsProcessingParameterFileDestination(self.OUTPUT, tr("Ranked labels"), fileFilter="GeoPackage (*.gpkg)")
         )
+        self.addParameter(class_map_parameter())
         self.addOutput(QgsProcessingOutputNumber("POLYGONS", tr("Polygons ranked")))
         self.addOutput(
             QgsProcessingOutputNumber("DISAGREEING", tr("Polygons whose majority class differs from the label"))
@@ -100,23 +106,24 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             self.polygons = polygons_of(layer, self.field)
             confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
             self.confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
-            remap = self.parameterAsString(parameters, self.REMAP, context)
-            self.protocol = get_protocol(
+            self.protocol = protocol_from_parameters(
                 self.parameterAsString(parameters, self.PROTOCOL, context) or "custom",
-                ignore=parse_value_list(self.parameterAsString(parameters, self.IGNORE_CLASSES, context)),
-                remap=parse_remap(remap) if remap.strip() else None,
+                ignore=self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
+                remap=self.parameterAsString(parameters, self.REMAP, context),
             )
-            self.extent = None
-            if parameters.get(self.EXTENT) not in (None, ""):
-                rect = self.parameterAsExtent(parameters, self.EXTENT, context, prediction.crs())
-                if rect.isNull() or rect.isEmpty():
-                    raise QgsProcessingException(tr("The extent is empty: choose an area with a width and a height."))
-                self.extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+            self.class_map = class_map_of(self, parameters, context)
+            self.extent = extent_of(self, parameters, self.EXTENT, context, prediction.crs())
+            self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+            if not self.output_path.lower().endswith(".gpkg"):
+                self.output_path += ".gpkg"
+            inputs = {
+                self.PREDICTION: self.prediction_path,
+                self.REFERENCE: layer.source(),
+                self.CONFIDENCE: self.confidence_path,
+            }
+            check_outputs_not_inputs({self.OUTPUT: self.output_path}, inputs)
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
-        self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        if not self.output_path.lower().endswith(".gpkg"):
-            self.output_path += ".gpkg"
         return True
 
     def processAlgorithm(
@@ -133,10 +140,12 @@ class RankLabelsAlgorithm(FlairAlgorithm):
                 confidence_path=self.confidence_path,
                 protocol=self.protocol,
                 extent=self.extent,
+                class_map=self.class_map,
                 is_canceled=is_canceled,
                 on_progress=on_progress,
             ),
         )
+        log_alignment(ranked.attrs, feedback)
         disagreeing = int(((ranked["predicted"].notna()) & (ranked["predicted"] != ranked["label"])).sum())
         feedback.pushInfo(
             tr("{n} polygons ranked; the model's majority class differs from the label on {d}.").format(

@@ -22,6 +22,7 @@ from qgis.core import (
     QgsRasterLayer,
 )
 
+from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
 from ..core.bands import parse_band_list
@@ -32,6 +33,7 @@ from ..core.model import ModelInfo, read_model_info
 from ..core.plan import SegmentRequest, output_name, plan_segment
 from ..core.segment import run_plan
 from .base import FlairAlgorithm, tr
+from .segment_scheduler import distributed_run, run_distributed
 
 MAX_INPUTS = 4
 
@@ -54,7 +56,9 @@ class SegmentAlgorithm(FlairAlgorithm):
     DEVICE = "DEVICE"
     OUTPUT = "OUTPUT"
     OUTPUT_CONFIDENCE = "OUTPUT_CONFIDENCE"
+    SCHEDULER = "SCHEDULER"
     MASK = "MASK"
+    CACHE = "CACHE"
 
     def name(self) -> str:
         return "segment"
@@ -71,7 +75,14 @@ class SegmentAlgorithm(FlairAlgorithm):
             "model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). "
             "MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP "
             "default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; "
-            "the log says which one ran."
+            "the log says which one ran.\n\n"
+            "CACHE (a folder) stores each tile's result; later runs over the same ground read it "
+            "instead of running the model (same pixels; the log says how many tiles came from it).\n\n"
+            "SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the "
+            "address of a running scheduler (tcp://host:8786). The run then goes into a folder named "
+            "after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; "
+            "running again with the same OUTPUT computes only the missing chunks. Needs dask and "
+            "distributed installed (scripts/flair segment is the command-line equivalent)."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -116,6 +127,11 @@ class SegmentAlgorithm(FlairAlgorithm):
                 self.DEVICE, tr("Device"), options=list(DEVICES), defaultValue="auto", usesStaticStrings=True
             )
         )
+        self.addParameter(
+            QgsProcessingParameterFile(
+                self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Folder, optional=True
+            )
+        )
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
         self.addParameter(
             QgsProcessingParameterRasterDestination(
@@ -125,8 +141,16 @@ class SegmentAlgorithm(FlairAlgorithm):
                 createByDefault=False,
             )
         )
+        self.addParameter(
+            QgsProcessingParameterString(
+                self.SCHEDULER,
+                tr("Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder's VRT)"),
+                optional=True,
+            )
+        )
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
         self.addOutput(QgsProcessingOutputNumber("TILES", tr("Tiles processed")))
+        self.addOutput(QgsProcessingOutputNumber("CACHED_TILES", tr("Tiles read from the tile cache")))
         self.addOutput(QgsProcessingOutputNumber("SECONDS", tr("Run time (s)")))
         self.addOutput(QgsProcessingOutputString("OUTPUT_TILE_VALUES", tr("Per-tile values of per-image heads (CSV)")))
 
@@ -159,6 +183,8 @@ class SegmentAlgorithm(FlairAlgorithm):
                 extent=self._extent(parameters, context, primary), mask_wkbs=wkbs,
                 inputs={"MASK": mask_file}, make_source=make_source,
             )  # fmt: skip
+            scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
+            self.distributed = distributed_run(self.plan, rasters[0], scheduler)
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
         return True
@@ -195,6 +221,8 @@ class SegmentAlgorithm(FlairAlgorithm):
             overlap_px=self._optional_int(parameters, self.OVERLAP, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
             device=device,
+            cache_folder=self.parameterAsFile(parameters, self.CACHE, context) or None,
+            cache_max_bytes=settings.cache_max_bytes(),
         )
 
     def _input_layers(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> list[QgsRasterLayer]:
@@ -223,6 +251,8 @@ class SegmentAlgorithm(FlairAlgorithm):
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
+        if self.distributed is not None:
+            return self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
         is_canceled, on_progress = self.hooks(feedback)
         plan, grid = self.plan, self.plan.grid
         feedback.pushInfo(
@@ -233,6 +263,8 @@ class SegmentAlgorithm(FlairAlgorithm):
         result = self.run_core(feedback, lambda: run_plan(plan, is_canceled=is_canceled, on_progress=on_progress))
         for warning in result.warnings:
             feedback.pushWarning(warning)
+        if result.cache_summary:
+            feedback.pushInfo(result.cache_summary)
         feedback.pushInfo(
             tr("{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).").format(
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
@@ -243,6 +275,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             self.OUTPUT_CONFIDENCE: result.confidence_path,
             "PROVIDER": result.session.provider,
             "TILES": result.tiles,
+            "CACHED_TILES": result.cached_tiles,
             "SECONDS": result.seconds,
             "OUTPUT_TILE_VALUES": result.tile_values_path,
         }

@@ -1,7 +1,17 @@
-"""Scoring the view from the dock, in a QgsTask (the segmentation run is in :mod:`.segment_task`)."""
+"""A "score this view" run from the QA tab: captured on the main thread, run in a QgsTask.
+
+:func:`prepare_evaluation` (main thread) captures the class map, the reference (a raster file or
+the polygons as a GeoDataFrame), the protocol and the map view's extent into a frozen
+:class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
+:func:`flair_qgis.core.evaluate.score` and, for polygon references, ranks suspicious labels with
+:func:`flair_qgis.core.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
+the error map and the ranked polygons to the project. (The segmentation run is in
+:mod:`.segment_task`.)
+"""
 
 from __future__ import annotations
 
+import datetime
 import os
 import time
 import traceback
@@ -21,7 +31,13 @@ from qgis.core import (
 )
 
 from ..core.errors import Canceled, FlairError
-from .layers import add_above, remove_outputs, style_suspicious
+from ..core.evaluate import Reference, score
+from ..core.protocols import Protocol, get_protocol
+from ..i18n import class_label, tr
+from .layer_tree import add_to_group, group_of, raise_group, run_group, set_legend_header
+from .layers import remove_outputs
+from .overlay_styles import error_words, localize_error_legend, style_suspicious
+from .reference_input import capture_reference, raster_file
 
 
 @dataclass(frozen=True)
@@ -41,9 +57,9 @@ class PreparedEvaluation:
     """
 
     prediction_path: str
-    reference: object
+    reference: Reference
     field: str
-    protocol: object
+    protocol: Protocol
     extent: tuple[float, float, float, float] | None
     error_map_path: str | None = None
     ranked_path: str | None = None
@@ -91,9 +107,6 @@ def prepare_evaluation(
     Raises:
         InputError: missing or unusable layers (web layers must be saved as files first), bad field.
     """
-    from ..core.protocols import get_protocol
-    from .reference_input import capture_reference, raster_file
-
     prediction_path = raster_file(prediction, "class map")
     captured = capture_reference(reference, reference_field)
     protocol = get_protocol(protocol_name)
@@ -132,23 +145,13 @@ class EvaluateTask(QgsTask):
         self.error_traceback = ""
 
     def run(self) -> bool:
-        from ..core.evaluate import evaluate_rasters, evaluate_vector
-
         p = self.prepared
         share = 50.0 if p.ranked_path else 100.0
         try:
-            if p.reference.raster_path is not None:
-                self.report = evaluate_rasters(
-                    p.prediction_path, p.reference.raster_path, p.protocol, extent=p.extent,
-                    error_map_path=p.error_map_path, is_canceled=self.isCanceled,
-                    on_progress=lambda v: self.setProgress(v * share / 100.0),
-                )  # fmt: skip
-            else:
-                self.report = evaluate_vector(
-                    p.prediction_path, p.reference.polygons, p.field, p.protocol, extent=p.extent,
-                    error_map_path=p.error_map_path, is_canceled=self.isCanceled,
-                    on_progress=lambda v: self.setProgress(v * share / 100.0),
-                )  # fmt: skip
+            self.report = score(
+                p.prediction_path, p.reference, p.protocol, extent=p.extent, error_map_path=p.error_map_path,
+                is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(v * share / 100.0),
+            )  # fmt: skip
             if p.ranked_path:
                 from ..core.labels import rank_labels
 
@@ -180,13 +183,28 @@ class EvaluateTask(QgsTask):
             outcome.traceback = self.error_traceback
             outcome.report = None
         else:
-            if p.error_map_path and os.path.exists(p.error_map_path):
-                layer = QgsRasterLayer(p.error_map_path, "FLAIR errors", "gdal")  # loads the .qml sidecar style
-                layer.setCustomProperty("flair_qgis/kind", "error_map")
-                outcome.layers.append(add_above(layer, p.anchor_id))
-            if p.ranked_path and os.path.exists(p.ranked_path):
-                layer = QgsVectorLayer(p.ranked_path, "FLAIR suspicious labels", "ogr")
-                layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
-                style_suspicious(layer)
-                outcome.layers.append(add_above(layer, p.anchor_id))
+            self._add_overlays(outcome)
         self.done(outcome)
+
+    def _add_overlays(self, outcome: EvaluationOutcome) -> None:
+        """Error map and suspicious labels on top of the class map, in its run group (raised to the top)."""
+        p = self.prepared
+        group = group_of(p.anchor_id)
+        if group is not None:
+            group = raise_group(group)
+        else:
+            prediction = QgsProject.instance().mapLayer(p.anchor_id) if p.anchor_id else None
+            title = prediction.name() if prediction is not None else os.path.basename(p.prediction_path)
+            now = f"{datetime.datetime.now():%H:%M:%S}"
+            group = run_group(tr("{name} — scored {time}").format(name=title, time=now))
+        if p.error_map_path and os.path.exists(p.error_map_path):
+            layer = QgsRasterLayer(p.error_map_path, tr("Errors (reference class missed)"), "gdal")  # .qml sidecar
+            layer.setCustomProperty("flair_qgis/kind", "error_map")
+            localize_error_legend(layer, error_words(), class_label)
+            outcome.layers.append(add_to_group(layer, group))
+            set_legend_header(layer, tr("Errors: the reference class the model missed"))
+        if p.ranked_path and os.path.exists(p.ranked_path):
+            layer = QgsVectorLayer(p.ranked_path, tr("Suspicious labels"), "ogr")
+            layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
+            style_suspicious(layer)
+            outcome.layers.append(add_to_group(layer, group))

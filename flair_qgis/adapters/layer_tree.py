@@ -1,0 +1,116 @@
+"""Where the plugin's layers go in the layer tree: one group per run, at the top.
+
+Every layer of a run goes into one group at the top of the layer tree, ordered suspicious labels,
+error map, class map, confidence, so the newest result is always the one in sight. Removing the
+group removes the run (QGIS removes layers that leave the tree from the project).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+
+from qgis.core import (
+    QgsLayerTreeGroup,
+    QgsLayerTreeLayer,
+    QgsMapLayer,
+    QgsMapLayerLegendUtils,
+    QgsProject,
+    QgsSimpleLegendNode,
+)
+
+RUN_GROUP_PROPERTY = "flair_qgis/run_group"
+# Top to bottom inside a run's group: what the user asked for last lies on top of what it explains.
+_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "head_class_map": 3, "value_map": 3,
+               "confidence": 4}  # fmt: skip
+
+
+def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup:
+    """A new group for one run's layers, at the top of the layer tree."""
+    root = (project or QgsProject.instance()).layerTreeRoot()
+    group = root.insertGroup(0, name)
+    group.setCustomProperty(RUN_GROUP_PROPERTY, True)
+    return group
+
+
+def group_of(layer_id: str | None, project: QgsProject | None = None) -> QgsLayerTreeGroup | None:
+    """The run group holding a layer, or None when the layer is not in one."""
+    node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer_id) if layer_id else None
+    parent = node.parent() if node is not None else None
+    while isinstance(parent, QgsLayerTreeGroup):
+        if parent.customProperty(RUN_GROUP_PROPERTY):
+            return parent
+        parent = parent.parent()
+    return None
+
+
+def raise_group(group: QgsLayerTreeGroup, project: QgsProject | None = None) -> QgsLayerTreeGroup:
+    """Move a run group to the top of the layer tree; returns the group node now in the tree.
+
+    The group is copied to the top before the old node is removed, so its layers never leave the
+    tree (QGIS would remove them from the project).
+    """
+    root = (project or QgsProject.instance()).layerTreeRoot()
+    parent = group.parent()
+    if parent is root and root.children().index(group) == 0:
+        return group
+    moved = group.clone()
+    root.insertChildNode(0, moved)
+    parent.removeChildNode(group)
+    return moved
+
+
+def add_to_group(layer: QgsMapLayer, group: QgsLayerTreeGroup, project: QgsProject | None = None) -> QgsMapLayer:
+    """Add ``layer`` to the project inside a run group, at its place by ``flair_qgis/kind``."""
+    (project or QgsProject.instance()).addMapLayer(layer, False)
+    rank = _KIND_ORDER.get(layer.customProperty("flair_qgis/kind"), len(_KIND_ORDER))
+    ranks = [
+        _KIND_ORDER.get(child.layer().customProperty("flair_qgis/kind"), len(_KIND_ORDER))
+        if isinstance(child, QgsLayerTreeLayer) and child.layer() is not None
+        else len(_KIND_ORDER)
+        for child in group.children()
+    ]
+    group.insertLayer(sum(1 for r in ranks if r <= rank), layer)
+    return layer
+
+
+def set_legend_header(layer: QgsMapLayer, text: str, project: QgsProject | None = None) -> bool:
+    """Replace a raster layer's legend header ("Band 1: … (Palette)") by ``text``; False if it has none.
+
+    The label is the layer tree's user label of the header node, as when a user renames it.
+    """
+    node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
+    if node is None or layer.legend() is None:
+        return False
+    for index, legend_node in enumerate(layer.legend().createLayerTreeModelLegendNodes(node)):
+        if isinstance(legend_node, QgsSimpleLegendNode):
+            QgsMapLayerLegendUtils.setLegendNodeUserLabel(node, index, text)
+            return True
+    return False
+
+
+def model_name(model) -> str:
+    """A model as a person names it: its metadata ``name``, else its file name without ``.onnx``."""
+    raw = (getattr(model, "metadata", None) or {}).get("name")
+    if raw:
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return os.path.splitext(os.path.basename(model.path))[0]
+
+
+def extent_text(width_m: float, height_m: float) -> str:
+    """An extent's size as people say it: ``102 × 102 m``, ``1.2 × 3.4 km``."""
+    if max(width_m, height_m) >= 10_000:
+        return f"{width_m / 1000:.1f} × {height_m / 1000:.1f} km"
+    return f"{width_m:.0f} × {height_m:.0f} m"
+
+
+def run_group_name(model: str, width_m: float, height_m: float, when: datetime.datetime | None = None) -> str:
+    """The name of a run's group: the model, the extent and the time (``demo — 102 × 102 m — 14:32``)."""
+    when = when or datetime.datetime.now()
+    return f"{model} — {extent_text(width_m, height_m)} — {when:%H:%M:%S}"

@@ -1,0 +1,396 @@
+"""A folder of tile results shared by runs, so that ground segmented once is never segmented again.
+
+Each entry holds what one tile of the layer-anchored tile grid decided: the class map core, the
+confidence and the extra heads, as named numpy arrays. Entries live under
+``<folder>/flair-tile-cache-v<FORMAT_VERSION>/<run key>/r<row>_c<col>.tile``:
+
+- the **run key** (:func:`run_key`) digests everything a tile's pixels depend on: the model
+  file's content, the source's identity (path + size + mtime, or the provider URI), the band
+  mapping, tile size, overlap and resolution. Changing any of them gives a new key, so a stale
+  tile is never found.
+- the **format version** is part of the folder name and of every entry's header: a cache filled
+  by another version of the plugin is ignored, never misread.
+- each entry is written to a temporary file and renamed into place (``os.replace``), so a reader,
+  in this process or another one, sees a whole entry or none; a checksum over header and
+  payload catches anything else (a crash mid-write, a damaged disk): such an entry is deleted
+  and recomputed, with a warning.
+- the folder is bounded: past ``max_bytes``, the least recently used entries go first (a hit
+  touches the entry's modification time, which every file system keeps, unlike access times).
+
+A folder that cannot be written makes :func:`open_cache` return None with a warning: the run
+goes on uncached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FORMAT_VERSION = 1
+DEFAULT_MAX_BYTES = 2 * 1024**3
+_MAGIC = b"FLAIRTC\x00"
+_HEADER = struct.Struct("<8sII")  # magic, format version, header length
+_DIGEST_BYTES = 32
+_SUFFIX = ".tile"
+_TMP_PREFIX = ".tmp-"
+# A temporary file this old was left by a process that died mid-write.
+_STALE_TMP_S = 3600.0
+# Eviction goes below the limit by this share, so that it does not run again at the next write.
+_EVICT_TO = 0.9
+_HASH_CHUNK_BYTES = 1 << 20
+
+_digests: dict[tuple[str, int, int], str] = {}
+_digests_lock = threading.Lock()
+
+
+def file_digest(path: str) -> str:
+    """BLAKE2b of a file's content, computed once per (path, size, mtime) in this process.
+
+    Args:
+        path: the file (a model, typically).
+
+    Returns:
+        The hex digest.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    path = os.path.abspath(path)
+    stat = os.stat(path)
+    memo = (path, stat.st_size, stat.st_mtime_ns)
+    with _digests_lock:
+        if memo in _digests:
+            return _digests[memo]
+    digest = hashlib.blake2b(digest_size=_DIGEST_BYTES)
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_HASH_CHUNK_BYTES):
+            digest.update(chunk)
+    with _digests_lock:
+        _digests[memo] = digest.hexdigest()
+    return _digests[memo]
+
+
+def source_identity(path: str | None = None, uri: str | None = None) -> str:
+    """What identifies a source's pixels: a file's path, size and mtime, else its provider URI.
+
+    Raises:
+        OSError: ``path`` cannot be read.
+        ValueError: neither is given.
+    """
+    if path:
+        stat = os.stat(path)
+        return f"file:{os.path.abspath(path)}:{stat.st_size}:{stat.st_mtime_ns}"
+    if uri:
+        return f"uri:{uri}"
+    raise ValueError("a source is identified by a file path or a provider URI")
+
+
+def run_key(
+    model_digest: str,
+    sources: Iterable[str],
+    bands: Iterable[Iterable[int]],
+    tile_size_px: int,
+    overlap_px: int,
+    resolution_m: float,
+    extra: Mapping[str, object] | None = None,
+) -> str:
+    """The key shared by all tiles of one (model, source, bands, tiling) combination.
+
+    Args:
+        model_digest: :func:`file_digest` of the model file.
+        sources: :func:`source_identity` of each model input's source, in input order.
+        bands: the band mapping of each input (1-based layer bands, model channel order).
+        tile_size_px: model input edge.
+        overlap_px: overlap between tiles.
+        resolution_m: pixel size of the tile grid.
+        extra: anything else the tiles depend on (JSON-serialisable).
+
+    Returns:
+        A hex digest.
+    """
+    described = {
+        "format": FORMAT_VERSION,
+        "model": model_digest,
+        "sources": list(sources),
+        "bands": [[int(b) for b in band_list] for band_list in bands],
+        "tile_size_px": int(tile_size_px),
+        "overlap_px": int(overlap_px),
+        "resolution_m": repr(float(resolution_m)),
+        "extra": dict(extra or {}),
+    }
+    text = json.dumps(described, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=20).hexdigest()
+
+
+class CorruptEntryError(Exception):
+    """An entry that cannot be trusted (bad checksum, truncated, another key or version)."""
+
+
+def encode_entry(key: str, row: int, col: int, arrays: Mapping[str, np.ndarray]) -> bytes:
+    """One entry's bytes: fixed header, JSON header, array payloads, BLAKE2b of all before it.
+
+    Integer arrays (class maps) are zlib-compressed; float arrays are stored raw (they hardly
+    compress, and reading them back must stay fast).
+    """
+    specs, payloads, offset = [], [], 0
+    for name, given in arrays.items():
+        array = np.ascontiguousarray(given)
+        raw = array.tobytes()
+        packed = zlib.compress(raw, 1) if array.dtype.kind in "biu" else raw
+        specs.append(
+            {
+                "name": name,
+                "dtype": array.dtype.str,
+                "shape": list(array.shape),
+                "offset": offset,
+                "bytes": len(packed),
+                "zlib": packed is not raw,
+            }
+        )
+        payloads.append(packed)
+        offset += len(packed)
+    header = json.dumps({"key": key, "row": int(row), "col": int(col), "arrays": specs}).encode("utf-8")
+    body = _HEADER.pack(_MAGIC, FORMAT_VERSION, len(header)) + header + b"".join(payloads)
+    return body + hashlib.blake2b(body, digest_size=_DIGEST_BYTES).digest()
+
+
+def decode_entry(data: bytes, key: str, row: int, col: int) -> dict[str, np.ndarray]:
+    """The arrays of an entry written by :func:`encode_entry` for exactly this key and tile.
+
+    Raises:
+        CorruptEntryError: wrong checksum, magic, version, key or tile, or inconsistent sizes.
+    """
+    if len(data) < _HEADER.size + _DIGEST_BYTES:
+        raise CorruptEntryError("truncated")
+    body, digest = data[:-_DIGEST_BYTES], data[-_DIGEST_BYTES:]
+    if hashlib.blake2b(body, digest_size=_DIGEST_BYTES).digest() != digest:
+        raise CorruptEntryError("checksum mismatch")
+    magic, version, header_len = _HEADER.unpack_from(body)
+    if magic != _MAGIC or version != FORMAT_VERSION:
+        raise CorruptEntryError(f"format {version}, expected {FORMAT_VERSION}")
+    try:
+        header = json.loads(body[_HEADER.size : _HEADER.size + header_len])
+        if header["key"] != key or (header["row"], header["col"]) != (row, col):
+            raise CorruptEntryError("entry of another tile")
+        payload = memoryview(body)[_HEADER.size + header_len :]
+        arrays = {}
+        for spec in header["arrays"]:
+            packed = payload[spec["offset"] : spec["offset"] + spec["bytes"]]
+            raw = zlib.decompress(packed) if spec["zlib"] else packed
+            arrays[spec["name"]] = np.frombuffer(raw, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"]).copy()
+    except (KeyError, TypeError, ValueError, zlib.error) as err:
+        raise CorruptEntryError(f"unreadable header or payload ({err})") from err
+    return arrays
+
+
+@dataclass
+class CacheStats:
+    """What a cache did during a run: tiles read (``hits``), not found (``misses``), found
+    damaged (``corrupt``), written (``stored``) and deleted to stay under the limit (``evicted``)."""
+
+    hits: int = 0
+    misses: int = 0
+    corrupt: int = 0
+    stored: int = 0
+    evicted: int = 0
+
+
+@dataclass
+class TileCache:
+    """The entries of one run key in a cache folder; safe to share between threads and processes.
+
+    Use :func:`open_cache` to make one.
+
+    Attributes:
+        root: the versioned folder holding every run key's entries.
+        key: this run's key.
+        max_bytes: size limit of ``root`` as a whole.
+        warn: receives a message for each problem the user should know about.
+        stats: counters of this run.
+    """
+
+    root: str
+    key: str
+    max_bytes: int
+    warn: Callable[[str], None]
+    stats: CacheStats = field(default_factory=CacheStats)
+    writable: bool = True
+    _bytes_estimate: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def folder(self) -> str:
+        """The folder of this run key's entries."""
+        return os.path.join(self.root, self.key)
+
+    def entry_path(self, row: int, col: int) -> str:
+        """Path of the entry of the tile whose core starts at layer-grid ``(row, col)``."""
+        return os.path.join(self.folder, f"r{row}_c{col}{_SUFFIX}")
+
+    def get(self, row: int, col: int) -> dict[str, np.ndarray] | None:
+        """The arrays stored for a tile, or None (absent, or damaged: then deleted, with a warning)."""
+        path = self.entry_path(row, col)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            self._count("misses")
+            return None
+        except OSError as err:
+            self.warn(f"Tile cache entry {path} cannot be read ({err.strerror}): the tile is recomputed.")
+            self._count("misses")
+            return None
+        try:
+            arrays = decode_entry(data, self.key, row, col)
+        except CorruptEntryError as err:
+            self.warn(f"Tile cache entry {path} is damaged ({err}): it is recomputed, not used.")
+            self._count("corrupt")
+            self._count("misses")
+            _remove_quietly(path)
+            return None
+        self._count("hits")
+        try:
+            os.utime(path)  # least recently used goes first: a hit makes the entry young again
+        except OSError:
+            pass  # evicted by another process meanwhile; the arrays read are whole and valid
+        return arrays
+
+    def put(self, row: int, col: int, arrays: Mapping[str, np.ndarray]) -> None:
+        """Store a tile's arrays, then evict the oldest entries if the folder is over its limit.
+
+        A failure to write (disk full, folder made read-only) warns once and stops storing.
+        """
+        if not self.writable:
+            return
+        data = encode_entry(self.key, row, col, arrays)
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_SUFFIX, dir=self.folder)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(tmp, self.entry_path(row, col))
+            except BaseException:
+                _remove_quietly(tmp)
+                raise
+        except OSError as err:
+            self.writable = False
+            self.warn(f"The tile cache {self.root} cannot be written ({err.strerror}): tiles are no longer stored.")
+            return
+        self._count("stored")
+        with self._lock:
+            self._bytes_estimate += len(data)
+            over = self._bytes_estimate > self.max_bytes
+        if over:
+            self.evict()
+
+    def evict(self) -> int:
+        """Delete least recently used entries until the folder holds under the limit.
+
+        Returns:
+            Entries deleted.
+        """
+        entries, total = _scan(self.root)
+        target = int(self.max_bytes * _EVICT_TO) if total > self.max_bytes else total
+        deleted = 0
+        for _mtime, size, path in sorted(entries):
+            if total <= target:
+                break
+            if _remove_quietly(path):
+                deleted += 1
+            total -= size  # gone, or held by another process on a system that refuses: skip it
+        with self._lock:
+            self._bytes_estimate = total
+            self.stats.evicted += deleted
+        return deleted
+
+    def _count(self, name: str) -> None:
+        with self._lock:
+            setattr(self.stats, name, getattr(self.stats, name) + 1)
+
+
+def open_cache(
+    folder: str,
+    key: str,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    warn: Callable[[str], None] | None = None,
+) -> TileCache | None:
+    """The cache of run ``key`` in ``folder``, or None when the folder cannot be used.
+
+    Args:
+        folder: the cache folder (created when missing).
+        key: :func:`run_key` of the run.
+        max_bytes: size limit of the cache folder.
+        warn: receives the user-facing warnings (unusable folder, damaged entries).
+
+    Returns:
+        The cache, or None (with a warning) when the folder cannot be created or written: the
+        run then goes on uncached.
+    """
+    say = warn or (lambda _message: None)
+    root = os.path.join(os.path.abspath(folder), f"flair-tile-cache-v{FORMAT_VERSION}")
+    try:
+        os.makedirs(os.path.join(root, key), exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=os.path.join(root, key))
+        os.close(fd)
+        os.remove(probe)
+    except OSError as err:
+        say(f"The tile cache folder {folder} cannot be written ({err.strerror}): the run goes on without the cache.")
+        return None
+    cache = TileCache(root=root, key=key, max_bytes=max(0, int(max_bytes)), warn=say)
+    _entries, cache._bytes_estimate = _scan(root)
+    if cache._bytes_estimate > cache.max_bytes:
+        cache.evict()
+    return cache
+
+
+def _scan(root: str) -> tuple[list[tuple[int, int, str]], int]:
+    """``(mtime_ns, size, path)`` of every entry under ``root`` and their total size.
+
+    Temporary files left by a process that died mid-write are deleted on the way.
+    """
+    entries, total = [], 0
+    now = time.time()
+    try:
+        key_dirs = list(os.scandir(root))
+    except OSError:
+        return [], 0
+    for key_dir in key_dirs:
+        if not key_dir.is_dir():
+            continue
+        try:
+            files = list(os.scandir(key_dir.path))
+        except OSError:
+            continue
+        for item in files:
+            try:
+                stat = item.stat()
+            except OSError:
+                continue  # deleted by another process meanwhile
+            if item.name.startswith(_TMP_PREFIX):
+                if now - stat.st_mtime > _STALE_TMP_S:
+                    _remove_quietly(item.path)
+                continue
+            if item.name.endswith(_SUFFIX):
+                entries.append((stat.st_mtime_ns, stat.st_size, item.path))
+                total += stat.st_size
+    return entries, total
+
+
+def _remove_quietly(path: str) -> bool:
+    """Delete a file; False when it is already gone or cannot be deleted (held elsewhere)."""
+    try:
+        os.remove(path)
+        return True
+    except OSError:
+        return False

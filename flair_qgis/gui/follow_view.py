@@ -1,0 +1,283 @@
+""" "Follow the view": each settled map view is segmented through the tile cache and re-scored.
+
+A toggle on the Segment tab. While it is on, every pan or zoom restarts a short timer; when the
+view has settled, the visible part of the input layer is segmented at the model's resolution in
+a background task that reads the tile cache (so a revisit costs no model time) and the one live
+class-map layer is pointed at the new pixels (same layer, same id, same style). A task still
+running when the view moves again is cancelled. With a reference layer on the Evaluate tab the
+view is re-scored, so its table, heat map and error overlay follow the view. Views larger than
+the pixel budget (a setting) are not segmented: the toggle says "zoom in to segment" instead.
+Turning the toggle off leaves the live layer as an ordinary layer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+
+from qgis.core import (
+    QgsApplication,
+    QgsCoordinateTransform,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+)
+from qgis.PyQt.QtCore import QObject, QTimer
+from qgis.PyQt.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+
+from ..adapters import settings
+from ..adapters.layers import add_class_map, paletted_renderer, remove_outputs
+from ..adapters.segment_request import EXTENT_CANVAS, prepare_segment
+from ..adapters.segment_task import RunOutcome, SegmentTask
+from ..core.errors import FlairError
+from ..core.heads import check_supported
+from ..core.model import TASK_SEGMENTATION
+from .widgets import tr
+
+DEBOUNCE_MS = 300
+LIVE_KIND = "live_view"
+
+
+def _model_reason(model) -> str:
+    """Why a model cannot follow the view ("" when it can): none chosen, or no class map to show."""
+    if model is None:
+        return tr("Choose a model to follow the view.")
+    try:
+        if check_supported(model).task != TASK_SEGMENTATION:
+            return tr("Follow the view shows class maps: this model has no segmentation output.")
+    except FlairError as err:
+        return str(err)
+    return ""
+
+
+class LiveSegmentTask(SegmentTask):
+    """A dock run whose class map is not added as a new layer: the follow view updates its own."""
+
+    def _add_layers(self, outcome: RunOutcome) -> None:
+        return None
+
+
+class FollowView(QObject):
+    """The "Follow the view" toggle and what it drives.
+
+    Args:
+        dock: the FLAIR dock (its Segment tab describes the run, its Evaluate tab the scoring).
+
+    Attributes:
+        widget: the toggle and its status line, for the Segment tab.
+        task: the live run in flight, or None.
+        live_layer_id: the live class-map layer, once a view has been segmented.
+        runs_started: runs started since the toggle was turned on (one per settled view).
+        last_seconds: time from the view settling to the live layer (and scores) shown.
+    """
+
+    def __init__(self, dock) -> None:
+        super().__init__(dock)
+        self.dock = dock
+        self.canvas = dock.canvas
+        self.task: LiveSegmentTask | None = None
+        self.live_layer_id: str | None = None
+        self.runs_started = 0
+        self.last_seconds: float | None = None
+        self._settled_at = 0.0
+        self._score_pending = False
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.run_view)
+        self.widget = QWidget()
+        layout = QVBoxLayout(self.widget)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.toggle = QCheckBox(tr("Follow the view"))
+        self.toggle.setToolTip(
+            tr("Segment and score each map view once it settles, through the tile cache, into one live layer.")
+        )
+        self.toggle.toggled.connect(self.set_enabled)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setVisible(False)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.status)
+
+    # ------------------------------------------------------------------ toggle
+    def set_enabled(self, on: bool) -> None:
+        """Start following the view (and segment the current one), or stop and keep the live layer."""
+        if on:
+            self.canvas.extentsChanged.connect(self.view_changed)
+            self.runs_started = 0
+            self.view_changed()
+            return
+        try:
+            self.canvas.extentsChanged.disconnect(self.view_changed)
+        except TypeError:
+            pass  # never connected
+        self.timer.stop()
+        if self.task is not None:
+            self.task.cancel()
+        self._release_live_layer()
+        self._say("")
+
+    def view_changed(self) -> None:
+        """The view moved: cancel the run in flight and wait for the view to settle."""
+        if self.task is not None:
+            self.task.cancel()
+        self.timer.start()
+
+    # --------------------------------------------------------------------- run
+    def run_view(self) -> LiveSegmentTask | None:
+        """Segment the current view in the background; None when nothing is started (and why is shown)."""
+        self._settled_at = time.perf_counter()
+        reason = self.why_not()
+        if reason:
+            self._say(reason)
+            return None
+        try:
+            prepared = prepare_segment(self._request(), self.dock.model)
+        except FlairError as err:
+            self._say(str(err))
+            return None
+        except Exception as err:
+            self.dock.report_unexpected(err)
+            return None
+        self.task = LiveSegmentTask(prepared, self._on_finished)
+        self.runs_started += 1
+        self._say(tr("Segmenting the view…"))
+        QgsApplication.taskManager().addTask(self.task)
+        return self.task
+
+    def why_not(self) -> str:
+        """Why the current view cannot be segmented ("" when it can): no model, no layer, too large."""
+        model = self.dock.model
+        reason = _model_reason(model)
+        if reason:
+            return reason
+        layer = self.dock.input_layer(0)
+        if not isinstance(layer, QgsRasterLayer):
+            return tr("Choose an input layer to follow the view.")
+        pixels = self._view_pixels(layer, model.resolution_m)
+        budget = settings.follow_view_budget_px()
+        if pixels > budget:
+            return tr(
+                "Zoom in to segment: this view is {mpx:.1f} Mpx at the model's resolution (limit {limit:.0f} Mpx)."
+            ).format(mpx=pixels / 1e6, limit=budget / 1e6)
+        if pixels == 0:
+            return tr("The view does not cover the input layer.")
+        return ""
+
+    def _request(self):
+        """The dock's request for the current view, written to a fresh live file through the cache."""
+        rect = self.canvas.extent()
+        crs = self.canvas.mapSettings().destinationCrs()
+        folder = os.path.join(settings.output_folder() or QgsApplication.qgisSettingsDirPath(), "flair_live")
+        os.makedirs(folder, exist_ok=True)
+        stamp = f"{time.strftime('%Y%m%d_%H%M%S')}_{int(time.time() * 1000) % 1000:03d}_{self.runs_started}"
+        return dataclasses.replace(
+            self.dock.build_request(),
+            extent_mode=EXTENT_CANVAS,
+            extent=(rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum()),
+            extent_crs=crs.authid() or crs.toWkt(),
+            mask_layer_id=None,
+            output_path=os.path.join(folder, f"live_{stamp}.tif"),
+            confidence=False,
+            cache_folder=settings.cache_folder(),
+        )
+
+    def _view_pixels(self, layer: QgsRasterLayer, resolution_m: float | None) -> int:
+        """Pixels of the view over the layer at the model's resolution (the layer's own without one)."""
+        rect = QgsRectangle(self.canvas.extent())
+        view_crs = self.canvas.mapSettings().destinationCrs()
+        if view_crs.isValid() and layer.crs().isValid() and view_crs != layer.crs():
+            rect = QgsCoordinateTransform(view_crs, layer.crs(), QgsProject.instance()).transformBoundingBox(rect)
+        rect = rect.intersect(layer.extent())
+        if rect.isEmpty():
+            return 0
+        res = resolution_m if resolution_m and not layer.crs().isGeographic() else None
+        res_x = res or layer.rasterUnitsPerPixelX() or 1.0
+        res_y = res or layer.rasterUnitsPerPixelY() or 1.0
+        return int(round(rect.width() / res_x) * round(rect.height() / res_y))
+
+    def _on_finished(self, outcome: RunOutcome) -> None:
+        if outcome.prepared is (self.task.prepared if self.task else None):
+            self.task = None
+        if outcome.status != "ok" or outcome.result is None:
+            if outcome.status == "error":
+                self._say(str(outcome.error) if isinstance(outcome.error, FlairError) else tr("The run failed."))
+                if not isinstance(outcome.error, FlairError):
+                    self.dock.report_unexpected(outcome.error, outcome.traceback)
+            return  # a cancelled view: the next one is on its way
+        result = outcome.result
+        layer = self._show(result.output_path, outcome.prepared)
+        self._say(
+            tr("{cached} of {tiles} tiles from the cache, {s:.2f} s.").format(
+                cached=result.cached_tiles, tiles=result.tiles, s=result.seconds
+            )
+        )
+        self.last_seconds = time.perf_counter() - self._settled_at
+        self._score(layer)
+
+    # ------------------------------------------------------------- live layer
+    def live_layer(self) -> QgsRasterLayer | None:
+        """The live class-map layer, if it is still in the project."""
+        layer = QgsProject.instance().mapLayer(self.live_layer_id) if self.live_layer_id else None
+        return layer if isinstance(layer, QgsRasterLayer) else None
+
+    def _show(self, path: str, prepared) -> QgsRasterLayer:
+        """Point the live layer at ``path`` (creating it the first time); the previous file goes."""
+        classes = prepared.plan.heads.primary.classes
+        layer = self.live_layer()
+        if layer is None:
+            model = os.path.splitext(os.path.basename(prepared.plan.model.path))[0]
+            name = tr("FLAIR live view — {model}").format(model=model)
+            layer = add_class_map(path, classes, name, prepared.layer_ids[0], opacity=prepared.opacity)
+            layer.setCustomProperty("flair_qgis/kind", LIVE_KIND)
+            self.live_layer_id = layer.id()
+            return layer
+        previous = layer.source()
+        opacity = layer.renderer().opacity() if layer.renderer() else prepared.opacity
+        layer.setDataSource(path, layer.name(), "gdal", False)  # False: no default style, ours follows
+        renderer = paletted_renderer(layer, classes)
+        renderer.setOpacity(opacity)
+        layer.setRenderer(renderer)
+        layer.triggerRepaint()
+        if previous != path:
+            remove_outputs(previous)
+        return layer
+
+    def _release_live_layer(self) -> None:
+        """The live layer becomes an ordinary class-map layer the user keeps."""
+        layer = self.live_layer()
+        if layer is not None:
+            layer.setCustomProperty("flair_qgis/kind", "class_map")
+            layer.setName(layer.name().replace(tr("FLAIR live view"), tr("FLAIR view")))
+        self.live_layer_id = None
+
+    # ----------------------------------------------------------------- scoring
+    def _score(self, layer: QgsRasterLayer) -> None:
+        """Re-score the view on the Evaluate tab when it has a reference layer."""
+        qa = self.dock.qa
+        if qa.reference_combo.currentLayer() is None:
+            return
+        qa.use_prediction(layer)
+        if qa.task is not None:  # a score in flight: score again once it ends
+            qa.task.cancel()
+            if not self._score_pending:
+                self._score_pending = True
+                qa.task.taskTerminated.connect(self._score_again)
+                qa.task.taskCompleted.connect(self._score_again)
+            return
+        qa.score_view()
+
+    def _score_again(self) -> None:
+        self._score_pending = False
+        layer = self.live_layer()
+        if layer is not None and self.toggle.isChecked():
+            QTimer.singleShot(0, lambda: self._score(layer))
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+    def shutdown(self) -> None:
+        """Stop following (the plugin is unloading)."""
+        self.toggle.setChecked(False)

@@ -1,0 +1,92 @@
+"""The plugin's translations: one Qt translator following QGIS's locale, and French class names.
+
+``pylupdate5`` files every plain ``tr("...")`` call of the plugin under the context ``@default``
+(it only uses a class name for ``self.tr``), so the plugin's ``tr`` helpers look strings up in
+that context: the ``.ts`` it generates then matches what the code asks for. The compiled ``.qm``
+files sit next to this module (``make package`` builds them with ``lrelease``); a locale without
+one leaves the plugin in English.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from qgis.core import QgsSettings
+from qgis.PyQt.QtCore import QCoreApplication, QLocale, QTranslator
+
+from ..core.nomenclature import ClassInfo, french_name
+
+TR_CONTEXT = "@default"
+"""The translation context of every ``tr()`` call of the plugin (see the module docstring)."""
+
+QM_FOLDER = os.path.dirname(os.path.abspath(__file__))
+"""Where the compiled ``flair_qgis_<lang>.qm`` files are looked for (the package's own folder)."""
+_state: dict[str, object] = {"translator": None, "language": "en"}
+
+
+def tr(text: str) -> str:
+    """Translate a user-visible string in the plugin's context."""
+    return QCoreApplication.translate(TR_CONTEXT, text)
+
+
+def qgis_locale() -> str:
+    """The locale of QGIS's user interface, e.g. ``fr_FR``.
+
+    QGIS writes the locale it runs in to ``locale/userLocale`` at start (so that plugins follow it,
+    whether chosen in the options or taken from the system); outside QGIS the system's is used.
+    """
+    chosen = QgsSettings().value("locale/userLocale", "", type=str) or ""
+    return chosen or QLocale.system().name()
+
+
+def qm_path(locale: str) -> str | None:
+    """The compiled translation for a locale (``fr_FR`` falls back to ``fr``), or None."""
+    for name in (locale, locale.split("_", maxsplit=1)[0]):
+        path = os.path.join(QM_FOLDER, f"flair_qgis_{name}.qm")
+        if name and os.path.exists(path):
+            return path
+    return None
+
+
+def install_translator(locale: str | None = None) -> str:
+    """Install the plugin's translator for QGIS's locale (or ``locale``); returns the language used.
+
+    Installing twice replaces the first translator. English (no ``.qm``) installs nothing.
+    """
+    remove_translator()
+    locale = locale or qgis_locale()
+    path = qm_path(locale)
+    if path is None:
+        return "en"
+    translator = QTranslator()
+    if not translator.load(path):
+        return "en"
+    QCoreApplication.installTranslator(translator)
+    _state["translator"] = translator
+    _state["language"] = locale.split("_")[0]
+    return str(_state["language"])
+
+
+def remove_translator() -> None:
+    """Remove the plugin's translator (the plugin is unloading); the plugin speaks English again."""
+    translator = _state["translator"]
+    if isinstance(translator, QTranslator):
+        QCoreApplication.removeTranslator(translator)
+    _state["translator"] = None
+    _state["language"] = "en"
+
+
+def language() -> str:
+    """The language the plugin speaks now (``en`` or ``fr``)."""
+    return str(_state["language"])
+
+
+def class_label(name: str) -> str:
+    """A class name as the user reads it: IGN's French name under a French locale."""
+    return french_name(name) if language() == "fr" else name
+
+
+def localized(classes: Sequence[ClassInfo]) -> tuple[ClassInfo, ...]:
+    """Classes with their names in the plugin's language (values and colours unchanged)."""
+    return tuple(ClassInfo(c.value, class_label(c.name), c.color) for c in classes)

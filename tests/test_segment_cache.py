@@ -1,0 +1,245 @@
+"""flair:segment with CACHE: same pixels cold, warm and uncached; shared tiles between extents;
+invalidation; damaged entries; an unusable folder; the log line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import rasterio
+from conftest import RecordingFeedback
+from rasters import random_image, read, write_raster
+from toy_models import box3x3_model
+
+from flair_qgis.core.tile_cache import FORMAT_VERSION
+
+NORM = {"mean": [100.0, 110.0, 90.0, 120.0, 50.0], "std": [50.0, 40.0, 45.0, 35.0, 70.0]}
+ORIGIN_X, ORIGIN_Y, RES = 600000.0, 6800000.0, 0.2
+TILING = {"TILE_SIZE": 64, "OVERLAP": 16}
+
+
+def _extent(col0: int, row0: int, col1: int, row1: int) -> str:
+    """An EXTENT string for layer pixels ``[row0, row1) x [col0, col1)``."""
+    x0, x1 = ORIGIN_X + col0 * RES, ORIGIN_X + col1 * RES
+    y1, y0 = ORIGIN_Y - row0 * RES, ORIGIN_Y - row1 * RES
+    return f"{x0},{x1},{y0},{y1} [EPSG:2154]"
+
+
+def _segment(run_alg, raster, model, out: Path, **params):
+    feedback = RecordingFeedback()
+    params = {"INPUT": str(raster), "MODEL": str(model), "OUTPUT": str(out), **TILING, **params}
+    result = run_alg("flair:segment", params, feedback)
+    return result, feedback
+
+
+def _from_cache(feedback) -> tuple[int, int]:
+    """``(N, M)`` of the log line "N of M tiles from the cache"."""
+    lines = [m for info in feedback.infos if (m := re.search(r"(\d+) of (\d+) tiles from the cache", info))]
+    assert len(lines) == 1, feedback.infos
+    return int(lines[0].group(1)), int(lines[0].group(2))
+
+
+@pytest.fixture
+def scene(tmp_path):
+    image = random_image(300, 260, seed=3)
+    raster = write_raster(tmp_path / "img.tif", image)
+    model, _ = box3x3_model(tmp_path / "box.onnx", 5, 7, metadata=NORM)
+    return raster, model, tmp_path / "cache"
+
+
+def test_cold_warm_and_uncached_runs_give_the_same_pixels(run_alg, tmp_path, scene):
+    raster, model, cache = scene
+    extent = _extent(37, 21, 201, 170)
+    plain, _ = _segment(
+        run_alg, raster, model, tmp_path / "plain.tif", EXTENT=extent, OUTPUT_CONFIDENCE=str(tmp_path / "pc.tif")
+    )
+    cold, cold_log = _segment(
+        run_alg,
+        raster,
+        model,
+        tmp_path / "cold.tif",
+        EXTENT=extent,
+        CACHE=str(cache),
+        OUTPUT_CONFIDENCE=str(tmp_path / "cc.tif"),
+    )
+    warm, warm_log = _segment(
+        run_alg,
+        raster,
+        model,
+        tmp_path / "warm.tif",
+        EXTENT=extent,
+        CACHE=str(cache),
+        OUTPUT_CONFIDENCE=str(tmp_path / "wc.tif"),
+    )
+    expected = read(plain["OUTPUT"])
+    assert expected.shape == (149, 164)
+    assert np.array_equal(read(cold["OUTPUT"]), expected)
+    assert np.array_equal(read(warm["OUTPUT"]), expected)
+    assert np.array_equal(read(warm["OUTPUT_CONFIDENCE"]), read(plain["OUTPUT_CONFIDENCE"]))
+    hits, total = _from_cache(cold_log)
+    assert hits == 0 and total == cold["TILES"] > 1
+    assert _from_cache(warm_log) == (total, total)
+
+
+def test_an_extent_equals_the_whole_layer_run_on_its_pixels(run_alg, tmp_path, scene):
+    raster, model, cache = scene
+    whole, _ = _segment(run_alg, raster, model, tmp_path / "whole.tif")
+    first, _ = _segment(run_alg, raster, model, tmp_path / "a.tif", EXTENT=_extent(10, 5, 150, 120), CACHE=str(cache))
+    second, log = _segment(
+        run_alg, raster, model, tmp_path / "b.tif", EXTENT=_extent(90, 60, 250, 290), CACHE=str(cache)
+    )
+    reference = read(whole["OUTPUT"])
+    assert np.array_equal(read(first["OUTPUT"]), reference[5:120, 10:150])
+    assert np.array_equal(read(second["OUTPUT"]), reference[60:290, 90:250])
+    hits, total = _from_cache(log)
+    assert 0 < hits < total  # the overlap came from the cache, the rest from the model
+
+
+def test_a_cached_tile_is_taken_as_is_without_running_the_model(run_alg, tmp_path, scene):
+    """Rewrite every entry's class map with a value the model never gives: the warm run shows it."""
+    from flair_qgis.core.tile_cache import decode_entry, encode_entry
+
+    raster, model, cache = scene
+    extent = _extent(0, 0, 100, 100)
+    _segment(run_alg, raster, model, tmp_path / "cold.tif", EXTENT=extent, CACHE=str(cache))
+    entries = sorted((cache / f"flair-tile-cache-v{FORMAT_VERSION}").glob("*/*.tile"))
+    assert entries
+    for path in entries:
+        key, (row, col) = path.parent.name, map(int, re.findall(r"\d+", path.stem))
+        arrays = decode_entry(path.read_bytes(), key, row, col)
+        name = next(k for k in arrays if k.endswith(":class"))
+        arrays[name] = np.full_like(arrays[name], 6)
+        path.write_bytes(encode_entry(key, row, col, arrays))
+    warm, _ = _segment(run_alg, raster, model, tmp_path / "warm.tif", EXTENT=extent, CACHE=str(cache))
+    assert (read(warm["OUTPUT"]) == 6).all()
+
+
+@pytest.mark.parametrize("change", ["model", "raster", "bands"])
+def test_changing_the_model_the_raster_or_the_bands_never_returns_stale_tiles(run_alg, tmp_path, scene, change):
+    raster, model, cache = scene
+    extent = _extent(20, 20, 180, 160)
+    _segment(run_alg, raster, model, tmp_path / "cold.tif", EXTENT=extent, CACHE=str(cache))
+    params = {}
+    if change == "model":
+        box3x3_model(model, 5, 7, seed=1, metadata=NORM)  # same path, other weights
+    elif change == "raster":
+        write_raster(raster, random_image(300, 260, seed=4))  # same path, other pixels
+    else:
+        params["BANDS"] = "5,4,3,2,1"
+    after, log = _segment(run_alg, raster, model, tmp_path / "after.tif", EXTENT=extent, CACHE=str(cache), **params)
+    plain, _ = _segment(run_alg, raster, model, tmp_path / "plain.tif", EXTENT=extent, **params)
+    assert _from_cache(log)[0] == 0
+    assert np.array_equal(read(after["OUTPUT"]), read(plain["OUTPUT"]))
+
+
+def test_a_damaged_entry_is_recomputed_with_a_warning(run_alg, tmp_path, scene):
+    raster, model, cache = scene
+    extent = _extent(0, 0, 120, 120)
+    cold, _ = _segment(run_alg, raster, model, tmp_path / "cold.tif", EXTENT=extent, CACHE=str(cache))
+    entries = sorted((cache / f"flair-tile-cache-v{FORMAT_VERSION}").glob("*/*.tile"))
+    damaged = entries[len(entries) // 2]
+    data = bytearray(damaged.read_bytes())
+    data[100] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    warm, log = _segment(run_alg, raster, model, tmp_path / "warm.tif", EXTENT=extent, CACHE=str(cache))
+    assert np.array_equal(read(warm["OUTPUT"]), read(cold["OUTPUT"]))
+    assert _from_cache(log) == (len(entries) - 1, len(entries))
+    assert any("damaged" in w and "recomputed" in w for w in log.warnings), log.warnings
+    assert damaged.exists()  # stored again, whole
+
+
+def test_an_unwritable_cache_folder_runs_uncached_with_a_warning(run_alg, tmp_path, scene):
+    raster, model, _cache = scene
+    blocker = tmp_path / "file"
+    blocker.write_text("a file, not a folder")
+    extent = _extent(0, 0, 120, 120)
+    result, log = _segment(run_alg, raster, model, tmp_path / "out.tif", EXTENT=extent, CACHE=str(blocker / "cache"))
+    plain, _ = _segment(run_alg, raster, model, tmp_path / "plain.tif", EXTENT=extent)
+    assert np.array_equal(read(result["OUTPUT"]), read(plain["OUTPUT"]))
+    assert any("cannot be written" in w and "without the cache" in w for w in log.warnings), log.warnings
+
+
+def test_a_warm_run_does_not_load_the_model(run_alg, tmp_path, scene):
+    raster, model, cache = scene
+    extent = _extent(0, 0, 100, 100)
+    cold, _ = _segment(run_alg, raster, model, tmp_path / "cold.tif", EXTENT=extent, CACHE=str(cache))
+    warm, _ = _segment(run_alg, raster, model, tmp_path / "warm.tif", EXTENT=extent, CACHE=str(cache))
+    assert cold["PROVIDER"] == "CPUExecutionProvider" and cold["CACHED_TILES"] == 0
+    assert warm["PROVIDER"] == "tile cache" and warm["CACHED_TILES"] == warm["TILES"]
+
+
+def test_one_cached_run_serves_runs_with_and_without_a_mask(run_alg, tmp_path, scene):
+    from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsVectorLayer
+
+    raster, model, cache = scene
+    zone = QgsVectorLayer("Polygon?crs=EPSG:2154", "zone", "memory")
+    feature = QgsFeature()
+    corners = [(30, 20), (200, 40), (90, 180)]  # a triangle, layer pixels (col, row)
+    ring = [QgsPointXY(ORIGIN_X + c * RES, ORIGIN_Y - r * RES) for c, r in corners]
+    feature.setGeometry(QgsGeometry.fromPolygonXY([ring]))
+    zone.dataProvider().addFeatures([feature])
+    _segment(run_alg, raster, model, tmp_path / "whole.tif", CACHE=str(cache))  # fills the cache, no mask
+    masked, log = _segment(run_alg, raster, model, tmp_path / "masked.tif", MASK=zone, CACHE=str(cache))
+    plain, _ = _segment(run_alg, raster, model, tmp_path / "plain.tif", MASK=zone)
+    hits, total = _from_cache(log)
+    assert hits == total
+    got, expected = read(masked["OUTPUT"]), read(plain["OUTPUT"])
+    assert np.array_equal(got, expected)
+    with rasterio.open(plain["OUTPUT"]) as dst:
+        assert (expected == dst.nodata).sum() > 1000  # the mask did blank pixels
+
+
+def test_per_image_heads_and_value_maps_come_back_from_the_cache(run_alg, tmp_path):
+    from test_segment_multi import three_head_model
+
+    raster = write_raster(tmp_path / "img.tif", random_image(200, 160, bands=4, seed=5))
+    model = three_head_model(tmp_path / "three.onnx")
+    runs = []
+    for name in ("cold", "warm"):
+        result, _ = _segment(
+            run_alg,
+            raster,
+            model,
+            tmp_path / f"{name}.tif",
+            EXTENT=_extent(10, 10, 150, 190),
+            CACHE=str(tmp_path / "c"),
+        )
+        runs.append(result)
+    cold, warm = runs
+    assert warm["CACHED_TILES"] == warm["TILES"] > 1
+    assert np.array_equal(read(cold["OUTPUT"]), read(warm["OUTPUT"]))
+    assert np.array_equal(read(cold["OUTPUT_HEIGHT"]), read(warm["OUTPUT_HEIGHT"]), equal_nan=True)
+    assert Path(cold["OUTPUT_TILE_VALUES"]).read_text() == Path(warm["OUTPUT_TILE_VALUES"]).read_text()
+
+
+def test_a_web_layer_is_cached_on_its_provider_uri(run_alg, tmp_path):
+    import subprocess
+
+    from qgis.core import QgsProject, QgsRasterLayer
+    from toy_models import identity_model
+
+    src = write_raster(
+        tmp_path / "src.tif",
+        random_image(384, 512, bands=3, seed=7),
+        res=0.3,
+        origin=(261000.0, 6250000.0),
+        crs="EPSG:3857",
+    )
+    tiles = tmp_path / "tiles"
+    subprocess.run(["gdal2tiles.py", "--xyz", "-q", "-z", "19", "-w", "none", str(src), str(tiles)], check=True)
+    uri = f"type=xyz&url=file://{tiles}/{{z}}/{{x}}/{{y}}.png&zmax=19&zmin=19"
+    layer = QgsRasterLayer(uri, "xyz", "wms")
+    QgsProject.instance().addMapLayer(layer)
+    model = identity_model(tmp_path / "id.onnx", 3, metadata={"mean": [0] * 3, "std": [1] * 3, "resolution_cm": 30})
+    params = {"EXTENT": "261030,261120,6249910,6249980 [EPSG:3857]", "BANDS": "1,2,3"}
+    try:
+        plain, _ = _segment(run_alg, layer.id(), model, tmp_path / "plain.tif", **params)
+        cold, _ = _segment(run_alg, layer.id(), model, tmp_path / "cold.tif", CACHE=str(tmp_path / "c"), **params)
+        warm, _ = _segment(run_alg, layer.id(), model, tmp_path / "warm.tif", CACHE=str(tmp_path / "c"), **params)
+    finally:
+        QgsProject.instance().removeMapLayer(layer.id())
+    assert cold["CACHED_TILES"] == 0 and warm["CACHED_TILES"] == warm["TILES"]
+    assert np.array_equal(read(warm["OUTPUT"]), read(plain["OUTPUT"]))
+    assert np.array_equal(read(cold["OUTPUT"]), read(plain["OUTPUT"]))
