@@ -22,7 +22,8 @@ import numpy as np
 
 from .errors import InputError
 from .paths import check_outputs_not_inputs, check_sidecars_not_input
-from .reference import BoxIndex, raster_info, same_crs
+from .polygons import BoxIndex
+from .reference import raster_info, same_crs
 from .review_store import ReviewItem, ReviewStore
 from .writer import check_output_path, write_atomic
 

@@ -23,12 +23,13 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from .alignment import raster_classes
 from .errors import InputError
-from .evaluate import _prediction_classes
 from .grid import Grid
 from .nomenclature import default_color
 from .paths import check_outputs_not_inputs
-from .reference import BoxIndex, ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
+from .polygons import BoxIndex, PolygonSource
+from .reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info, same_crs
 from .review_store import create_review_file
 from .sampling import DESIGNS, count_classes, sample_pixels
 from .writer import check_output_path
@@ -213,11 +214,11 @@ def _suspicious_items(request: SampleRequest, is_canceled, on_progress):
 
 
 def _design_table(request: SampleRequest, grid: Grid, strata: dict[int, int], items) -> dict[str, object]:
-    declared = {c.value: c for c in _prediction_classes(request.prediction_path)}
+    declared = {c.value: c for c in raster_classes(request.prediction_path)}
     seen = set(strata) | {int(v) for v in items["label_class"].dropna().tolist()}
     classes = [
         {"value": v, "name": declared[v].name if v in declared else f"class {v}",
-         "color": declared[v].color if v in declared else default_color(v)}
+         "color": (declared[v].color if v in declared else "") or default_color(v)}
         for v in sorted(seen | set(declared))
     ]  # fmt: skip
     return {

@@ -1163,5 +1163,257 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <source>Model value -&gt; protocol code, when class names cannot align them (e.g. 0:1,1:2,12:13)</source>
         <translation>Valeur du modèle -&gt; code du protocole, quand les noms de classes ne suffisent pas à les aligner (ex. 0:1,1:2,12:13)</translation>
     </message>
+    <message>
+        <source>%v / %m reviewed</source>
+        <translation>%v / %m revus</translation>
+    </message>
+    <message>
+        <source>Apply label review (corrected reference)</source>
+        <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
+    </message>
+    <message>
+        <source>Cannot tell</source>
+        <translation>Impossible à dire</translation>
+    </message>
+    <message>
+        <source>Cells or polygons changed</source>
+        <translation>Cellules ou polygones modifiés</translation>
+    </message>
+    <message>
+        <source>Choose the class map to review.</source>
+        <translation>Choisissez la carte de classes à revoir.</translation>
+    </message>
+    <message>
+        <source>Class field (polygons)</source>
+        <translation>Champ de classe (polygones)</translation>
+    </message>
+    <message>
+        <source>Correct C</source>
+        <translation>Correcte C</translation>
+    </message>
+    <message>
+        <source>Corrected reference (.tif for a raster, .gpkg for polygons)</source>
+        <translation>Référence corrigée (.tif pour un raster, .gpkg pour des polygones)</translation>
+    </message>
+    <message>
+        <source>Create and start reviewing</source>
+        <translation>Créer et commencer la revue</translation>
+    </message>
+    <message>
+        <source>Design</source>
+        <translation>Plan d&apos;échantillonnage</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Élément</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Éléments</translation>
+    </message>
+    <message>
+        <source>Items (total)</source>
+        <translation>Éléments (total)</translation>
+    </message>
+    <message>
+        <source>Items reviewed</source>
+        <translation>Éléments revus</translation>
+    </message>
+    <message>
+        <source>Items to review</source>
+        <translation>Éléments à revoir</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Touche</translation>
+    </message>
+    <message>
+        <source>Label class</source>
+        <translation>Classe de l&apos;étiquette</translation>
+    </message>
+    <message>
+        <source>Label errors {rate:.0%} [{low:.0%}–{high:.0%}] of {n}</source>
+        <translation>Erreurs d&apos;étiquette {rate:.0%} [{low:.0%}–{high:.0%}] sur {n}</translation>
+    </message>
+    <message>
+        <source>Label review report</source>
+        <translation>Rapport de revue des étiquettes</translation>
+    </message>
+    <message>
+        <source>Label-error rate</source>
+        <translation>Taux d&apos;erreur des étiquettes</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Étiquettes</translation>
+    </message>
+    <message>
+        <source>Labels under review (raster mask or polygons)</source>
+        <translation>Étiquettes à revoir (masque raster ou polygones)</translation>
+    </message>
+    <message>
+        <source>Map class</source>
+        <translation>Classe de la carte</translation>
+    </message>
+    <message>
+        <source>Min. per class</source>
+        <translation>Min. par classe</translation>
+    </message>
+    <message>
+        <source>Minimum items per class (stratified)</source>
+        <translation>Minimum d&apos;éléments par classe (stratifié)</translation>
+    </message>
+    <message>
+        <source>New review (sample)</source>
+        <translation>Nouvelle revue (échantillon)</translation>
+    </message>
+    <message>
+        <source>Next item (N or Space)</source>
+        <translation>Élément suivant (N ou Espace)</translation>
+    </message>
+    <message>
+        <source>Next item after a verdict</source>
+        <translation>Élément suivant après un verdict</translation>
+    </message>
+    <message>
+        <source>No verdict yet.</source>
+        <translation>Aucun verdict pour l&apos;instant.</translation>
+    </message>
+    <message>
+        <source>Note on this item (Enter saves it)</source>
+        <translation>Note sur cet élément (Entrée l&apos;enregistre)</translation>
+    </message>
+    <message>
+        <source>Only items not yet reviewed</source>
+        <translation>Seulement les éléments pas encore revus</translation>
+    </message>
+    <message>
+        <source>Only the map view</source>
+        <translation>Seulement la vue de la carte</translation>
+    </message>
+    <message>
+        <source>Open or create a review to start.</source>
+        <translation>Ouvrez ou créez une revue pour commencer.</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Prédiction</translation>
+    </message>
+    <message>
+        <source>Previous item</source>
+        <translation>Élément précédent</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>Graine aléatoire</translation>
+    </message>
+    <message>
+        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate with its Wilson 95 % interval (overall and per label class) and, for the stratified design, map accuracy with the Olofsson et al. (2014) estimators (overall, user&apos;s and producer&apos;s accuracy, area proportions with standard errors, area in ha with 95 % intervals). Items marked unsure are left out and counted.</source>
+        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l&apos;onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d&apos;erreur des étiquettes avec son intervalle de Wilson à 95 % (global et par classe d&apos;étiquette) et, pour le plan stratifié, la précision de la carte avec les estimateurs d&apos;Olofsson et al. (2014) (précision globale, précisions utilisateur et producteur, proportions de surface avec erreurs types, surface en ha avec intervalles à 95 %). Les éléments marqués incertains sont écartés et comptés.</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Revue</translation>
+    </message>
+    <message>
+        <source>Review GeoPackage</source>
+        <translation>GeoPackage de revue</translation>
+    </message>
+    <message>
+        <source>Review file</source>
+        <translation>Fichier de revue</translation>
+    </message>
+    <message>
+        <source>Sample items for label review</source>
+        <translation>Échantillonner des éléments pour la revue des étiquettes</translation>
+    </message>
+    <message>
+        <source>Sampling design</source>
+        <translation>Plan d&apos;échantillonnage</translation>
+    </message>
+    <message>
+        <source>Sampling failed; see the Processing log.</source>
+        <translation>L&apos;échantillonnage a échoué ; voir le journal Processing.</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Graine</translation>
+    </message>
+    <message>
+        <source>The FLAIR Processing provider is not loaded (see the dock&apos;s banner).</source>
+        <translation>Le fournisseur Processing FLAIR n&apos;est pas chargé (voir le bandeau du panneau).</translation>
+    </message>
+    <message>
+        <source>The label is correct</source>
+        <translation>L&apos;étiquette est correcte</translation>
+    </message>
+    <message>
+        <source>True class: click it, or press its key (Shift+digit from the 11th class on).</source>
+        <translation>Vraie classe : cliquez-la, ou tapez sa touche (Maj+chiffre à partir de la 11e classe).</translation>
+    </message>
+    <message>
+        <source>Unsure U</source>
+        <translation>Incertain U</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Verdict</translation>
+    </message>
+    <message>
+        <source>Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed &apos;correct&apos; or &apos;wrong&apos; takes the item&apos;s true class where it differs. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus &apos;label_before&apos;. Unsure items change nothing. The original reference and the review are never modified.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster (ou polygone) sous un élément revu « correct » ou « wrong » prend la vraie classe de l&apos;élément là où elle diffère. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before ». Les éléments incertains ne changent rien. La référence d&apos;origine et la revue ne sont jamais modifiées.</translation>
+    </message>
+    <message>
+        <source>Writes a review GeoPackage: layer &apos;review&apos; (one item per sampled pixel centre, or per reference polygon for &apos;suspicious&apos;, with map class, label class, confidence, suspicion and empty verdict fields), table &apos;review_strata&apos; (pixels per predicted class) and table &apos;review_design&apos;.
+
+DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first). Review the items in the FLAIR dock&apos;s Review tab.</source>
+        <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l&apos;étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par classe prédite) et table « review_design ».
+
+DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d&apos;abord). Revoyez les éléments dans l&apos;onglet Revue du panneau FLAIR.</translation>
+    </message>
+    <message>
+        <source>label correct</source>
+        <translation>étiquette correcte</translation>
+    </message>
+    <message>
+        <source>label wrong</source>
+        <translation>étiquette fausse</translation>
+    </message>
+    <message>
+        <source>map OA {oa:.0%}</source>
+        <translation>OA de la carte {oa:.0%}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>not yet reviewed</source>
+        <translation>pas encore revu</translation>
+    </message>
+    <message>
+        <source>unsure</source>
+        <translation>incertain</translation>
+    </message>
+    <message>
+        <source>{changed} changed from {reviewed} decided items ({outside} outside the reference): {path}</source>
+        <translation>{changed} modifiés d&apos;après {reviewed} éléments tranchés ({outside} hors de la référence) : {path}</translation>
+    </message>
+    <message>
+        <source>{n} items ({design}) written to {path}. Strata: {strata}.</source>
+        <translation>{n} éléments ({design}) écrits dans {path}. Strates : {strata}.</translation>
+    </message>
+    <message>
+        <source>{n} unsure</source>
+        <translation>{n} incertains</translation>
+    </message>
+    <message>
+        <source>{path} exists: open it to resume, or choose another review file.</source>
+        <translation>{path} existe : ouvrez-le pour reprendre, ou choisissez un autre fichier de revue.</translation>
+    </message>
+    <message>
+        <source>{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.</source>
+        <translation>{reviewed} éléments revus sur {items} ({unsure} incertains) ; erreurs d&apos;étiquette : {rate}.</translation>
+    </message>
 </context>
 </TS>

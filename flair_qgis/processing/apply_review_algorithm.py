@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -98,8 +99,8 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
             self.reference = capture_reference(layer, self.field)
             if self.reference.polygons is not None:
-                self.reference = type(self.reference)(
-                    self.reference.name, polygons=_all_fields(layer, self.reference.polygons)
+                self.reference = dataclasses.replace(
+                    self.reference, polygons=_all_fields(layer, self.reference.polygons)
                 )
             self.reference_file = _file_of(layer)
         except FlairError as err:
