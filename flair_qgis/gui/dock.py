@@ -12,7 +12,16 @@ import os
 import traceback
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
-from qgis.PyQt.QtWidgets import QComboBox, QDockWidget, QMessageBox, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QMessageBox,
+    QScrollArea,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..adapters import deps, settings
 from ..i18n import tr
@@ -80,6 +89,9 @@ class FlairDock(QDockWidget):
         self.setWidget(body)
         for combo in self.findChildren(QComboBox):
             compact(combo)
+        # A narrow dock (300 px) puts a form's field under its label rather than scrolling sideways.
+        for form in self.findChildren(QFormLayout):
+            form.setRowWrapPolicy(QFormLayout.WrapLongRows)
 
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab (scrolled, so that the dock can stay narrow); returns its index."""

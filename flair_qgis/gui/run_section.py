@@ -40,7 +40,10 @@ class RunSection(QGroupBox):
         self.output_widget.setFilter("GeoTIFF (*.tif *.tiff)")
         self.output_widget.lineEdit().setPlaceholderText(tr("[new file in a temporary folder]"))
         form.addRow(tr("Class map"), self.output_widget)
-        self.confidence_check = QCheckBox(tr("Also write a confidence layer"))
+        self.confidence_check = QCheckBox(tr("Confidence layer"))
+        self.confidence_check.setToolTip(
+            tr("Also write the probability of the winning class (0..1); the suspicious-label ranking uses it")
+        )
         self.confidence_check.setChecked(settings.bool_value("confidence", False))
         form.addRow(self.confidence_check)
         form.addRow(self._build_advanced())
