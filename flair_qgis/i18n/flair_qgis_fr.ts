@@ -243,6 +243,16 @@
         <translation>Le traitement a été arrêté.</translation>
     </message>
     <message>
+        <location filename="../processing/base.py" line="42" />
+        <source>{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
+        <translation>{name} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="46" />
+        <source>MODEL must be an ONNX model (.onnx); {name} is not one.</source>
+        <translation>MODEL doit être un modèle ONNX (.onnx) ; {name} n&apos;en est pas un.</translation>
+    </message>
+    <message>
         <location filename="../processing/base.py" line="46" />
         <source>Canceled: nothing was written.</source>
         <translation>Annulé : rien n'a été écrit.</translation>
