@@ -7,7 +7,7 @@ import os
 from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
-from .. import resources_path
+from ..resource_paths import resources_path
 
 PROVIDER_ID = "flair"
 
