@@ -1351,8 +1351,8 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Élément suivant (N ou Espace)</translation>
     </message>
     <message>
-        <source>Next item after a verdict</source>
-        <translation>Élément suivant après un verdict</translation>
+        <source>Next after a verdict</source>
+        <translation>Suivant après un verdict</translation>
     </message>
     <message>
         <source>No verdict yet.</source>
@@ -1363,8 +1363,8 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Note sur cet élément (Entrée l&apos;enregistre)</translation>
     </message>
     <message>
-        <source>Only items not yet reviewed</source>
-        <translation>Seulement les éléments pas encore revus</translation>
+        <source>Unreviewed items only</source>
+        <translation>Non revus seulement</translation>
     </message>
     <message>
         <source>Only the map view</source>
