@@ -34,8 +34,6 @@ def _file_of(layer) -> str | None:
 def _all_fields(layer, polygons):
     """The polygons of ``capture_reference`` with every other field of the layer added (same ids),
     so the corrected copy keeps them."""
-    import pandas as pd
-
     names = [n for n in layer.fields().names() if n not in polygons.columns]
     rows = {}
     for feature in layer.getFeatures():
@@ -48,8 +46,10 @@ def _all_fields(layer, polygons):
                 value = str(value)  # dates and other Qt values as text
             values.append(value)
         rows[feature.id()] = values
-    extra = pd.DataFrame.from_dict(rows, orient="index", columns=names)
-    return polygons.join(extra)
+    out = polygons.copy()
+    for k, name in enumerate(names):
+        out[name] = [rows[fid][k] if fid in rows else None for fid in out.index]
+    return out
 
 
 class ApplyReviewAlgorithm(FlairAlgorithm):
