@@ -29,12 +29,12 @@
         <translation>Segmentation FLAIR</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="78" />
+        <location filename="../gui/dock.py" line="87" />
         <source>Segment</source>
         <translation>Segmenter</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="79" />
+        <location filename="../gui/dock.py" line="88" />
         <source>Evaluate</source>
         <translation>Évaluer</translation>
     </message>
@@ -174,7 +174,7 @@
         <translation>Installer {package}</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="150" />
+        <location filename="../gui/dock.py" line="159" />
         <source>Install {package} with pip into
 {target}
 (used only by this plugin)?</source>
@@ -183,7 +183,7 @@
 (utilisé uniquement par cette extension) ?</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="166" />
+        <location filename="../gui/dock.py" line="175" />
         <source>onnxruntime {version} installed: the plugin is ready.</source>
         <translation>onnxruntime {version} installé : l'extension est prête.</translation>
     </message>
@@ -258,7 +258,7 @@
         <translation>Sortie par image « {name} » sur {n} tuiles : moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="189" />
+        <location filename="../gui/dock.py" line="198" />
         <source>Unexpected error: {error}. Details are in the log (View ▸ Panels ▸ Log Messages, tab FLAIR).</source>
         <translation>Erreur inattendue : {error}. Le détail est dans le journal (Vue ▸ Panneaux ▸ Journal des messages, onglet FLAIR).</translation>
     </message>
@@ -368,17 +368,17 @@
         <translation>Suspicion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="96" />
+        <location filename="../gui/qa_panel.py" line="99" />
         <source>Scoring…</source>
         <translation>Évaluation…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="113" />
+        <location filename="../gui/qa_panel.py" line="140" />
         <source>Canceled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="118" />
+        <location filename="../gui/qa_panel.py" line="145" />
         <source>Scoring failed (see the FLAIR log).</source>
         <translation>L'évaluation a échoué (voir le journal FLAIR).</translation>
     </message>
@@ -388,17 +388,17 @@
         <translation>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="146" />
+        <location filename="../gui/qa_panel.py" line="173" />
         <source>Export report</source>
         <translation>Exporter le rapport</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="146" />
+        <location filename="../gui/qa_panel.py" line="173" />
         <source>JSON report (*.json)</source>
         <translation>Rapport JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="168" />
+        <location filename="../gui/qa_panel.py" line="195" />
         <source>Report written to {path}</source>
         <translation>Rapport écrit dans {path}</translation>
     </message>
@@ -1081,17 +1081,17 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Tuiles lues dans le cache de tuiles</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="158" />
+        <location filename="../gui/qa_panel.py" line="185" />
         <source>the class map</source>
         <translation>la carte des classes</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="159" />
+        <location filename="../gui/qa_panel.py" line="186" />
         <source>the reference</source>
         <translation>la référence</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="163" />
+        <location filename="../gui/qa_panel.py" line="190" />
         <source>The report</source>
         <translation>Le rapport</translation>
     </message>
@@ -1231,6 +1231,11 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <location filename="../adapters/segment_task.py" line="116" />
         <source>Confidence (0–1)</source>
         <translation>Confiance (0–1)</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_panel.py" line="115" />
+        <source>Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence.</source>
+        <translation>Sans la confiance du modèle, les étiquettes suspectes sont classées par désaccord seulement (égalités départagées par la surface en désaccord) : cochez « Couche de confiance » dans l'onglet Segmenter et relancez pour les pondérer par la confiance.</translation>
     </message>
 </context>
 </TS>
