@@ -93,7 +93,9 @@ def french_qgis(tmp_path, monkeypatch):
     i18n.remove_translator()
 
 
-def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_new_project):
+def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_new_project, qtbot):
+    from layout_helpers import horizontal_overflow, show_at_dock_width
+
     from flair_qgis.plugin import FlairPlugin
 
     plugin = FlairPlugin(qgis_iface)
@@ -107,6 +109,9 @@ def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_ne
         assert dock.qa.score_button.text() == "Évaluer cette vue"
         assert dock.run_button.text() == "Lancer"
         assert i18n.class_label("deciduous") == "feuillu"
+        # French words are longer: the dock still fits its default 300 px.
+        show_at_dock_width(dock, qtbot)
+        assert horizontal_overflow(dock, qtbot) == []
     finally:
         plugin.unload()
     # Unloading removes the translator: the plugin's strings are English again.

@@ -48,6 +48,7 @@ class QaPanel(QWidget):
         self.scores = ScoresSection()
         self.suspicious_table = SuspiciousTable(self.canvas)
         self.scores.layout().addWidget(self.suspicious_table)
+        self.scores.layout().addWidget(self.suspicious_table.details_button)
         self.scores.score_button.clicked.connect(self.score_view)
         self.scores.export_button.clicked.connect(self._export_dialog)
         layout = QVBoxLayout(self)
@@ -193,5 +194,6 @@ class QaPanel(QWidget):
     def shutdown(self) -> None:
         """Release what the panel holds in the project (overlay layers stay the user's)."""
         self.identify.release()
+        self.suspicious_table.release()
         if self.task is not None:
             self.task.cancel()
