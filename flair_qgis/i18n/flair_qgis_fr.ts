@@ -1556,5 +1556,10 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <source>{n} items ({design}) written to {path}. Strata: {strata}.</source>
         <translation>{n} éléments ({design}) écrits dans {path}. Strates : {strata}.</translation>
     </message>
+    <message>
+        <location filename="../gui/review_view.py" line="135" />
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
 </context>
 </TS>
