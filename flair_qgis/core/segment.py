@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .cache_run import CachedRun, open_cached_run
-from .engine import SessionInfo, create_session
+from .engine import SessionInfo, create_session, cuda_available
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
 from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
@@ -230,11 +230,12 @@ def run_plan(
     """
     started = time.perf_counter()
     warnings: list[str] = []
-    cached = (
-        open_cached_run(plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append)
-        if plan.cache is not None
-        else None
-    )
+    device = "cuda" if plan.request.device != "cpu" and cuda_available() else "cpu"
+    cached = None
+    if plan.cache is not None:
+        cached = open_cached_run(
+            plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append, device=device
+        )
     session, info, make_session = _session(plan, cached, session)
     writers, tile_values = _writers(plan, info.provider)
     outputs = [f for w in writers for f in w.files]

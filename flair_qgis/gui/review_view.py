@@ -132,7 +132,7 @@ def ensure_raster(path: str) -> QgsMapLayer | None:
 
 def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
     if value is None:
-        return f"<i>{tr('none')}</i>"
+        return "<i>" + tr("none") + "</i>"  # outside an f-string: pylupdate5 skips f-strings
     info = classes.get(value)
     name = html.escape(info.name) if info else ""
     colour = info.color if info else "#888888"
