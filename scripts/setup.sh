@@ -44,7 +44,8 @@ other=onnxruntime-gpu; [ "$ORT" = onnxruntime-gpu ] && other=onnxruntime
 echo "setup: installing $ORT and test tools into $VENV (numpy pinned to Debian's $numpy_version)"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" \
   "$ORT" -r requirements-dev.txt 2>&1 | grep -v "is ignored: it is neither a file nor a directory" || true
-"$VENV/bin/python" -c "import onnxruntime, onnx, pytest_qgis, numpy; assert numpy.__version__ == '$numpy_version'"
+"$VENV/bin/python" -c "import onnxruntime, onnx, pytest_qgis, numpy, distributed; assert numpy.__version__ == '$numpy_version'"
+test -x "$VENV/bin/dask" || { echo "setup: $VENV/bin/dask is missing (dask distributed did not install)" >&2; exit 1; }
 rm -f "$VENV"/.flair-setup-*
 touch "$stamp"
 echo "setup: ready ($("$VENV/bin/python" -c 'import onnxruntime; print("onnxruntime", onnxruntime.__version__)'))"

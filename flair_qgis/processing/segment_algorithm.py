@@ -33,6 +33,7 @@ from ..core.model import ModelInfo, read_model_info
 from ..core.plan import SegmentRequest, output_name, plan_segment
 from ..core.segment import run_plan
 from .base import FlairAlgorithm, tr
+from .segment_scheduler import distributed_run, run_distributed
 
 MAX_INPUTS = 4
 
@@ -55,6 +56,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     DEVICE = "DEVICE"
     OUTPUT = "OUTPUT"
     OUTPUT_CONFIDENCE = "OUTPUT_CONFIDENCE"
+    SCHEDULER = "SCHEDULER"
     MASK = "MASK"
     CACHE = "CACHE"
 
@@ -75,10 +77,21 @@ class SegmentAlgorithm(FlairAlgorithm):
             "default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; "
             "the log says which one ran.\n\n"
             "CACHE (a folder) stores each tile's result; later runs over the same ground read it "
-            "instead of running the model (same pixels; the log says how many tiles came from it)."
+            "instead of running the model (same pixels; the log says how many tiles came from it).\n\n"
+            "SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the "
+            "address of a running scheduler (tcp://host:8786). The run then goes into a folder named "
+            "after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; "
+            "running again with the same OUTPUT computes only the missing chunks. Needs dask and "
+            "distributed installed (scripts/flair segment is the command-line equivalent)."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
+        self._add_inputs()
+        self._add_run_options()
+        self._add_outputs()
+
+    def _add_inputs(self) -> None:
+        """INPUT, MODEL, EXTENT, MASK, BANDS, and the further inputs of multi-input models."""
         self.addParameter(QgsProcessingParameterRasterLayer(self.INPUT, tr("Input raster")))
         self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
         self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Extent"), optional=True))
@@ -106,6 +119,9 @@ class SegmentAlgorithm(FlairAlgorithm):
                     f"{self.BANDS}{_suffix(index)}", tr("Bands for model input {}").format(index + 1), optional=True
                 )
             )
+
+    def _add_run_options(self) -> None:
+        """TILE_SIZE, OVERLAP, BATCH_SIZE, DEVICE, CACHE."""
         for key, label, default, minimum in (
             (self.TILE_SIZE, tr("Tile size (px, empty = model's)"), None, 32),
             (self.OVERLAP, tr("Overlap between tiles (px, empty = model's)"), None, 0),
@@ -125,6 +141,9 @@ class SegmentAlgorithm(FlairAlgorithm):
                 self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Folder, optional=True
             )
         )
+
+    def _add_outputs(self) -> None:
+        """OUTPUT, OUTPUT_CONFIDENCE, SCHEDULER (it decides what OUTPUT becomes) and the numeric outputs."""
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
         self.addParameter(
             QgsProcessingParameterRasterDestination(
@@ -132,6 +151,13 @@ class SegmentAlgorithm(FlairAlgorithm):
                 tr("Confidence (probability of the winning class)"),
                 optional=True,
                 createByDefault=False,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterString(
+                self.SCHEDULER,
+                tr("Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder's VRT)"),
+                optional=True,
             )
         )
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
@@ -169,6 +195,8 @@ class SegmentAlgorithm(FlairAlgorithm):
                 extent=self._extent(parameters, context, primary), mask_wkbs=wkbs,
                 inputs={"MASK": mask_file}, make_source=make_source,
             )  # fmt: skip
+            scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
+            self.distributed = distributed_run(self.plan, rasters[0], scheduler)
         except FlairError as err:
             raise QgsProcessingException(str(err)) from err
         return True
@@ -235,6 +263,8 @@ class SegmentAlgorithm(FlairAlgorithm):
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
+        if self.distributed is not None:
+            return self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
         is_canceled, on_progress = self.hooks(feedback)
         plan, grid = self.plan, self.plan.grid
         feedback.pushInfo(

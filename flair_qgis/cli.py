@@ -1,0 +1,155 @@
+"""``python -m flair_qgis.cli segment``: the segmentation engine on Dask distributed, without QGIS.
+
+Exit codes: 0 all chunks done and the mosaic written; 1 some chunks failed (see run.json);
+2 the run could not start (bad input, unreachable scheduler, workers lacking packages);
+130 interrupted (finished chunks are kept: run the same command again to resume).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from .core.bands import parse_band_list
+from .core.errors import Canceled, FlairError, InputError
+
+EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def _extent(text: str) -> tuple[float, float, float, float]:
+    try:
+        xmin, ymin, xmax, ymax = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--extent must be xmin,ymin,xmax,ymax in the input's CRS, got {text!r}"
+        ) from None
+    return xmin, ymin, xmax, ymax
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``flair`` command line."""
+    parser = argparse.ArgumentParser(prog="flair", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    seg = commands.add_parser("segment", help="segment a raster on Dask workers into chunks/, classes.vrt, run.json")
+    seg.add_argument("--input", required=True, help="GeoTIFF, VRT or any GDAL path (/vsicurl/ COGs too)")
+    seg.add_argument("--model", required=True, help="the ONNX model (the same file must be visible to every worker)")
+    seg.add_argument("--output-dir", required=True, help="folder for chunks/, classes.vrt and run.json")
+    where = seg.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://10.0.0.1:8786")
+    where.add_argument("--workers", type=int, help="worker processes of a local cluster (default: one per core)")
+    seg.add_argument("--threads", type=int, help="onnxruntime threads per worker (default: the worker's Dask threads)")
+    seg.add_argument("--chunk-tiles", type=int, default=8, help="edge of a work unit in tiles (default 8)")
+    seg.add_argument("--tile-size", type=int, help="model input edge in px (default: the model's)")
+    seg.add_argument("--overlap", type=int, help="overlap between tiles in px (default: the model's)")
+    seg.add_argument("--batch-size", type=int, default=4, help="tiles per onnxruntime call (default 4)")
+    seg.add_argument("--bands", default="", help="input bands for the model's channels, e.g. 1,2,3,4,5")
+    seg.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"))
+    seg.add_argument("--extent", type=_extent, help="xmin,ymin,xmax,ymax in the input's CRS (default: all)")
+    seg.add_argument("--force", action="store_true", help="discard a run of another model/input/tiling in the folder")
+    return parser
+
+
+class ProgressBar:
+    """One status line: a bar, tiles done, tiles/s and ETA; a new line at most every 10 s off a terminal."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self._last = 0.0
+
+    def __call__(self, progress) -> None:
+        now = time.monotonic()
+        done = progress.tiles_done >= progress.tiles_total
+        if not self.tty and not done and now - self._last < 10.0:
+            return
+        self._last = now
+        width = 30
+        filled = int(width * progress.percent / 100.0)
+        eta = "--" if progress.eta_s is None else time.strftime("%H:%M:%S", time.gmtime(progress.eta_s))
+        failed = f", {progress.chunks_failed} chunk(s) failed" if progress.chunks_failed else ""
+        line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {progress.percent:5.1f}% "
+            f"{progress.tiles_done}/{progress.tiles_total} tiles, {progress.tiles_per_s:.2f} tiles/s, ETA {eta}{failed}"
+        )
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        if self.tty and done:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def segment_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Plan, check the folder, connect, check the workers, run; returns the exit code."""
+    from .scale.cluster import check_workers, dashboard_link, open_client
+    from .scale.manifest import open_output_dir
+    from .scale.plan import plan_job
+    from .scale.runner import execute
+
+    if args.workers is not None and args.workers < 1:
+        raise InputError(f"--workers must be at least 1, got {args.workers}.")
+    job, model, notes = plan_job(
+        args.input,
+        args.model,
+        args.output_dir,
+        bands=parse_band_list(args.bands),
+        extent=args.extent,
+        tile_size_px=args.tile_size,
+        overlap_px=args.overlap,
+        batch_size=args.batch_size,
+        device=args.device,
+        threads=args.threads,
+        chunk_tiles=args.chunk_tiles,
+    )
+    for note in notes:
+        out.write(f"note: {note}\n")
+    manifest = open_output_dir(job, args.force)
+    g = job.grid
+    out.write(
+        f"flair: {g.width} x {g.height} px ({g.area_km2:.3f} km²) at {g.pixel_size_m:g} m, "
+        f"{len(job.chunks())} chunk(s) of up to {job.chunk_tiles}x{job.chunk_tiles} tiles of {job.tile_size_px} px\n"
+    )
+    with open_client(args.scheduler, args.workers) as client:
+        reports = check_workers(client)
+        out.write(f"flair: {len(reports)} worker(s) ready\n")
+        link = dashboard_link(client)
+        if link:
+            out.write(f"flair: Dask dashboard at {link}\n")
+        result = execute(job, model, manifest, client, on_progress=ProgressBar(out))
+    for warning in result.warnings:
+        out.write(f"warning: {warning}\n")
+    providers = ", ".join(sorted(set(result.providers.values()))) or "none (nothing to compute)"
+    out.write(
+        f"flair: {result.chunks_run} chunk(s) computed, {result.chunks_skipped} already done, "
+        f"{len(result.failed)} failed; {result.tiles_run} tiles in {result.seconds:.1f} s "
+        f"({result.tiles_per_s:.2f} tiles/s) on {providers}\n"
+    )
+    if result.failed:
+        for name, error in sorted(result.failed.items()):
+            out.write(f"error: chunk {name} failed: {error.splitlines()[0][:300]}\n")
+        out.write(
+            f"flair: no mosaic written; the failed chunks are listed in {manifest.path}. "
+            "Fix their cause and run the same command again to compute only them.\n"
+        )
+        return EXIT_CHUNKS_FAILED
+    out.write(f"flair: mosaic {result.mosaic_path}\n")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    out = sys.stderr
+    try:
+        return segment_command(args, out)
+    except FlairError as err:
+        out.write(f"error: {err}\n")
+        return EXIT_BAD_INPUT
+    except (KeyboardInterrupt, Canceled):
+        out.write("\nflair: interrupted; finished chunks are kept, run the same command again to resume.\n")
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""Dask clients for a run: an existing scheduler, or a local cluster of worker processes.
+
+Dask is imported here only, lazily: the plugin works without it until a scheduler is asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.errors import InputError, NotSupportedError
+
+CONNECT_TIMEOUT_S = 5
+INSTALL_HINT = (
+    "Dask distributed is not installed in this Python: install it with "
+    "`python3 -m pip install 'dask[distributed]'` (the project's `make setup` does), or run without a scheduler."
+)
+
+
+def require_dask() -> None:
+    """Raise a message saying what to install when ``distributed`` cannot be imported."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as err:
+        raise NotSupportedError(INSTALL_HINT) from err
+
+
+def parse_scheduler(text: str | None) -> tuple[str, str | int | None]:
+    """``("", None)``, ``("local", N or None)`` or ``("remote", "tcp://host:port")``.
+
+    Raises:
+        InputError: anything else.
+    """
+    text = (text or "").strip()
+    if not text:
+        return "", None
+    if text == "local" or text.startswith("local:"):
+        count = text.partition(":")[2]
+        if count and not (count.isdigit() and int(count) > 0):
+            raise InputError(f"SCHEDULER local:N needs a number of workers N >= 1, got {text!r}.")
+        return "local", int(count) if count else None
+    if "://" in text:
+        return "remote", text
+    raise InputError(f"SCHEDULER must be empty, local:N or an address like tcp://host:8786, got {text!r}.")
+
+
+@contextlib.contextmanager
+def open_client(scheduler: str | None, workers: int | None, threads_per_worker: int = 1) -> Iterator[Any]:
+    """A connected ``distributed.Client``, closed (with its local cluster) on exit.
+
+    Args:
+        scheduler: address of an existing scheduler, or None for a local cluster.
+        workers: worker processes of the local cluster; None for one per core.
+        threads_per_worker: Dask threads (and onnxruntime threads) per local worker.
+
+    Raises:
+        InputError: the scheduler cannot be reached, or has no worker.
+        NotSupportedError: Dask is not installed.
+    """
+    require_dask()
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            _reachable(scheduler)
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise InputError(
+                f"Cannot reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT_S} s ({str(err)[:200]}): "
+                "check the address and that `dask scheduler` runs there, or drop --scheduler for a local cluster."
+            ) from err
+        try:
+            _wait_for_workers(client, scheduler)
+            yield client
+        finally:
+            client.close()
+        return
+    count = workers or max(1, (os.cpu_count() or 1) // threads_per_worker)
+    _fix_spawn_executable()
+    cluster = LocalCluster(
+        n_workers=count,
+        threads_per_worker=threads_per_worker,
+        processes=True,
+        dashboard_address=":0" if _has_dashboard() else None,
+        silence_logs=logging.CRITICAL,
+    )
+    try:
+        with Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()
+
+
+def _reachable(address: str) -> None:
+    """Fail at once when nothing listens at a ``tcp://host:port`` (Dask would retry until its timeout)."""
+    scheme, _, rest = address.partition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme != "tcp" or not port.isdigit():
+        return  # other transports (tls, ucx, inproc): Dask's own connect decides
+    socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S).close()
+
+
+def _wait_for_workers(client: Any, scheduler: str) -> None:
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+    except TimeoutError as err:
+        raise InputError(
+            f"The Dask scheduler at {scheduler} has no worker: start some with "
+            f"`dask worker {scheduler}` on machines that see the input and the model."
+        ) from err
+
+
+def _has_dashboard() -> bool:
+    try:
+        import bokeh  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _fix_spawn_executable() -> None:
+    """Make local worker processes start a Python, also when the host program (QGIS) is not one."""
+    if os.path.basename(sys.executable).startswith("python"):
+        return
+    import multiprocessing
+
+    python = os.path.join(sys.exec_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}")
+    if os.path.exists(python):
+        multiprocessing.set_executable(python)
+
+
+def dashboard_link(client: Any) -> str | None:
+    """The Dask dashboard's address, or None when the scheduler serves none."""
+    try:
+        services = client.scheduler_info().get("services", {})
+    except (OSError, TimeoutError):
+        return None
+    return client.dashboard_link if "dashboard" in services else None
+
+
+def ship_by_value() -> None:
+    """Send :mod:`.remote` to the cluster by value (see its docstring)."""
+    import cloudpickle
+
+    from . import remote
+
+    if remote.__name__ not in cloudpickle.list_registry_pickle_by_value():
+        cloudpickle.register_pickle_by_value(remote)
+
+
+def check_workers(client: Any) -> dict[str, dict[str, Any]]:
+    """Run :func:`.remote.probe_worker` on every worker; their reports by address.
+
+    Raises:
+        InputError: some workers cannot import what a chunk needs; the message names each.
+    """
+    from . import remote
+
+    ship_by_value()
+    reports = client.run(remote.probe_worker)
+    broken = {address: r["missing"] for address, r in reports.items() if r["missing"]}
+    if broken:
+        lines = "; ".join(f"worker {address} lacks {', '.join(missing)}" for address, missing in sorted(broken.items()))
+        raise InputError(
+            f"{lines}. Install onnxruntime, rasterio and this project on every worker (or put it on the "
+            "workers' PYTHONPATH) and restart them."
+        )
+    return reports

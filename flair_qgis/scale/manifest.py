@@ -1,0 +1,142 @@
+"""``run.json``: what a distributed run is (model, input, grid, tiling) and where it stands.
+
+The identity decides whether a folder may be resumed: a re-run of the same model on the same
+input with the same grid and tiling computes only the chunks not yet done; anything else is
+refused unless the user forces a fresh start. Chunk files are written atomically, so a chunk
+marked done whose file exists is complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from typing import Any
+
+from ..core.errors import InputError
+from ..core.writer import write_text_atomic
+from .plan import CHUNKS_DIR, ScaleJob, input_identity
+
+MANIFEST = "run.json"
+MOSAIC = "classes.vrt"
+FORMAT = "flair-scale-run/1"
+DONE, FAILED, PENDING = "done", "failed", "pending"
+
+
+def job_identity(job: ScaleJob) -> dict[str, Any]:
+    """The parts of a run that decide its pixels."""
+    g = job.grid
+    return {
+        "model": {"path": job.model_path, "sha256": job.model_sha256},
+        "input": input_identity(job.input_path),
+        "bands": list(job.bands),
+        "grid": {"transform": list(g.transform)[:6], "width": g.width, "height": g.height, "crs": g.crs_wkt},
+        "tiling": {"tile_size_px": job.tile_size_px, "overlap_px": job.overlap_px, "chunk_tiles": job.chunk_tiles},
+    }
+
+
+def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    labels = {"model": "model", "input": "input", "bands": "bands", "grid": "grid/extent", "tiling": "tiling"}
+    return [label for key, label in labels.items() if old.get(key) != new.get(key)]
+
+
+class Manifest:
+    """The run's manifest, kept in memory and written atomically to ``run.json``."""
+
+    def __init__(self, path: str, data: dict[str, Any]) -> None:
+        self.path = path
+        self.data = data
+        self._saved_at = 0.0
+
+    @property
+    def chunks(self) -> dict[str, dict[str, Any]]:
+        """Chunk name -> ``{state, tiles, seconds, worker, provider, error}``."""
+        return self.data["chunks"]
+
+    def is_done(self, name: str, path: str) -> bool:
+        """True when the chunk was finished by an earlier run and its file is still there."""
+        return self.chunks.get(name, {}).get("state") == DONE and os.path.isfile(path)
+
+    def record(self, name: str, **fields: Any) -> None:
+        """Update one chunk's entry."""
+        self.chunks.setdefault(name, {}).update(fields)
+
+    def record_worker(self, address: str, info: dict[str, Any]) -> None:
+        """Remember which provider and threads a worker process runs with."""
+        self.data.setdefault("workers", {})[address] = info
+
+    def save(self, every_s: float = 0.0) -> None:
+        """Write ``run.json``; with ``every_s``, at most that often."""
+        now = time.monotonic()
+        if every_s and now - self._saved_at < every_s:
+            return
+        self.data["updated"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        write_text_atomic(self.path, json.dumps(self.data, indent=1, sort_keys=False) + "\n")
+        self._saved_at = now
+
+
+def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
+    """Check the output folder and return the manifest to run with.
+
+    A missing or empty folder starts a new run. A folder with a ``run.json`` of the same
+    identity is resumed. ``force`` restarts a folder that holds a run of something else.
+
+    Raises:
+        InputError: the folder holds files that are not a run, or a run of another model,
+            input, grid or tiling and ``force`` is not given.
+    """
+    folder = job.output_dir
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise InputError(f"--output-dir {folder} is a file: give a folder (new or holding an earlier run).")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, MANIFEST)
+    identity = job_identity(job)
+    entries = sorted(os.listdir(folder))
+    if entries and MANIFEST not in entries:
+        shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
+        raise InputError(
+            f"The output folder {folder} holds other files ({shown}) and no {MANIFEST}: "
+            "choose a new or empty folder (nothing was changed)."
+        )
+    fresh = {"format": FORMAT, "identity": identity, "chunks": {}, "workers": {}, "runs": []}
+    if MANIFEST in entries:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                old = json.load(handle)
+        except (OSError, ValueError) as err:
+            raise InputError(f"{path} cannot be read ({err}): remove it or choose another folder.") from err
+        if old.get("format") != FORMAT:
+            raise InputError(f"{path} is not a flair run manifest: choose a new or empty folder.")
+        changed = _differences(old.get("identity", {}), identity)
+        if not changed:
+            _remove_partials(folder)
+            return Manifest(path, old)
+        if not force:
+            raise InputError(
+                f"The output folder {folder} holds a run with another {', '.join(changed)}: "
+                "give --force (scripts/flair) to discard it and start again, or choose another folder "
+                "(another OUTPUT in flair:segment)."
+            )
+        _discard_run(folder)
+    manifest = Manifest(path, fresh)
+    manifest.save()
+    return manifest
+
+
+def _remove_partials(folder: str) -> None:
+    """Delete temporary chunk files left by an interrupted run (never complete ones)."""
+    chunks = os.path.join(folder, CHUNKS_DIR)
+    if os.path.isdir(chunks):
+        for name in os.listdir(chunks):
+            if name.startswith(".") and ".partial" in name:
+                os.remove(os.path.join(chunks, name))
+
+
+def _discard_run(folder: str) -> None:
+    """Remove a previous run's files (only those a run writes)."""
+    shutil.rmtree(os.path.join(folder, CHUNKS_DIR), ignore_errors=True)
+    base = os.path.join(folder, os.path.splitext(MOSAIC)[0])
+    for stale in (base + ".vrt", base + ".qml", base + ".vrt.aux.xml", os.path.join(folder, MANIFEST)):
+        if os.path.exists(stale):
+            os.remove(stale)

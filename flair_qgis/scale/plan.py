@@ -1,0 +1,180 @@
+"""A distributed run, planned on the driver: everything a worker needs, frozen and picklable."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+import rasterio
+import rasterio.errors
+
+from ..core.errors import InputError, NotSupportedError
+from ..core.grid import Grid
+from ..core.model import ModelInfo, read_model_info
+from ..core.plan import SegmentPlan, SegmentRequest, plan_segment
+from ..core.sources import capture_file
+from .chunks import Chunk, chunk_layout
+
+CHUNKS_DIR = "chunks"
+# Input files up to this size are identified by their content (a VRT, a single GeoTIFF), larger
+# ones by size and modification time.
+_HASHED_INPUT_MAX_BYTES = 64 * 2**20
+
+
+@dataclass(frozen=True)
+class ScaleJob:
+    """One distributed segmentation run.
+
+    Attributes:
+        input_path: the raster (any GDAL path: GeoTIFF, VRT, ``/vsicurl/`` COG); every worker
+            must be able to open it under this name.
+        model_path: the ONNX model; every worker must see the same file under this name.
+        model_sha256: the model's content hash (workers check it; a changed model is refused).
+        bands: 1-based input bands, one per model channel.
+        grid: the whole run's output grid.
+        tile_size_px: model input edge.
+        overlap_px: overlap between tiles.
+        batch_size: tiles per onnxruntime call.
+        device: ``auto``, ``cuda`` or ``cpu``.
+        threads: onnxruntime threads per worker process; None for the worker's Dask threads.
+        chunk_tiles: edge of a work unit in tiles.
+        output_dir: folder of ``chunks/``, ``classes.vrt`` and ``run.json``.
+    """
+
+    input_path: str
+    model_path: str
+    model_sha256: str
+    bands: tuple[int, ...]
+    grid: Grid
+    tile_size_px: int
+    overlap_px: int
+    batch_size: int
+    device: str
+    threads: int | None
+    chunk_tiles: int
+    output_dir: str
+
+    def chunks(self) -> list[Chunk]:
+        """The work units, row-major."""
+        return chunk_layout(self.grid, self.tile_size_px, self.overlap_px, self.chunk_tiles)
+
+    def chunk_path(self, chunk: Chunk) -> str:
+        """Where a chunk's class map goes."""
+        return os.path.join(self.output_dir, CHUNKS_DIR, f"{chunk.name}.tif")
+
+
+def file_sha256(path: str) -> str:
+    """Hex SHA-256 of a file's content, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(2**20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def input_identity(path: str) -> dict[str, object]:
+    """What identifies an input: its name, its raster shape and, for a local file, its content.
+
+    Raises:
+        InputError: GDAL cannot open it.
+    """
+    try:
+        with rasterio.open(path) as src:
+            identity: dict[str, object] = {
+                "path": path,
+                "width": src.width,
+                "height": src.height,
+                "bands": src.count,
+                "transform": list(src.transform)[:6],
+                "crs": src.crs.to_wkt() if src.crs else None,
+            }
+    except rasterio.errors.RasterioIOError as err:
+        raise InputError(f"Cannot open the input raster {path}: {err}") from err
+    if os.path.isfile(path):
+        stat = os.stat(path)
+        identity["bytes"] = stat.st_size
+        if stat.st_size <= _HASHED_INPUT_MAX_BYTES:
+            identity["sha256"] = file_sha256(path)
+        else:
+            identity["mtime_ns"] = stat.st_mtime_ns
+    return identity
+
+
+def job_from_plan(
+    plan: SegmentPlan, input_path: str, output_dir: str, chunk_tiles: int, threads: int | None = None
+) -> ScaleJob:
+    """The distributed run of a planned segmentation: the same grid, bands and tiling.
+
+    Raises:
+        NotSupportedError: what a distributed run does not do yet (several inputs, a mask).
+        InputError: a bad ``chunk_tiles``.
+    """
+    if len(plan.model.inputs) != 1:
+        raise NotSupportedError(
+            f"The model has {len(plan.model.inputs)} inputs: distributed runs take one input raster; "
+            "run it in-process (no scheduler)."
+        )
+    if plan.mask is not None:
+        raise NotSupportedError("A MASK is not applied by distributed runs yet: leave MASK or SCHEDULER empty.")
+    job = ScaleJob(
+        input_path=input_path,
+        model_path=plan.model.path,
+        model_sha256=file_sha256(plan.model.path),
+        bands=tuple(plan.bands[0]),
+        grid=plan.grid,
+        tile_size_px=plan.tile_px,
+        overlap_px=plan.overlap_px,
+        batch_size=plan.batch_size,
+        device=plan.request.device,
+        threads=threads,
+        chunk_tiles=chunk_tiles,
+        output_dir=os.path.abspath(output_dir),
+    )
+    job.chunks()  # validates chunk_tiles before anything is written
+    return job
+
+
+def plan_job(
+    input_path: str,
+    model_path: str,
+    output_dir: str,
+    *,
+    bands: tuple[int, ...] = (),
+    extent: tuple[float, float, float, float] | None = None,
+    tile_size_px: int | None = None,
+    overlap_px: int | None = None,
+    batch_size: int = 4,
+    device: str = "auto",
+    threads: int | None = None,
+    chunk_tiles: int = 8,
+) -> tuple[ScaleJob, ModelInfo, list[str]]:
+    """Plan a run exactly as ``flair:segment`` plans it (:func:`plan_segment`), then cut it into chunks.
+
+    Returns:
+        ``(job, model, notes)``: notes are messages for the user (band guesses).
+
+    Raises:
+        InputError, ModelError, NotSupportedError: the run cannot be planned.
+    """
+    if not os.path.isfile(model_path):
+        raise InputError(f"The model file {model_path} does not exist.")
+    model = read_model_info(os.path.abspath(model_path))
+    if os.path.exists(input_path):
+        input_path = os.path.abspath(input_path)
+    try:
+        raster = capture_file(input_path)
+    except InputError as err:
+        raise InputError(f"Cannot open the input raster {input_path}: {err}") from err
+    output_dir = os.path.abspath(output_dir)
+    # plan_segment checks an output file; the chunks go into output_dir, created later, so the
+    # check is made on a name beside it (never written).
+    request = SegmentRequest(
+        output_path=output_dir.rstrip(os.sep) + ".tif",
+        tile_size_px=tile_size_px,
+        overlap_px=overlap_px,
+        batch_size=batch_size,
+        device=device,
+    )
+    plan = plan_segment(model, [raster], request, bands=[bands], extent=extent)
+    return job_from_plan(plan, input_path, output_dir, chunk_tiles, threads), model, list(plan.warnings)

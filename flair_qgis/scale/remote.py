@@ -1,0 +1,55 @@
+"""What travels to the scheduler and the workers by value (cloudpickle), not by import.
+
+Recent Dask schedulers unpickle the task graph: a task naming ``flair_qgis`` functions would
+need the package on the scheduler too. Tasks are therefore :func:`call_pickled` with the real
+call as opaque bytes, unpickled on the worker only; a bare ``dask scheduler`` is enough. The
+probe runs on every worker before any chunk and says what it lacks, even flair_qgis itself.
+Keep this module free of flair_qgis imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+NEEDED = ("numpy", "rasterio", "onnxruntime", "flair_qgis.scale.worker")
+
+
+def probe_worker() -> dict[str, Any]:
+    """``{missing: [...], python, pid, onnxruntime}`` of the process running it."""
+    import importlib
+    import os
+    import sys
+
+    missing = []
+    versions = {}
+    for name in NEEDED:
+        try:
+            module = importlib.import_module(name)
+            versions[name] = getattr(module, "__version__", "")
+        except Exception as err:  # any import failure is reported, not raised: the driver names the worker
+            missing.append(f"{name} ({type(err).__name__}: {str(err)[:120]})")
+    return {"missing": missing, "python": sys.executable, "pid": os.getpid(), "versions": versions}
+
+
+class ChunkError(Exception):
+    """A chunk failed on a worker; the text names the original error."""
+
+
+def chunk_task() -> Callable[[bytes], object]:
+    """The function every chunk task runs: unpickle ``(function, args)`` on the worker, call it.
+
+    It is a closure on purpose: plain pickle cannot reference it, so Dask falls back to
+    cloudpickle, which ships it by value; the scheduler never imports flair_qgis.
+    """
+
+    def call_pickled(payload: bytes) -> object:
+        import pickle
+
+        function, args = pickle.loads(payload)
+        try:
+            return function(*args)
+        except Exception as err:  # every failure of a chunk is reported per chunk, not raised further
+            raise ChunkError(f"{type(err).__name__}: {err}") from None
+
+    return call_pickled

@@ -1,0 +1,200 @@
+"""The driver of a distributed run: submit the chunks not yet done, follow them, publish the mosaic.
+
+Dask does the scheduling and the fault tolerance: a worker lost mid-chunk has its chunks re-run
+elsewhere (each chunk file is written under a temporary name and renamed when complete, so a
+half-written chunk never counts). A chunk that raises is recorded with its error in the
+manifest and the others go on; the mosaic is written only when every chunk is done.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import Canceled
+from ..core.model import ModelInfo
+from ..core.segment import plan_heads
+from .cluster import ship_by_value
+from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest
+from .mosaic import build_mosaic
+from .plan import CHUNKS_DIR, ScaleJob
+from .remote import ChunkError, chunk_task
+from .worker import run_chunk
+
+_POLL_S = 0.2
+_FINAL = ("finished", "error", "cancelled")
+_SAVE_EVERY_S = 2.0
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a run stands, for progress bars.
+
+    Attributes:
+        tiles_done: tiles finished, earlier runs' included.
+        tiles_total: tiles of the whole grid.
+        tiles_per_s: this run's throughput so far.
+        eta_s: seconds left at that throughput, or None before the first chunk.
+        chunks_failed: chunks that raised so far.
+    """
+
+    tiles_done: int
+    tiles_total: int
+    tiles_per_s: float
+    eta_s: float | None
+    chunks_failed: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.tiles_done / self.tiles_total if self.tiles_total else 100.0
+
+
+@dataclass
+class ScaleResult:
+    """What a run did.
+
+    Attributes:
+        mosaic_path: ``classes.vrt``, or None when some chunks failed.
+        chunks_total: chunks of the grid.
+        chunks_skipped: chunks done by an earlier run and not recomputed.
+        chunks_run: chunks computed by this run.
+        failed: chunk name -> error text.
+        tiles_run: tiles computed by this run.
+        seconds: wall time of this run.
+        providers: worker address -> execution provider that ran there.
+        warnings: messages for the user (each once).
+    """
+
+    mosaic_path: str | None
+    chunks_total: int
+    chunks_skipped: int
+    chunks_run: int
+    failed: dict[str, str]
+    tiles_run: int
+    seconds: float
+    providers: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def tiles_per_s(self) -> float:
+        return self.tiles_run / self.seconds if self.seconds > 0 else 0.0
+
+
+def execute(
+    job: ScaleJob,
+    model: ModelInfo,
+    manifest: Manifest,
+    client: Any,
+    *,
+    on_progress: Callable[[Progress], None] | None = None,
+    is_canceled: Callable[[], bool] | None = None,
+) -> ScaleResult:
+    """Run the chunks of ``job`` not yet done on ``client``'s workers, then write the mosaic.
+
+    Raises:
+        Canceled: ``is_canceled`` answered True; finished chunks stay for a resume, no mosaic.
+    """
+    started = time.perf_counter()
+    chunks = job.chunks()
+    by_name = {c.name: c for c in chunks}
+    todo = [c for c in chunks if not manifest.is_done(c.name, job.chunk_path(c))]
+    tiles_total = sum(len(c.tiles) for c in chunks)
+    tiles_done = tiles_total - sum(len(c.tiles) for c in todo)
+    os.makedirs(os.path.join(job.output_dir, CHUNKS_DIR), exist_ok=True)
+    mosaic = os.path.join(job.output_dir, MOSAIC)
+    if todo and os.path.exists(mosaic):
+        os.remove(mosaic)  # a mosaic is only ever there when complete
+    for chunk in todo:
+        manifest.record(chunk.name, state=PENDING, tiles=len(chunk.tiles), error=None)
+    run_entry = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "chunks_skipped": len(chunks) - len(todo),
+    }
+    manifest.data.setdefault("runs", []).append(run_entry)
+    manifest.save()
+
+    token = uuid.uuid4().hex[:8]
+    ship_by_value()
+    payloads = [pickle.dumps((run_chunk, (chunk, job))) for chunk in todo]
+    keys = [f"flair-chunk-{c.name}-{token}" for c in todo]
+    futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=_resources(job, client))
+    result = ScaleResult(None, len(chunks), len(chunks) - len(todo), 0, {}, 0, 0.0)
+    names = {f.key: c.name for f, c in zip(futures, todo)}
+    remaining = set(futures)
+    while remaining:
+        # Not done(): a result held by a worker that died is "lost" and Dask computes it again.
+        if is_canceled and is_canceled():
+            client.cancel(list(remaining))
+            manifest.save()
+            raise Canceled()
+        finished = [f for f in remaining if f.status in _FINAL]
+        if not finished:
+            time.sleep(_POLL_S)
+            continue
+        for future in finished:
+            remaining.discard(future)
+            name = names[future.key]
+            _record(manifest, result, name, future)
+            tiles_done += len(by_name[name].tiles) if manifest.chunks[name]["state"] == DONE else 0
+        manifest.save(every_s=_SAVE_EVERY_S)
+        if on_progress:
+            elapsed = time.perf_counter() - started
+            rate = result.tiles_run / elapsed if elapsed > 0 else 0.0
+            eta = (tiles_total - tiles_done) / rate if rate > 0 else None
+            on_progress(Progress(tiles_done, tiles_total, rate, eta, len(result.failed)))
+    result.seconds = time.perf_counter() - started
+    if not result.failed:
+        classes = plan_heads(model).primary.classes
+        result.mosaic_path = build_mosaic(mosaic, [job.chunk_path(c) for c in chunks], job.grid, classes)
+    run_entry.update(
+        seconds=round(result.seconds, 3),
+        chunks_run=result.chunks_run,
+        chunks_failed=len(result.failed),
+        tiles_per_s=round(result.tiles_per_s, 3),
+    )
+    manifest.save()
+    return result
+
+
+def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
+    """``{"GPU": 1}`` for CUDA runs on a cluster whose workers declare GPUs, else None.
+
+    Workers started with ``--resources GPU=1`` (one per GPU) then run one chunk at a time each,
+    and chunks never land on CPU-only workers of the same cluster.
+    """
+    if job.device != "cuda":
+        return None
+    workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    return {"GPU": 1} if any(w.get("resources", {}).get("GPU") for w in workers.values()) else None
+
+
+def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> None:
+    """Put a finished future's outcome into the manifest and the result."""
+    if future.status == "finished":
+        entry = future.result()
+        manifest.record(name, **entry, error=None)
+        manifest.record_worker(
+            entry["worker"],
+            {k: entry[k] for k in ("host", "pid", "provider", "threads", "sessions_built")},
+        )
+        result.chunks_run += 1
+        result.tiles_run += entry["tiles"]
+        result.providers[entry["worker"]] = entry["provider"]
+        for warning in entry["warnings"]:
+            if warning not in result.warnings:
+                result.warnings.append(warning)
+        return
+    error = future.exception() if future.status == "error" else None
+    if error is None:
+        text = f"chunk {future.status}"
+    elif type(error).__name__ == ChunkError.__name__:  # by-value class: compare names, not identity
+        text = str(error)
+    else:  # a worker lost too often (KilledWorker), a cluster error
+        text = f"{type(error).__name__}: {error}"
+    manifest.record(name, state=FAILED, error=text[:1000])
+    result.failed[name] = text

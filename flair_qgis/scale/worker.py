@@ -1,0 +1,127 @@
+"""What runs on a Dask worker: one chunk through the core engine, with one session per process.
+
+A worker process keeps its onnxruntime session (keyed by model hash, device and threads) and
+its parsed model across chunks: building a session costs seconds for a large model, a chunk's
+tiles only milliseconds each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..core.engine import SessionInfo, create_session
+from ..core.errors import ModelError
+from ..core.model import ModelInfo, read_model_info
+from ..core.plan import SegmentRequest, plan_run
+from ..core.segment import run_plan
+from ..core.sources import PixelSource, RasterioSource, WindowReader
+from .chunks import Chunk
+from .plan import ScaleJob, file_sha256
+
+_LOCK = threading.Lock()
+_SESSIONS: dict[tuple[str, str, int], tuple[Any, SessionInfo]] = {}
+_MODELS: dict[str, ModelInfo] = {}
+
+
+class _OffsetSource:
+    """A source bound to the whole run's grid, read in the pixels of one chunk.
+
+    Reads outside the chunk come from the raster exactly as in a whole-grid run (context around
+    the tile cores), which keeps chunk borders invisible, resampled inputs included.
+    """
+
+    def __init__(self, source: PixelSource, row0: int, col0: int) -> None:
+        self.source = source
+        self.band_count = source.band_count
+        self.row0, self.col0 = row0, col0
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[WindowReader]:
+        with self.source.open() as reader:
+            yield _OffsetReader(reader, self.row0, self.col0)
+
+
+class _OffsetReader:
+    def __init__(self, reader: WindowReader, row0: int, col0: int) -> None:
+        self.reader, self.row0, self.col0 = reader, row0, col0
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.reader.read(row + self.row0, col + self.col0, rows, cols)
+
+
+def _worker_identity() -> tuple[str, int]:
+    """``(address, Dask threads)`` of the worker running this task; ``("local", cores)`` outside one."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return "local", os.cpu_count() or 1
+    state = getattr(worker, "state", worker)
+    return worker.address, int(getattr(state, "nthreads", 1))
+
+
+def _model_and_session(job: ScaleJob, threads: int) -> tuple[ModelInfo, tuple[Any, SessionInfo]]:
+    """This process's model and session for ``job``, built on first use."""
+    key = (job.model_sha256, job.device, threads)
+    with _LOCK:
+        if job.model_sha256 not in _MODELS:
+            seen = file_sha256(job.model_path)
+            if seen != job.model_sha256:
+                raise ModelError(
+                    f"Worker {socket.gethostname()} sees another file at {job.model_path} than the one the run was "
+                    "planned with: give every worker the same model file."
+                )
+            _MODELS[job.model_sha256] = read_model_info(job.model_path)
+        if key not in _SESSIONS:
+            _SESSIONS[key] = create_session(job.model_path, job.device, threads)
+        return _MODELS[job.model_sha256], _SESSIONS[key]
+
+
+def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
+    """Segment one chunk into its own GeoTIFF (written under a temporary name, then renamed).
+
+    Returns:
+        The manifest entry: state, tiles, seconds, worker, provider, pid, sessions built by
+        this process so far, warnings.
+
+    Raises:
+        FlairError, RasterioIOError...: the chunk failed; the driver records the error.
+    """
+    started = time.perf_counter()
+    address, dask_threads = _worker_identity()
+    threads = job.threads or dask_threads
+    model, session = _model_and_session(job, threads)
+    source = _OffsetSource(RasterioSource(job.input_path, job.bands, job.grid), chunk.row0, chunk.col0)
+    request = SegmentRequest(
+        output_path=job.chunk_path(chunk),
+        tile_size_px=job.tile_size_px,
+        overlap_px=job.overlap_px,
+        batch_size=job.batch_size,
+        device=job.device,
+        threads=threads,
+    )
+    # The chunk's own plan (outputs, heads), run on the whole grid's tiles that fall in it.
+    plan = replace(plan_run(model, [source], chunk.sub_grid(job.grid), request), tiles=chunk.tiles)
+    result = run_plan(plan, session=session)
+    return {
+        "state": "done",
+        "tiles": len(chunk.tiles),
+        "seconds": round(time.perf_counter() - started, 3),
+        "worker": address,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "provider": result.session.provider,
+        "threads": threads,
+        "sessions_built": len(_SESSIONS),  # never evicted: every session this process built
+        "warnings": result.warnings,
+    }
