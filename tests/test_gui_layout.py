@@ -192,3 +192,39 @@ def test_a_clicked_suspicious_row_is_outlined_on_the_map(plugin, qgis_canvas, qt
     colours = [(band.strokeColor().name(), band.width()) for band in table.highlight.bands]
     assert colours == [("#000000", 5), ("#00e5ff", 2)]
     assert all(band.fillColor().alpha() == 0 for band in table.highlight.bands)
+
+
+def test_the_suspicion_ranking_gets_the_model_confidence(plugin, qgis_iface, qgis_canvas, qtbot, tmp_path):
+    dock = plugin.dock
+    show_at_dock_width(dock, qtbot)
+    qa = dock.qa
+    # Asking for suspicious labels turns the confidence layer on for the next run.
+    dock.confidence_check.setChecked(False)
+    qa.suspicious_check.setChecked(False)
+    qa.suspicious_check.setChecked(True)
+    assert dock.confidence_check.isChecked()
+
+    image = add_raster(copy_patch(tmp_path))
+    polygons = mask_polygons(copy_patch(tmp_path, "MSK_000473.tif"))
+    QgsProject.instance().addMapLayer(polygons)
+    dock.set_model(str(toy_model(tmp_path)))
+    dock.layer_combo.setLayer(image)
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_and_wait(qtbot, dock)
+    run_confidence = top_nodes()[0].children()[1].layer()
+    assert run_confidence.customProperty("flair_qgis/kind") == "confidence"
+    # The user cleared the confidence: scoring with suspicious labels takes the run's own again.
+    qa.confidence_combo.setLayer(None)
+    qgis_canvas.setDestinationCrs(image.crs())
+    qgis_canvas.setExtent(image.extent())
+    _score(qa, qtbot, polygons, "code")
+    assert qa.confidence_combo.currentLayer() is run_confidence
+    assert qa.ranked["mean_confidence"].notna().any()
+
+    # A run without confidence: the scoring says how to rank better.
+    dock.confidence_check.setChecked(False)
+    run_and_wait(qtbot, dock)
+    qa.confidence_combo.setLayer(None)
+    qgis_iface.messageBar().clear_messages()
+    _score(qa, qtbot, polygons, "code")
+    assert any("tick 'Confidence layer'" in text for text in messages(qgis_iface, Qgis.Info))

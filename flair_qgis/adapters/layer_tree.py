@@ -57,6 +57,15 @@ def group_of(layer_id: str | None, project: QgsProject | None = None) -> QgsLaye
     return None
 
 
+def run_confidence(prediction: QgsMapLayer | None, project: QgsProject | None = None) -> QgsMapLayer | None:
+    """The confidence layer written by the same run as a class map (in its run group), or None."""
+    group = group_of(prediction.id(), project) if prediction is not None else None
+    for node in group.findLayers() if group is not None else ():
+        if node.layer() is not None and node.layer().customProperty("flair_qgis/kind") == "confidence":
+            return node.layer()
+    return None
+
+
 def raise_group(group: QgsLayerTreeGroup, project: QgsProject | None = None) -> QgsLayerTreeGroup:
     """Move a run group to the top of the layer tree; returns the group node now in the tree.
 

@@ -86,6 +86,9 @@ class FlairDock(QDockWidget):
         self.segment.run_section.add_row(self.follow.widget)
         self.add_tab(self.segment, tr("Segment"))
         self.add_tab(self.qa, tr("Evaluate"))
+        from .review_panel import ReviewPanel  # the Review tab cleans up after itself (destroyed with the dock)
+
+        self.add_tab(ReviewPanel(self.iface, self), tr("Review"))
         self.setWidget(body)
         for combo in self.findChildren(QComboBox):
             compact(combo)

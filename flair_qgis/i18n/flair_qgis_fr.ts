@@ -29,12 +29,12 @@
         <translation>Segmentation FLAIR</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="78" />
+        <location filename="../gui/dock.py" line="87" />
         <source>Segment</source>
         <translation>Segmenter</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="79" />
+        <location filename="../gui/dock.py" line="88" />
         <source>Evaluate</source>
         <translation>Évaluer</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="91" />
+        <location filename="../processing/segment_algorithm.py" line="97" />
         <source>Extent</source>
         <translation>Emprise</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>Auto (CUDA si disponible)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="125" />
+        <location filename="../processing/segment_algorithm.py" line="134" />
         <source>Device</source>
         <translation>Processeur</translation>
     </message>
@@ -124,7 +124,7 @@
         <translation>[nouveau fichier dans un dossier temporaire]</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="135" />
+        <location filename="../processing/segment_algorithm.py" line="147" />
         <source>Class map</source>
         <translation>Carte des classes</translation>
     </message>
@@ -144,7 +144,7 @@
         <translation>Recouvrement</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="116" />
+        <location filename="../processing/segment_algorithm.py" line="125" />
         <source>Tiles per batch</source>
         <translation>Tuiles par lot</translation>
     </message>
@@ -174,7 +174,7 @@
         <translation>Installer {package}</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="150" />
+        <location filename="../gui/dock.py" line="162" />
         <source>Install {package} with pip into
 {target}
 (used only by this plugin)?</source>
@@ -183,7 +183,7 @@
 (utilisé uniquement par cette extension) ?</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="166" />
+        <location filename="../gui/dock.py" line="178" />
         <source>onnxruntime {version} installed: the plugin is ready.</source>
         <translation>onnxruntime {version} installé : l'extension est prête.</translation>
     </message>
@@ -233,7 +233,7 @@
         <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="268" />
+        <location filename="../processing/segment_algorithm.py" line="280" />
         <source>{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).</source>
         <translation>{provider} a traité {tiles} tuile(s) en {s:.1f} s ({rate:.2f} km²/h).</translation>
     </message>
@@ -243,17 +243,7 @@
         <translation>Le traitement a été arrêté.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="42" />
-        <source>{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
-        <translation>{name} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickles.</translation>
-    </message>
-    <message>
-        <location filename="../processing/base.py" line="46" />
-        <source>MODEL must be an ONNX model (.onnx); {name} is not one.</source>
-        <translation>MODEL doit être un modèle ONNX (.onnx) ; {name} n&apos;en est pas un.</translation>
-    </message>
-    <message>
-        <location filename="../processing/base.py" line="46" />
+        <location filename="../processing/base.py" line="88" />
         <source>Canceled: nothing was written.</source>
         <translation>Annulé : rien n'a été écrit.</translation>
     </message>
@@ -268,7 +258,7 @@
         <translation>Sortie par image « {name} » sur {n} tuiles : moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="189" />
+        <location filename="../gui/dock.py" line="201" />
         <source>Unexpected error: {error}. Details are in the log (View ▸ Panels ▸ Log Messages, tab FLAIR).</source>
         <translation>Erreur inattendue : {error}. Le détail est dans le journal (Vue ▸ Panneaux ▸ Journal des messages, onglet FLAIR).</translation>
     </message>
@@ -278,17 +268,17 @@
         <translation>L'extension a été déchargée.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="20" />
+        <location filename="../gui/qa_layers.py" line="21" />
         <source>Layers</source>
         <translation>Couches</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="29" />
+        <location filename="../gui/review_view.py" line="154" />
         <source>Confidence</source>
         <translation>Confiance</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="35" />
+        <location filename="../gui/qa_layers.py" line="36" />
         <source>Reference</source>
         <translation>Référence</translation>
     </message>
@@ -373,22 +363,22 @@
         <translation>Accord</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="56" />
+        <location filename="../gui/review_view.py" line="155" />
         <source>Suspicion</source>
         <translation>Suspicion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="96" />
+        <location filename="../gui/qa_panel.py" line="99" />
         <source>Scoring…</source>
         <translation>Évaluation…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="113" />
+        <location filename="../gui/qa_panel.py" line="140" />
         <source>Canceled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="118" />
+        <location filename="../gui/qa_panel.py" line="145" />
         <source>Scoring failed (see the FLAIR log).</source>
         <translation>L'évaluation a échoué (voir le journal FLAIR).</translation>
     </message>
@@ -398,17 +388,17 @@
         <translation>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="146" />
+        <location filename="../gui/qa_panel.py" line="173" />
         <source>Export report</source>
         <translation>Exporter le rapport</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="146" />
+        <location filename="../gui/qa_panel.py" line="173" />
         <source>JSON report (*.json)</source>
         <translation>Rapport JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="168" />
+        <location filename="../gui/qa_panel.py" line="195" />
         <source>Report written to {path}</source>
         <translation>Rapport écrit dans {path}</translation>
     </message>
@@ -528,7 +518,7 @@ Pour le faire vous-même, lancez :
         <translation>{names} installé(s) : redémarrez QGIS pour utiliser FLAIR.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="47" />
+        <location filename="../processing/base.py" line="89" />
         <source>Canceled by the user; no output was written.</source>
         <translation>Annulé par l'utilisateur ; aucune sortie n'a été écrite.</translation>
     </message>
@@ -560,12 +550,12 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Dossier du jeu de données</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="90" />
+        <location filename="../processing/segment_algorithm.py" line="96" />
         <source>ONNX model</source>
         <translation>Modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="96" />
+        <location filename="../processing/review_report_algorithm.py" line="44" />
         <source>Report (JSON)</source>
         <translation>Rapport (JSON)</translation>
     </message>
@@ -630,7 +620,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Échantillons par seconde</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="151" />
+        <location filename="../processing/segment_algorithm.py" line="163" />
         <source>Execution provider that ran</source>
         <translation>Fournisseur d'exécution utilisé</translation>
     </message>
@@ -645,7 +635,7 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Dossier des prédictions</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="216" />
+        <location filename="../processing/segment_algorithm.py" line="228" />
         <source>DEVICE must be auto, cuda or cpu, got '{}'.</source>
         <translation>DEVICE doit valoir auto, cuda ou cpu, reçu « {} ».</translation>
     </message>
@@ -678,7 +668,7 @@ PROTOCOL : flair1 (codes 13..19 regroupés en « autre », mIoU sur 1..12, class
 Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des valeurs que le protocole ne déclare pas arrêtent le traitement, avec leur liste.</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="63" />
+        <location filename="../processing/sample_algorithm.py" line="60" />
         <source>Prediction (class map)</source>
         <translation>Prédiction (carte des classes)</translation>
     </message>
@@ -733,7 +723,7 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
         <translation>Pixels évalués</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="132" />
+        <location filename="../processing/review_report_algorithm.py" line="47" />
         <source>Per-class CSV</source>
         <translation>CSV par classe</translation>
     </message>
@@ -743,7 +733,7 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
         <translation>PNG de la matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="198" />
+        <location filename="../processing/segment_algorithm.py" line="210" />
         <source>The extent is empty: choose an area with a width and a height.</source>
         <translation>L'emprise est vide : choisissez une zone avec une largeur et une hauteur.</translation>
     </message>
@@ -781,7 +771,7 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Polygones de référence</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="74" />
+        <location filename="../processing/sample_algorithm.py" line="72" />
         <source>Confidence raster</source>
         <translation>Raster de confiance</translation>
     </message>
@@ -801,7 +791,7 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Regrouper des valeurs (par ex. 13-19:13)</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="86" />
+        <location filename="../processing/sample_algorithm.py" line="73" />
         <source>Only this area</source>
         <translation>Seulement cette zone</translation>
     </message>
@@ -836,77 +826,77 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Segmenter un raster avec un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="89" />
+        <location filename="../processing/segment_algorithm.py" line="95" />
         <source>Input raster</source>
         <translation>Raster en entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="100" />
+        <location filename="../processing/segment_algorithm.py" line="106" />
         <source>Layer bands for the model's channels (e.g. 1,2,3)</source>
         <translation>Bandes de la couche pour les canaux du modèle (par ex. 1,2,3)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="106" />
+        <location filename="../processing/segment_algorithm.py" line="112" />
         <source>Raster for model input {}</source>
         <translation>Raster pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="111" />
+        <location filename="../processing/segment_algorithm.py" line="117" />
         <source>Bands for model input {}</source>
         <translation>Bandes pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="116" />
+        <location filename="../processing/segment_algorithm.py" line="125" />
         <source>Tile size (px, empty = model's)</source>
         <translation>Taille des tuiles (px, vide = celle du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="116" />
+        <location filename="../processing/segment_algorithm.py" line="125" />
         <source>Overlap between tiles (px, empty = model's)</source>
         <translation>Recouvrement entre tuiles (px, vide = celui du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="136" />
+        <location filename="../processing/segment_algorithm.py" line="148" />
         <source>Confidence (probability of the winning class)</source>
         <translation>Confiance (probabilité de la classe retenue)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="152" />
+        <location filename="../processing/segment_algorithm.py" line="164" />
         <source>Tiles processed</source>
         <translation>Tuiles traitées</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="154" />
+        <location filename="../processing/segment_algorithm.py" line="166" />
         <source>Run time (s)</source>
         <translation>Durée du traitement (s)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="155" />
+        <location filename="../processing/segment_algorithm.py" line="167" />
         <source>Per-tile values of per-image heads (CSV)</source>
         <translation>Valeurs par tuile des têtes par image (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="231" />
+        <location filename="../processing/segment_algorithm.py" line="243" />
         <source>The model has {} inputs; flair:segment feeds at most {}.</source>
         <translation>Le modèle a {} entrées ; flair:segment en alimente au plus {}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="243" />
+        <location filename="../processing/segment_algorithm.py" line="255" />
         <source>The model has {n} inputs: give a raster layer for each ({wanted}); {key} is missing.</source>
         <translation>Le modèle a {n} entrées : donnez une couche raster pour chacune ({wanted}) ; {key} manque.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="258" />
+        <location filename="../processing/segment_algorithm.py" line="270" />
         <source>Segmenting {w} x {h} px ({km2:.3f} km²) at {res:g} m with {model}.</source>
         <translation>Segmentation de {w} x {h} px ({km2:.3f} km²) à {res:g} m avec {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="283" />
+        <location filename="../processing/segment_algorithm.py" line="295" />
         <source>Output '{name}' written to {path}</source>
         <translation>Sortie « {name} » écrite dans {path}</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="286" />
+        <location filename="../processing/segment_algorithm.py" line="298" />
         <source>Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » : {n} tuiles, moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
@@ -1006,12 +996,12 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="92" />
+        <location filename="../processing/segment_algorithm.py" line="98" />
         <source>Mask polygons (nodata outside)</source>
         <translation>Polygones de masque (sans donnée en dehors)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="209" />
+        <location filename="../processing/segment_algorithm.py" line="221" />
         <source>MASK cannot be read: choose a polygon layer.</source>
         <translation>MASK est illisible : choisissez une couche de polygones.</translation>
     </message>
@@ -1081,27 +1071,27 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>FLAIR vue</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="130" />
+        <location filename="../processing/segment_algorithm.py" line="139" />
         <source>Tile cache folder</source>
         <translation>Dossier du cache de tuiles</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="153" />
+        <location filename="../processing/segment_algorithm.py" line="165" />
         <source>Tiles read from the tile cache</source>
         <translation>Tuiles lues dans le cache de tuiles</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="158" />
+        <location filename="../gui/qa_panel.py" line="185" />
         <source>the class map</source>
         <translation>la carte des classes</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="159" />
+        <location filename="../gui/qa_panel.py" line="186" />
         <source>the reference</source>
         <translation>la référence</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="163" />
+        <location filename="../gui/qa_panel.py" line="190" />
         <source>The report</source>
         <translation>Le rapport</translation>
     </message>
@@ -1198,7 +1188,7 @@ CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suiva
 SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="144" />
+        <location filename="../processing/segment_algorithm.py" line="156" />
         <source>Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder's VRT)</source>
         <translation>Ordonnanceur Dask : vide (dans ce processus), local:N ou tcp://hote:port (OUTPUT devient le VRT d'un dossier)</translation>
     </message>
@@ -1241,6 +1231,335 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <location filename="../adapters/segment_task.py" line="116" />
         <source>Confidence (0–1)</source>
         <translation>Confiance (0–1)</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_panel.py" line="115" />
+        <source>Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence.</source>
+        <translation>Sans la confiance du modèle, les étiquettes suspectes sont classées par désaccord seulement (égalités départagées par la surface en désaccord) : cochez « Couche de confiance » dans l'onglet Segmenter et relancez pour les pondérer par la confiance.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="94" />
+        <source>Review</source>
+        <translation>Revue</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="44" />
+        <source>New review (sample)</source>
+        <translation>Nouvelle revue (échantillon)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="59" />
+        <source>Only the map view</source>
+        <translation>Seulement la vue de la carte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="69" />
+        <source>Create and start reviewing</source>
+        <translation>Créer et commencer la revue</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="144" />
+        <source>Labels</source>
+        <translation>Étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Design</source>
+        <translation>Plan d'échantillonnage</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Items</source>
+        <translation>Éléments</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Min. per class</source>
+        <translation>Min. par classe</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Seed</source>
+        <translation>Graine</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Review file</source>
+        <translation>Fichier de revue</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="122" />
+        <source>Choose the class map to review.</source>
+        <translation>Choisissez la carte de classes à revoir.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="125" />
+        <source>{path} exists: open it to resume, or choose another review file.</source>
+        <translation>{path} existe : ouvrez-le pour reprendre, ou choisissez un autre fichier de revue.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="131" />
+        <source>The FLAIR Processing provider is not loaded (see the dock's banner).</source>
+        <translation>Le fournisseur Processing FLAIR n'est pas chargé (voir le bandeau du panneau).</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="150" />
+        <source>Sampling failed; see the Processing log.</source>
+        <translation>L'échantillonnage a échoué ; voir le journal Processing.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="103" />
+        <source>%v / %m reviewed</source>
+        <translation>%v / %m revus</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="110" />
+        <source>Note on this item (Enter saves it)</source>
+        <translation>Note sur cet élément (Entrée l'enregistre)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Previous item</source>
+        <translation>Élément précédent</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Next item (N or Space)</source>
+        <translation>Élément suivant (N ou Espace)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Correct C</source>
+        <translation>Correcte C</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>The label is correct</source>
+        <translation>L'étiquette est correcte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Unsure U</source>
+        <translation>Incertain U</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Cannot tell</source>
+        <translation>Impossible à dire</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="129" />
+        <source>Unreviewed items only</source>
+        <translation>Non revus seulement</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="131" />
+        <source>Next after a verdict</source>
+        <translation>Suivant après un verdict</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="135" />
+        <source>True class: click it, or press its key (Shift+digit from the 11th class on).</source>
+        <translation>Vraie classe : cliquez-la, ou tapez sa touche (Maj+chiffre à partir de la 11e classe).</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="138" />
+        <source>Key</source>
+        <translation>Touche</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="144" />
+        <source>Prediction</source>
+        <translation>Prédiction</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="145" />
+        <source>Open or create a review to start.</source>
+        <translation>Ouvrez ou créez une revue pour commencer.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="146" />
+        <source>label correct</source>
+        <translation>étiquette correcte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="146" />
+        <source>label wrong</source>
+        <translation>étiquette fausse</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="146" />
+        <source>unsure</source>
+        <translation>incertain</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="147" />
+        <source>not yet reviewed</source>
+        <translation>pas encore revu</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="151" />
+        <source>Item</source>
+        <translation>Élément</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="152" />
+        <source>Map class</source>
+        <translation>Classe de la carte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="153" />
+        <source>Label class</source>
+        <translation>Classe de l'étiquette</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="156" />
+        <source>Verdict</source>
+        <translation>Verdict</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="168" />
+        <source>Label errors {rate:.0%} [{low:.0%}–{high:.0%}] of {n}</source>
+        <translation>Erreurs d'étiquette {rate:.0%} [{low:.0%}–{high:.0%}] sur {n}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="177" />
+        <source>map OA {oa:.0%}</source>
+        <translation>OA de la carte {oa:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="179" />
+        <source>{n} unsure</source>
+        <translation>{n} incertains</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="180" />
+        <source>No verdict yet.</source>
+        <translation>Aucun verdict pour l'instant.</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="67" />
+        <source>Apply label review (corrected reference)</source>
+        <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="70" />
+        <source>Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before'. Unsure items change nothing. The original reference and the review are never modified.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster (ou polygone) sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before ». Les éléments incertains ne changent rien. La référence d'origine et la revue ne sont jamais modifiées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="66" />
+        <source>Class field (polygons)</source>
+        <translation>Champ de classe (polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="92" />
+        <source>Review GeoPackage</source>
+        <translation>GeoPackage de revue</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="86" />
+        <source>Corrected reference (.tif for a raster, .gpkg for polygons)</source>
+        <translation>Référence corrigée (.tif pour un raster, .gpkg pour des polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="92" />
+        <source>Cells or polygons changed</source>
+        <translation>Cellules ou polygones modifiés</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="128" />
+        <source>{changed} changed from {reviewed} decided items ({outside} outside the reference): {path}</source>
+        <translation>{changed} modifiés d'après {reviewed} éléments tranchés ({outside} hors de la référence) : {path}</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="42" />
+        <source>{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
+        <translation>{name} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="46" />
+        <source>MODEL must be an ONNX model (.onnx); {name} is not one.</source>
+        <translation>MODEL doit être un modèle ONNX (.onnx) ; {name} n'en est pas un.</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="31" />
+        <source>Label review report</source>
+        <translation>Rapport de revue des étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="34" />
+        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate with its Wilson 95 % interval (overall and per label class) and, for the stratified design, map accuracy with the Olofsson et al. (2014) estimators (overall, user's and producer's accuracy, area proportions with standard errors, area in ha with 95 % intervals). Items marked unsure are left out and counted.</source>
+        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l'onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d'erreur des étiquettes avec son intervalle de Wilson à 95 % (global et par classe d'étiquette) et, pour le plan stratifié, la précision de la carte avec les estimateurs d'Olofsson et al. (2014) (précision globale, précisions utilisateur et producteur, proportions de surface avec erreurs types, surface en ha avec intervalles à 95 %). Les éléments marqués incertains sont écartés et comptés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="48" />
+        <source>Items reviewed</source>
+        <translation>Éléments revus</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="49" />
+        <source>Label-error rate</source>
+        <translation>Taux d'erreur des étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="66" />
+        <source>{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.</source>
+        <translation>{reviewed} éléments revus sur {items} ({unsure} incertains) ; erreurs d'étiquette : {rate}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="47" />
+        <source>Sample items for label review</source>
+        <translation>Échantillonner des éléments pour la revue des étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="50" />
+        <source>Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.
+
+DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first). Review the items in the FLAIR dock's Review tab.</source>
+        <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l'étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par classe prédite) et table « review_design ».
+
+DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="61" />
+        <source>Labels under review (raster mask or polygons)</source>
+        <translation>Étiquettes à revoir (masque raster ou polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="74" />
+        <source>Sampling design</source>
+        <translation>Plan d'échantillonnage</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="80" />
+        <source>Items (total)</source>
+        <translation>Éléments (total)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="83" />
+        <source>Minimum items per class (stratified)</source>
+        <translation>Minimum d'éléments par classe (stratifié)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="89" />
+        <source>Random seed</source>
+        <translation>Graine aléatoire</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="97" />
+        <source>Items to review</source>
+        <translation>Éléments à revoir</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="150" />
+        <source>{n} items ({design}) written to {path}. Strata: {strata}.</source>
+        <translation>{n} éléments ({design}) écrits dans {path}. Strates : {strata}.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="135" />
+        <source>none</source>
+        <translation>aucune</translation>
     </message>
 </context>
 </TS>
