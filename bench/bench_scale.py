@@ -1,7 +1,7 @@
 """Distributed runs (issue 12): scaling over Dask workers, overhead against in-process flair:segment.
 
-Prints figures; asserts nothing. The machine's cores are shared: each measurement runs twice and
-both figures are printed (the best is used for the ratios). Run through `make bench` or
+Prints figures; asserts nothing. The machine's cores are shared: each measurement runs three times,
+interleaved, and every figure is printed (the best is used for the ratios). Run through `make bench` or
 `.venv/bin/python bench/bench_scale.py`.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from common import BUILD, line, mosaic_raster, run_segment, start_qgis
 
 TILE_PX, OVERLAP_PX, CHUNK_TILES, TILES_PER_SIDE = 256, 32, 2, 4
-REPEATS = 2
+REPEATS = 3
 
 
 def medium_model(path: Path) -> Path:
@@ -58,36 +58,28 @@ def main() -> None:
         flush=True,
     )
 
-    one, two = [], []
-    for _ in range(REPEATS):
+    start_qgis()
+    one, two, inproc = [], [], []
+    # Interleaved, so that a burst of load from the machine's other users hits every variant alike.
+    for k in range(REPEATS):
         one.append(distributed_run(image, model, folder / "w1", 1))
         two.append(distributed_run(image, model, folder / "w2", 2))
+        params = {"INPUT": str(image), "MODEL": str(model), "TILE_SIZE": TILE_PX, "OVERLAP": OVERLAP_PX}
+        inproc.append(run_segment({**params, "OUTPUT": str(folder / f"inprocess_{k}.tif")})[0])
     tiles = one[0][2]
     for label, runs in (("1 worker x 1 thread", one), ("2 workers x 1 thread", two)):
         line(f"{label}: chunks s (runs)", ", ".join(f"{s:.2f}" for s, _, _ in runs))
         line(f"{label}: tiles/s (best)", f"{tiles / min(s for s, _, _ in runs):.2f}")
         line(f"{label}: s with cluster start (runs)", ", ".join(f"{w:.2f}" for _, w, _ in runs))
+    line(f"in-process flair:segment, {cores} threads: s (runs)", ", ".join(f"{s:.2f}" for s in inproc))
+    line(f"in-process flair:segment, {cores} threads: tiles/s (best)", f"{tiles / min(inproc):.2f}")
     ratio = min(s for s, _, _ in one) / min(s for s, _, _ in two)
     line("scaling 2 workers / 1 worker (target >= 1.7)", f"{ratio:.2f}")
-
-    start_qgis()
-    inproc = []
-    for k in range(REPEATS):
-        seconds, _ = run_segment(
-            {
-                "INPUT": str(image),
-                "MODEL": str(model),
-                "TILE_SIZE": TILE_PX,
-                "OVERLAP": OVERLAP_PX,
-                "OUTPUT": str(folder / f"inprocess_{k}.tif"),
-            }
-        )
-        inproc.append(seconds)
-    line(f"in-process flair:segment, {cores} threads: s (runs)", ", ".join(f"{s:.2f}" for s in inproc))
     overhead = min(s for s, _, _ in two) / min(inproc) - 1.0
     line("distributed (2 x 1 thread) overhead vs in-process (target <= 10 %)", f"{100 * overhead:+.1f} %")
     with_start = min(w for _, w, _ in two) / min(inproc) - 1.0
     line("  the same, counting the local cluster's start", f"{100 * with_start:+.1f} %")
+    line("machine load after the runs (1 min average)", f"{os.getloadavg()[0]:.2f}")
     import rasterio
 
     with rasterio.open(folder / "w2" / "classes.vrt") as a, rasterio.open(folder / "inprocess_0.tif") as b:

@@ -331,12 +331,18 @@ def test_processing_scheduler_cancel_keeps_finished_chunks(cluster, data, run_al
 
 @pytest.mark.parametrize(
     ("scheduler", "message"),
-    [("nowhere", "SCHEDULER must be empty, local:N or an address"), ("local:zero", "local:N needs a number")],
+    [
+        ("nowhere", "SCHEDULER must be empty, local:N or an address"),
+        ("local:zero", "local:N needs a number"),
+        ("local:2 + CACHE", "CACHE is not used by distributed runs"),
+    ],
 )
 def test_processing_bad_scheduler(data, run_alg, tmp_path, scheduler, message):
     from qgis.core import QgsProcessingException
 
-    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "SCHEDULER": scheduler}
+    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "SCHEDULER": scheduler.split(" + ")[0]}
+    if "CACHE" in scheduler:
+        params["CACHE"] = str(tmp_path / "cache")
     with pytest.raises(QgsProcessingException, match=message):
         run_alg("flair:segment", {**params, "OUTPUT": str(tmp_path / "x.tif")})
     assert not (tmp_path / "x").exists()
