@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from common import BUILD, line, mosaic_raster, run_segment, start_qgis
 
-TILE_PX, OVERLAP_PX, CHUNK_TILES, TILES_PER_SIDE = 256, 32, 2, 4
+TILE_PX, OVERLAP_PX, CHUNK_TILES, TILES_PER_SIDE = 256, 32, 5, 4
 REPEATS = 3
 
 

@@ -263,15 +263,12 @@ def test_worker_killed_mid_run_gives_the_same_result(data, run_alg, tmp_path):
         killed_while_running = False
         deadline = time.monotonic() + 240
         while cli.poll() is None and time.monotonic() < deadline:
-            try:
-                workers = {c.get("worker") for c in manifest(out)["chunks"].values() if c["state"] == "done"}
-            except (FileNotFoundError, ValueError):
-                workers = set()
-            if addresses["w2"] in workers:
+            # A few chunks finished: both workers are busy and hold queued chunks.
+            if len(list((out / "chunks").glob("r*.tif"))) >= 4:
                 procs.kill("w2")
                 killed_while_running = cli.poll() is None
                 break
-            time.sleep(0.05)
+            time.sleep(0.02)
         log, _ = cli.communicate(timeout=240)
     finally:
         procs.close()
@@ -279,7 +276,8 @@ def test_worker_killed_mid_run_gives_the_same_result(data, run_alg, tmp_path):
     assert cli.returncode == 0, log
     chunks = manifest(out)["chunks"].values()
     assert {c["state"] for c in chunks} == {"done"}
-    assert {c["worker"] for c in chunks} == {addresses["w1"], addresses["w2"]}
+    finished_after = [c for c in chunks if c["worker"] == addresses["w1"]]
+    assert len(finished_after) > len(chunks) / 2  # w1 took over what w2 had queued
     expected, _ = reference(run_alg, tmp_path, vrt, model)
     np.testing.assert_array_equal(mosaic(out)[0], expected)
 

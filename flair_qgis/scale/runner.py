@@ -181,8 +181,11 @@ def _follow(
             continue
         tiles = 0
         for future in finished:
+            status = future.status  # read once: a worker dying now turns "finished" into "lost"
+            if status not in _FINAL:
+                continue  # lost with its worker since the line above: Dask computes it again
             chunk = pending.pop(future)
-            _record(manifest, result, chunk.name, future)
+            _record(manifest, result, chunk.name, future, status)
             tiles += len(chunk.tiles) if manifest.chunks[chunk.name]["state"] == DONE else 0
         manifest.save(every_s=_SAVE_EVERY_S)
         progress(tiles)
@@ -200,9 +203,12 @@ def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
     return {"GPU": 1} if any(w.get("resources", {}).get("GPU") for w in workers.values()) else None
 
 
-def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> None:
-    """Put a finished future's outcome into the manifest and the result."""
-    if future.status == "finished":
+def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any, status: str) -> None:
+    """Put a finished future's outcome into the manifest and the result.
+
+    A result lost with its worker after it finished is recomputed by Dask inside ``result()``.
+    """
+    if status == "finished":
         entry = future.result()
         manifest.record(name, **entry, error=None)
         manifest.record_worker(
@@ -216,9 +222,9 @@ def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> 
             if warning not in result.warnings:
                 result.warnings.append(warning)
         return
-    error = future.exception() if future.status == "error" else None
+    error = future.exception() if status == "error" else None
     if error is None:
-        text = f"chunk {future.status}"
+        text = f"chunk {status}"
     elif type(error).__name__ == ChunkError.__name__:  # by-value class: compare names, not identity
         text = str(error)
     else:  # a worker lost too often (KilledWorker), a cluster error
