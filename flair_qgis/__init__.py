@@ -1,26 +1,8 @@
 """flair_qgis: segment aerial imagery with ONNX models and score it, inside QGIS."""
 
-import os
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-# An installed plugin carries its resources inside the package (make package copies them);
-# in the source tree they sit at the repository's top level.
-_RESOURCES = next(
-    (
-        d
-        for d in (os.path.join(_HERE, "resources"), os.path.join(os.path.dirname(_HERE), "resources"))
-        if os.path.isdir(d)
-    ),
-    os.path.join(_HERE, "resources"),
-)
-
-
-def resources_path(*parts: str) -> str:
-    """Absolute path of a file shipped with the plugin (icons, styles, demo model)."""
-    return os.path.join(_RESOURCES, *parts)
-
 
 def classFactory(iface):
+    """The plugin object QGIS loads (imports nothing heavy until QGIS asks for it)."""
     from .plugin import FlairPlugin
 
     return FlairPlugin(iface)

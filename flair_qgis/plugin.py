@@ -12,9 +12,9 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction, QMessageBox
 
-from . import resources_path
 from .i18n import install_translator, remove_translator, tr
 from .processing.provider import PROVIDER_ID, FlairProvider
+from .resource_paths import resources_path
 
 MENU = "&FLAIR"
 

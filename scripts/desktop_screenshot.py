@@ -1,16 +1,34 @@
 """Run inside the QGIS desktop (``qgis --code``): load the plugin, segment a real patch from the
-dock, and save a screenshot of the whole QGIS window. See scripts/desktop-screenshot."""
+dock with the demo model, save a screenshot of the whole QGIS window; then score the view against
+a polygon version of the patch's FLAIR mask (error map, suspicious labels), click the most
+suspicious label and save a second screenshot with the Evaluate tab. See scripts/desktop-screenshot.
+
+The dock keeps the width QGIS gives it (the default), as a new user would see it.
+"""
 
 import os
 import traceback
 
-from qgis.core import QgsApplication, QgsProject, QgsRasterLayer
-from qgis.PyQt.QtCore import QTimer
+import numpy as np
+import rasterio
+import rasterio.features
+from qgis.core import (
+    QgsApplication,
+    QgsFeature,
+    QgsField,
+    QgsGeometry,
+    QgsProject,
+    QgsRasterLayer,
+    QgsVectorLayer,
+)
+from qgis.PyQt.QtCore import QTimer, QVariant
 from qgis.utils import iface, loadPlugin, plugins, startPlugin
 
 IMAGE = os.environ["FLAIR_SHOT_IMAGE"]
+MASK = os.environ["FLAIR_SHOT_MASK"]
 MODEL = os.environ["FLAIR_SHOT_MODEL"]
 OUTPUT = os.environ["FLAIR_SHOT_OUTPUT"]
+OUTPUT_EVALUATE = os.environ["FLAIR_SHOT_OUTPUT_EVALUATE"]
 state = {}
 
 
@@ -20,42 +38,107 @@ def fail() -> None:
     QgsApplication.exit(1)
 
 
+def later(seconds: float, step) -> None:
+    """Run ``step`` after a delay, reporting any error and quitting."""
+
+    def guarded() -> None:
+        try:
+            step()
+        except Exception:
+            fail()
+
+    QTimer.singleShot(int(seconds * 1000), guarded)
+
+
+def mask_polygons(mask: str, min_area_m2: float = 20.0) -> QgsVectorLayer:
+    """The classes of a FLAIR mask as labelled polygons (field ``code``), as a label layer would be."""
+    with rasterio.open(mask) as src:
+        codes, transform = src.read(1).astype(np.int32), src.transform
+    layer = QgsVectorLayer("Polygon?crs=EPSG:2154", "labels (polygons from the mask)", "memory")
+    layer.dataProvider().addAttributes([QgsField("code", QVariant.Int)])
+    layer.updateFields()
+    features = []
+    for shape, value in rasterio.features.shapes(codes, transform=transform):
+        rings = ",".join("(" + ",".join(f"{x} {y}" for x, y in ring) + ")" for ring in shape["coordinates"])
+        geometry = QgsGeometry.fromWkt(f"POLYGON({rings})")
+        if geometry.area() >= min_area_m2:
+            feature = QgsFeature(layer.fields())
+            feature.setGeometry(geometry)
+            feature.setAttribute("code", int(value))
+            features.append(feature)
+    layer.dataProvider().addFeatures(features)
+    layer.updateExtents()
+    return layer
+
+
 def start() -> None:
-    try:
-        loadPlugin("flair_qgis")
-        startPlugin("flair_qgis")
-        plugin = plugins["flair_qgis"]
-        layer = QgsRasterLayer(IMAGE, os.path.splitext(os.path.basename(IMAGE))[0])
-        QgsProject.instance().addMapLayer(layer)
-        iface.mainWindow().resize(1600, 1000)
-        iface.mapCanvas().setExtent(layer.extent())
-        plugin.show_dock(True)
-        plugin.dock.set_model(MODEL)
-        state["dock"] = plugin.dock
-        QTimer.singleShot(3000, run)
-    except Exception:
-        fail()
+    loadPlugin("flair_qgis")
+    startPlugin("flair_qgis")
+    plugin = plugins["flair_qgis"]
+    layer = QgsRasterLayer(IMAGE, os.path.splitext(os.path.basename(IMAGE))[0])
+    QgsProject.instance().addMapLayer(layer)
+    iface.mainWindow().resize(1600, 1000)
+    iface.mapCanvas().setExtent(layer.extent())
+    plugin.show_dock(True)
+    plugin.dock.set_model(MODEL)
+    plugin.dock.confidence_check.setChecked(True)  # the suspicion ranking weighs by confidence
+    state.update(dock=plugin.dock, image=layer)
+    later(3, run)
 
 
 def run() -> None:
-    try:
-        state["dock"].run()
-        QTimer.singleShot(500, wait)
-    except Exception:
-        fail()
+    state["dock"].run()
+    later(0.5, wait_run)
 
 
-def wait() -> None:
+def wait_run() -> None:
     if state["dock"].task is not None:
-        QTimer.singleShot(500, wait)
+        later(0.5, wait_run)
         return
     iface.mapCanvas().refreshAllLayers()
-    QTimer.singleShot(3000, shoot)
+    later(3, shoot_segment)
 
 
-def shoot() -> None:
+def shoot_segment() -> None:
     iface.mainWindow().grab().save(OUTPUT)
+    polygons = mask_polygons(MASK)
+    QgsProject.instance().addMapLayer(polygons)
+    # The user's own label layer stays below, unticked: the plugin's outlines show the labels.
+    QgsProject.instance().layerTreeRoot().findLayer(polygons.id()).setItemVisibilityChecked(False)
+    dock = state["dock"]
+    qa = dock.qa
+    dock.tabs.setCurrentIndex(1)
+    qa.reference_combo.setLayer(polygons)
+    qa.field_combo.setField("code")
+    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
+    qa.error_check.setChecked(True)
+    qa.suspicious_check.setChecked(True)
+    iface.mapCanvas().setExtent(state["image"].extent())
+    later(1, score)
+
+
+def score() -> None:
+    state["dock"].qa.score_view()
+    later(0.5, wait_score)
+
+
+def wait_score() -> None:
+    qa = state["dock"].qa
+    if qa.task is not None:
+        later(0.5, wait_score)
+        return
+    if qa.report is None:
+        raise RuntimeError("scoring failed: " + qa.summary_label.text())
+    qa.suspicious_table.selectRow(0)
+    qa.suspicious_table.cellClicked.emit(0, 0)
+    iface.mapCanvas().refreshAllLayers()
+    iface.layerTreeView().scrollToTop()  # the run's group: suspicious labels, error map and their legends
+    later(4, shoot_evaluate)
+
+
+def shoot_evaluate() -> None:
+    iface.mainWindow().grab().save(OUTPUT_EVALUATE)
     QgsApplication.exit(0)
 
 
-QTimer.singleShot(1000, start)
+later(1, start)

@@ -5,8 +5,10 @@
 # The venv sees Debian's site-packages (rasterio, numpy) and adds CPU-only torch, onnx,
 # onnxruntime, onnxscript and safetensors from PyPI with numpy pinned to Debian's version, so
 # the one numpy stays the one rasterio was built against.
+# pytest comes along: `make test-tools` runs tests/test_tools_unet.py with this venv's python.
 # Idempotent: a second run with nothing missing returns in about a second. Non-interactive;
-# any failure stops the script with a non-zero status.
+# any failure stops the script with a non-zero status: 3 when no CPU torch wheel for this
+# Python is reachable (e.g. Debian 13's Python 3.13 where only a 3.11 wheel is at hand), 1 else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +18,7 @@ TORCH_VERSION="${FLAIR_TORCH_VERSION:-2.13.0}"
 # "+cpu" pins the CPU build (PyPI's plain Linux torch is the multi-GB CUDA build). It comes from
 # pip's find-links when a local wheel lies there, else from the PyTorch CPU index.
 TORCH_INDEX="${FLAIR_TORCH_INDEX:-https://download.pytorch.org/whl/cpu}"
-PACKAGES=("torch==$TORCH_VERSION+cpu" onnx onnxruntime onnxscript safetensors)
+PACKAGES=("torch==$TORCH_VERSION+cpu" onnx onnxruntime onnxscript safetensors pytest)
 
 if ! "$SYS_PY" -c 'import venv, numpy, rasterio' 2>/dev/null; then
   echo "tools-env: $SYS_PY needs python3-venv, python3-numpy and python3-rasterio (run make setup)" >&2
@@ -24,9 +26,9 @@ if ! "$SYS_PY" -c 'import venv, numpy, rasterio' 2>/dev/null; then
 fi
 numpy_version=$("$SYS_PY" -c 'import numpy; print(numpy.__version__)')
 
-stamp_src="$(cat scripts/tools-env.sh; echo "$numpy_version"; cat /etc/debian_version 2>/dev/null || true)"
+stamp_src="$(cat scripts/tools-env.sh; echo "$numpy_version $TORCH_VERSION"; cat /etc/debian_version 2>/dev/null || true)"
 stamp="$VENV/.flair-tools-$(printf '%s' "$stamp_src" | sha256sum | cut -c1-16)"
-check='import torch, onnx, onnxruntime, safetensors, numpy, rasterio'
+check='import torch, onnx, onnxruntime, safetensors, numpy, rasterio, pytest'
 if [ -f "$stamp" ] && "$VENV/bin/python" -c "$check" 2>/dev/null; then
   exit 0
 fi
@@ -41,7 +43,18 @@ pip_install=("$VENV/bin/python" -m pip install -q --disable-pip-version-check --
 if ! "${pip_install[@]}" "${PACKAGES[@]}" 2>"$VENV/pip-local.log"; then
   grep -v "is ignored: it is neither" "$VENV/pip-local.log" | tail -n 3 >&2 || true
   echo "tools-env: no local torch $TORCH_VERSION+cpu wheel; trying the PyTorch CPU index $TORCH_INDEX"
-  "${pip_install[@]}" --extra-index-url "$TORCH_INDEX" "${PACKAGES[@]}"
+  if ! "${pip_install[@]}" --extra-index-url "$TORCH_INDEX" "${PACKAGES[@]}" 2>"$VENV/pip-index.log"; then
+    grep -v "is ignored: it is neither" "$VENV/pip-index.log" | tail -n 3 >&2 || true
+    # pip names torch in its error ("No matching distribution found for torch==…", "Cannot
+    # install torch==…") when no wheel of it fits this Python: the one case the tests may skip.
+    if grep -qE "^ERROR: .*\btorch==" "$VENV/pip-index.log"; then
+      python_version=$("$SYS_PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+      echo "tools-env: no torch $TORCH_VERSION+cpu wheel for Python $python_version in" \
+        "PIP_FIND_LINKS (${PIP_FIND_LINKS:-unset}) nor on $TORCH_INDEX" >&2
+      exit 3
+    fi
+    exit 1
+  fi
 fi
 
 # Fail loudly when the result cannot do what the tools need: CPU torch on Debian's numpy, and an

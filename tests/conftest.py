@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,12 +18,33 @@ sys.path.insert(0, str(TESTS))
 
 # Real FLAIR patches and Deepness data, bundled in tests/data with their SOURCE.md so users and
 # CI need no ../shared. Tests read a session copy: QGIS writes .aux.xml statistics next to the
-# rasters it opens, and repository data must never change.
-_DATA_COPY = Path(tempfile.mkdtemp(prefix="flair-test-data-"))
-atexit.register(shutil.rmtree, _DATA_COPY, True)
-shutil.copytree(TESTS / "data", _DATA_COPY / "data")
+# rasters it opens, and repository data must never change. The copy is made once per session by
+# the autouse fixture `test_data` (not at import: collecting tests copies nothing); these paths
+# name where it lies, one folder per test process.
+_DATA_COPY = Path(tempfile.gettempdir()) / f"flair-test-data-{os.getpid()}"
 FLAIR_DATA = _DATA_COPY / "data" / "flair"
 DEEPNESS_DATA = _DATA_COPY / "data" / "deepness"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_data() -> Iterator[Path]:
+    """The session's copy of tests/data (FLAIR_DATA and DEEPNESS_DATA lie in it); removed at the end."""
+    shutil.rmtree(_DATA_COPY, ignore_errors=True)
+    shutil.copytree(TESTS / "data", _DATA_COPY / "data")
+    yield _DATA_COPY / "data"
+    shutil.rmtree(_DATA_COPY, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def flair_data(test_data: Path) -> Path:
+    """The session copy of the real FLAIR patches (IMG_*.tif, MSK_*.tif)."""
+    return test_data / "flair"
+
+
+@pytest.fixture(scope="session")
+def deepness_data(test_data: Path) -> Path:
+    """The session copy of the Deepness test data (models, an orthophoto)."""
+    return test_data / "deepness"
 
 
 @pytest.fixture(scope="session")
@@ -90,7 +111,7 @@ class RecordingFeedback:
 
 
 @pytest.fixture(scope="session")
-def flair_patches() -> list[str]:
+def flair_patches(test_data: Path) -> list[str]:
     """Ids of the real FLAIR patches bundled in tests/data/flair."""
     return sorted(p.stem.split("_")[1] for p in FLAIR_DATA.glob("IMG_*.tif"))
 

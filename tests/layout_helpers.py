@@ -69,3 +69,28 @@ def legend_texts(layer) -> list[str]:
     model = QgsLayerTreeModel(root)
     node = root.findLayer(layer.id())
     return [str(n.data(Qt.DisplayRole)) for n in model.layerLegendNodes(node)]
+
+
+DOCK_WIDTH_PX = 300
+"""The dock's default width on a 1600 px wide screen: every GUI test of the QA loop runs at it."""
+
+
+def show_at_dock_width(dock, qtbot, width_px: int = DOCK_WIDTH_PX) -> None:
+    """Show the dock floating at ``width_px`` wide, as a user sees it at QGIS's default layout."""
+    dock.setFloating(True)
+    dock.resize(width_px, 900)
+    dock.show()
+    qtbot.waitExposed(dock)
+
+
+def horizontal_overflow(dock, qtbot) -> list[str]:
+    """The tabs whose content is wider than the dock lets it be (a horizontal scrollbar shows)."""
+    wide = []
+    for index in range(dock.tabs.count()):
+        dock.tabs.setCurrentIndex(index)
+        area = dock.tabs.widget(index)
+        qtbot.wait(50)
+        if area.widget().minimumSizeHint().width() > area.viewport().width() or area.horizontalScrollBar().isVisible():
+            wide.append(dock.tabs.tabText(index))
+    dock.tabs.setCurrentIndex(0)
+    return wide

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from gui_helpers import copy_patch
+from layout_helpers import show_at_dock_width
 from qgis.core import QgsProject, QgsRasterLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QPushButton
@@ -21,6 +22,7 @@ def _offer_buttons(iface) -> list[QPushButton]:
 
 
 def test_local_lambert93_mask_gets_the_offer_and_the_click_sets_epsg2154(plugin, qgis_iface, qtbot, tmp_path):
+    show_at_dock_width(plugin.dock, qtbot)
     qgis_iface.messageBar().clearWidgets()
     mask = copy_patch(tmp_path, "MSK_000473.tif")  # LOCAL_CS["RGF93 v1 / Lambert-93", ...]
     before = _digest(mask)

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from gui_helpers import add_raster, copy_patch, messages, run_and_wait, toy_model
-from layout_helpers import group_kinds, legend_texts, mask_polygons, top_nodes
-from qgis.core import Qgis, QgsLayerTreeGroup, QgsPalettedRasterRenderer, QgsProject
+from layout_helpers import (
+    DOCK_WIDTH_PX,
+    group_kinds,
+    horizontal_overflow,
+    legend_texts,
+    mask_polygons,
+    show_at_dock_width,
+    top_nodes,
+)
+from qgis.core import Qgis, QgsGeometry, QgsLayerTreeGroup, QgsPalettedRasterRenderer, QgsProject
+from qgis.PyQt.QtCore import Qt
 
 from flair_qgis.adapters.segment_request import EXTENT_LAYER
 from flair_qgis.core.nomenclature import FLAIR1_CLASSES
@@ -24,6 +33,7 @@ def _score(qa, qtbot, reference, field=""):
 
 def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis_canvas, qtbot, tmp_path):
     dock = plugin.dock
+    show_at_dock_width(dock, qtbot)
     image = add_raster(copy_patch(tmp_path))
     polygons = mask_polygons(copy_patch(tmp_path, "MSK_000473.tif"))
     QgsProject.instance().addMapLayer(polygons)
@@ -41,12 +51,14 @@ def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis
     class_map = first.children()[0].layer()
     # The legend header is the model, not "Band 1: … (Palette)"; then the class names.
     assert legend_texts(class_map) == ["toy5", "red", "green", "blue", "infrared", "elevation"]
+    assert legend_texts(first.children()[1].layer())[0] == "Confidence (0–1)"
 
     qgis_canvas.setDestinationCrs(image.crs())
     qgis_canvas.setExtent(image.extent())
     _score(dock.qa, qtbot, polygons, "code")
     group = top_nodes()[0]
     assert class_map.id() in group.findLayerIds()
+    assert legend_texts(class_map)[0] == "toy5"  # the header survives the group's move to the top
     assert group_kinds(group) == ["suspicious_labels", "error_map", "class_map", "confidence"]
     # Nothing of the run is left outside its group, and the user's layers stay below.
     assert [n.name() for n in top_nodes()[1:]] == [polygons.name(), image.name()]
@@ -69,6 +81,7 @@ def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis
 
 def test_error_map_reads_as_errors_not_as_a_class_map(plugin, qgis_canvas, qtbot, tmp_path):
     dock = plugin.dock
+    show_at_dock_width(dock, qtbot)
     image = add_raster(copy_patch(tmp_path))
     mask = add_raster(copy_patch(tmp_path, "MSK_000473.tif"))
     dock.set_model(str(toy_model(tmp_path)))
@@ -98,7 +111,7 @@ def test_error_map_reads_as_errors_not_as_a_class_map(plugin, qgis_canvas, qtbot
             assert entry.color.name() not in class_colours and entry.color.alpha() == 255
             assert entry.color.red() > 2 * max(entry.color.green(), entry.color.blue())  # red
     # A readable header, not a truncated band description.
-    assert legend_texts(error_map)[0] == "Errors: the reference class the model missed"
+    assert legend_texts(error_map)[0] == "Errors by reference class"
 
 
 def test_demo_model_is_in_the_picker_from_the_first_start(plugin):
@@ -110,3 +123,108 @@ def test_demo_model_is_in_the_picker_from_the_first_start(plugin):
     # The dock opens on it, ready to run: no "No model chosen".
     assert dock.model is not None and dock.model.path == demo
     assert dock.model_combo.currentIndex() == 0
+
+
+def _scored_polygons(plugin, qgis_canvas, qtbot, tmp_path):
+    """A demo-like session in a 300 px dock: a run with confidence, then the view scored against mask polygons."""
+    dock = plugin.dock
+    show_at_dock_width(dock, qtbot)
+    image = add_raster(copy_patch(tmp_path))
+    polygons = mask_polygons(copy_patch(tmp_path, "MSK_000473.tif"))
+    QgsProject.instance().addMapLayer(polygons)
+    dock.set_model(str(toy_model(tmp_path)))
+    dock.layer_combo.setLayer(image)
+    dock.set_extent_mode(EXTENT_LAYER)
+    dock.confidence_check.setChecked(True)
+    run_and_wait(qtbot, dock)
+    qgis_canvas.setDestinationCrs(image.crs())
+    qgis_canvas.setExtent(image.extent())
+    _score(dock.qa, qtbot, polygons, "code")
+    return dock, image, polygons
+
+
+def test_both_tabs_fit_a_300px_dock_without_horizontal_scrolling(plugin, qgis_canvas, qtbot, tmp_path):
+    dock, _image, _polygons = _scored_polygons(plugin, qgis_canvas, qtbot, tmp_path)
+    assert dock.minimumSizeHint().width() <= DOCK_WIDTH_PX
+    assert horizontal_overflow(dock, qtbot) == []
+    dock.tabs.setCurrentIndex(1)
+    # What the evaluate tab must show at this width: the key columns, the buttons, the thumbnail.
+    qa = dock.qa
+    for widget in (qa.score_button, qa.export_button, qa.scores.details_button, qa.suspicious_table,
+                   qa.suspicious_table.details_button, qa.matrix_label):  # fmt: skip
+        assert widget.isVisible()
+        right = widget.mapTo(dock, widget.rect().topRight()).x()
+        assert right <= dock.width(), widget
+    table = qa.suspicious_table
+    shown = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+    assert shown == ["Rank", "Label", "Suspicion"]
+    assert table.height() >= 10 * table.verticalHeader().defaultSectionSize()
+    # The rest in the details views; the matrix full size in its own window.
+    details = table.open_details()
+    assert [details.table.horizontalHeaderItem(c).text() for c in range(details.table.columnCount())] == [
+        "Rank", "Label", "Model", "Agreement", "Suspicion", "Pixels in disagreement"
+    ]  # fmt: skip
+    assert details.table.rowCount() == min(len(qa.ranked), 200)
+    scores = qa.scores.open_details()
+    assert scores.table.columnCount() == 7 and scores.table.rowCount() == len(qa.report["classes"])
+    thumbnail = qa.matrix_label
+    assert thumbnail.pixmap().width() <= thumbnail.width() < thumbnail.full.width()
+    qtbot.mouseClick(thumbnail, Qt.LeftButton)
+    assert thumbnail.window is not None and thumbnail.window.isVisible()
+    assert thumbnail.window.image.pixmap().size() == thumbnail.full.size()
+
+
+def test_a_clicked_suspicious_row_is_outlined_on_the_map(plugin, qgis_canvas, qtbot, tmp_path):
+    dock, _image, _polygons = _scored_polygons(plugin, qgis_canvas, qtbot, tmp_path)
+    table = dock.qa.suspicious_table
+    assert table.highlight.geometry() is None
+    for row in (0, 3):
+        rect = table.item(row, 0).tableWidget().visualItemRect(table.item(row, 1)).center()
+        qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=rect)
+        outlined = table.highlight.geometry()
+        expected = QgsGeometry.fromWkt(dock.qa.ranked.geometry.iloc[row].wkt)
+        assert outlined is not None
+        # The outline is that polygon (same area and place, canvas and layer both in EPSG:2154).
+        assert abs(outlined.area() - expected.area()) < 1e-6 * expected.area() + 1e-6
+        assert outlined.centroid().asPoint().distance(expected.centroid().asPoint()) < 1e-6
+        assert qgis_canvas.extent().contains(expected.boundingBox())
+    # Readable over any class map: a black band under a bright one, no fill.
+    colours = [(band.strokeColor().name(), band.width()) for band in table.highlight.bands]
+    assert colours == [("#000000", 5), ("#00e5ff", 2)]
+    assert all(band.fillColor().alpha() == 0 for band in table.highlight.bands)
+
+
+def test_the_suspicion_ranking_gets_the_model_confidence(plugin, qgis_iface, qgis_canvas, qtbot, tmp_path):
+    dock = plugin.dock
+    show_at_dock_width(dock, qtbot)
+    qa = dock.qa
+    # Asking for suspicious labels turns the confidence layer on for the next run.
+    dock.confidence_check.setChecked(False)
+    qa.suspicious_check.setChecked(False)
+    qa.suspicious_check.setChecked(True)
+    assert dock.confidence_check.isChecked()
+
+    image = add_raster(copy_patch(tmp_path))
+    polygons = mask_polygons(copy_patch(tmp_path, "MSK_000473.tif"))
+    QgsProject.instance().addMapLayer(polygons)
+    dock.set_model(str(toy_model(tmp_path)))
+    dock.layer_combo.setLayer(image)
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_and_wait(qtbot, dock)
+    run_confidence = top_nodes()[0].children()[1].layer()
+    assert run_confidence.customProperty("flair_qgis/kind") == "confidence"
+    # The user cleared the confidence: scoring with suspicious labels takes the run's own again.
+    qa.confidence_combo.setLayer(None)
+    qgis_canvas.setDestinationCrs(image.crs())
+    qgis_canvas.setExtent(image.extent())
+    _score(qa, qtbot, polygons, "code")
+    assert qa.confidence_combo.currentLayer() is run_confidence
+    assert qa.ranked["mean_confidence"].notna().any()
+
+    # A run without confidence: the scoring says how to rank better.
+    dock.confidence_check.setChecked(False)
+    run_and_wait(qtbot, dock)
+    qa.confidence_combo.setLayer(None)
+    qgis_iface.messageBar().clear_messages()
+    _score(qa, qtbot, polygons, "code")
+    assert any("tick 'Confidence layer'" in text for text in messages(qgis_iface, Qgis.Info))

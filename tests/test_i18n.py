@@ -83,6 +83,7 @@ def french_qgis(tmp_path, monkeypatch):
     subprocess.run([lrelease, "-silent", str(TS), "-qm", str(tmp_path / "flair_qgis_fr.qm")], check=True)
     monkeypatch.setattr(i18n, "QM_FOLDER", str(tmp_path))
     settings = QgsSettings()
+    settings.remove("flair_qgis")  # a first start: the dock opens on the demo model
     before = settings.value("locale/userLocale", None)
     settings.setValue("locale/userLocale", "fr_FR")
     yield
@@ -93,7 +94,9 @@ def french_qgis(tmp_path, monkeypatch):
     i18n.remove_translator()
 
 
-def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_new_project):
+def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_new_project, qtbot):
+    from layout_helpers import horizontal_overflow, show_at_dock_width
+
     from flair_qgis.plugin import FlairPlugin
 
     plugin = FlairPlugin(qgis_iface)
@@ -107,6 +110,13 @@ def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_ne
         assert dock.qa.score_button.text() == "Évaluer cette vue"
         assert dock.run_button.text() == "Lancer"
         assert i18n.class_label("deciduous") == "feuillu"
+        # The demo model's card lists IGN's French class names; the picker names it in French.
+        card = dock.model_card.classes
+        assert [card.item(r, 1).text() for r in range(3)] == ["bâtiment", "zone perméable", "zone imperméable"]
+        assert dock.model_combo.currentText() == "Modèle de démonstration (FLAIR, 6 patchs — peu précis)"
+        # French words are longer: the dock still fits its default 300 px.
+        show_at_dock_width(dock, qtbot)
+        assert horizontal_overflow(dock, qtbot) == []
     finally:
         plugin.unload()
     # Unloading removes the translator: the plugin's strings are English again.

@@ -105,8 +105,9 @@ LOAD_SCRIPT = textwrap.dedent(
     iface = Iface()
     import flair_qgis
     assert os.path.dirname(flair_qgis.__file__).startswith(sys.argv[1]), flair_qgis.__file__
-    assert flair_qgis.resources_path("icon.svg").startswith(sys.argv[1])
-    assert os.path.isfile(flair_qgis.resources_path("icon.svg"))
+    from flair_qgis.resource_paths import resources_path
+    assert resources_path("icon.svg").startswith(sys.argv[1])
+    assert os.path.isfile(resources_path("icon.svg"))
     plugin = flair_qgis.classFactory(iface)
     plugin.initGui()
     registry = QgsApplication.processingRegistry()

@@ -243,3 +243,22 @@ def test_a_web_layer_is_cached_on_its_provider_uri(run_alg, tmp_path):
     assert cold["CACHED_TILES"] == 0 and warm["CACHED_TILES"] == warm["TILES"]
     assert np.array_equal(read(warm["OUTPUT"]), read(plain["OUTPUT"]))
     assert np.array_equal(read(cold["OUTPUT"]), read(plain["OUTPUT"]))
+
+
+def test_two_modalities_at_their_own_resolutions_share_the_cache(run_alg, tmp_path):
+    """A fusion model (0.2 m aerial + 0.4 m DEM): an extent's cached run equals the whole-layer run."""
+    from test_segment_multi import fusion_model
+
+    aerial = write_raster(tmp_path / "rgbi.tif", random_image(256, 192, bands=4, seed=1), res=0.2)
+    dem = write_raster(tmp_path / "dem.tif", random_image(128, 96, bands=1, seed=2), res=0.4)
+    model = fusion_model(tmp_path / "fusion.onnx")
+    whole, _ = _segment(run_alg, aerial, model, tmp_path / "whole.tif", INPUT_2=str(dem))
+    runs = [
+        _segment(run_alg, aerial, model, tmp_path / f"{name}.tif", INPUT_2=str(dem), EXTENT=_extent(32, 48, 160, 224),
+                 CACHE=str(tmp_path / "c"))[0]
+        for name in ("cold", "warm")
+    ]  # fmt: skip
+    expected = read(whole["OUTPUT"])[48:224, 32:160]
+    assert runs[1]["CACHED_TILES"] == runs[1]["TILES"]
+    for result in runs:
+        assert np.array_equal(read(result["OUTPUT"]), expected)

@@ -10,6 +10,12 @@ would break GDAL's array bindings.
 
 onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one is installed,
 onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``).
+
+:data:`REQUIREMENTS` lists every third-party module the plugin imports, with the Debian package
+(installed by ``scripts/setup.sh``) and the pip distribution (offered by this installer) that
+provide it; ``tests/test_imports.py`` fails when a module in ``flair_qgis/`` imports anything else.
+rtree is deliberately absent: polygon references are indexed with shapely's ``STRtree`` (shapely
+1.8 and 2.x), and rtree 1.4.1 from PyPI crashed QGIS 3.22 during scoring, so it is never offered.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from qgis.core import QgsApplication, QgsTask
 
@@ -58,8 +65,52 @@ def activate_deps_dir(folder: str | None = None) -> bool:
     return True
 
 
-REQUIRED_MODULES = ("numpy", "rasterio", "geopandas")
+@dataclass(frozen=True)
+class Requirement:
+    """A third-party module the plugin imports and the packages that provide it.
+
+    Attributes:
+        module: the import name.
+        debian: the Debian package providing it (``scripts/setup.sh`` installs it, or a package
+            that depends on it).
+        pip: the PyPI distribution this installer offers where QGIS lacks the module.
+    """
+
+    module: str
+    debian: str
+    pip: str
+
+
+REQUIREMENTS = (
+    Requirement("numpy", "python3-numpy", "numpy"),
+    Requirement("affine", "python3-affine", "affine"),
+    Requirement("rasterio", "python3-rasterio", "rasterio"),
+    Requirement("shapely", "python3-shapely", "shapely"),
+    Requirement("geopandas", "python3-geopandas", "geopandas"),
+)
 """Modules the plugin cannot load without (Debian's QGIS has them; other installers may not)."""
+
+ONNXRUNTIME = Requirement("onnxruntime", "", "onnxruntime")
+"""Checked apart (:func:`onnxruntime_status`): not packaged by Debian, pip installs it everywhere."""
+
+WITH_QGIS = (
+    Requirement("qgis", "python3-qgis", ""),
+    Requirement("osgeo", "python3-gdal", ""),
+)
+"""Shipped by every QGIS (its own Python API and GDAL's): never checked nor offered."""
+
+OPTIONAL = (
+    Requirement("distributed", "", "distributed"),
+    Requirement("cloudpickle", "", "cloudpickle"),
+    Requirement("bokeh", "", "bokeh"),
+)
+"""Only for runs on a Dask scheduler (``SCHEDULER``; :mod:`flair_qgis.scale`), which says what to
+install when they are missing: not checked at start nor offered. ``make setup`` installs
+distributed (requirements-dev.txt), which brings cloudpickle; bokeh (the Dask dashboard) is
+used only when present."""
+
+REQUIRED_MODULES = tuple(requirement.module for requirement in REQUIREMENTS)
+"""The import names of :data:`REQUIREMENTS`, in the order the check reports them."""
 
 
 def missing_modules(names: Sequence[str] = REQUIRED_MODULES) -> list[str]:

@@ -34,7 +34,7 @@ from ..core.errors import Canceled, FlairError
 from ..core.evaluate import Reference, score
 from ..core.protocols import Protocol, get_protocol
 from ..i18n import class_label, tr
-from .layer_tree import add_to_group, group_of, raise_group, run_group, set_legend_header
+from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
 from .layers import remove_outputs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .reference_input import capture_reference, raster_file
@@ -202,9 +202,10 @@ class EvaluateTask(QgsTask):
             layer.setCustomProperty("flair_qgis/kind", "error_map")
             localize_error_legend(layer, error_words(), class_label)
             outcome.layers.append(add_to_group(layer, group))
-            set_legend_header(layer, tr("Errors: the reference class the model missed"))
+            set_legend_header(layer, tr("Errors by reference class"))
         if p.ranked_path and os.path.exists(p.ranked_path):
             layer = QgsVectorLayer(p.ranked_path, tr("Suspicious labels"), "ogr")
             layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
             style_suspicious(layer)
             outcome.layers.append(add_to_group(layer, group))
+        reveal(group)

@@ -31,7 +31,19 @@ def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup
     root = (project or QgsProject.instance()).layerTreeRoot()
     group = root.insertGroup(0, name)
     group.setCustomProperty(RUN_GROUP_PROPERTY, True)
+    group.setExpanded(True)  # the newest run's layers and legends in sight
     return group
+
+
+def reveal(group: QgsLayerTreeGroup) -> None:
+    """Show a run group open in the Layers panel, its layers and legends in sight.
+
+    The panel does not open a group that was empty when it appeared, whatever the node says; a
+    collapse and re-expand once its layers are in tells it.
+    """
+    for node in (group, *group.children()):
+        node.setExpanded(False)
+        node.setExpanded(True)
 
 
 def group_of(layer_id: str | None, project: QgsProject | None = None) -> QgsLayerTreeGroup | None:
@@ -42,6 +54,15 @@ def group_of(layer_id: str | None, project: QgsProject | None = None) -> QgsLaye
         if parent.customProperty(RUN_GROUP_PROPERTY):
             return parent
         parent = parent.parent()
+    return None
+
+
+def run_confidence(prediction: QgsMapLayer | None, project: QgsProject | None = None) -> QgsMapLayer | None:
+    """The confidence layer written by the same run as a class map (in its run group), or None."""
+    group = group_of(prediction.id(), project) if prediction is not None else None
+    for node in group.findLayers() if group is not None else ():
+        if node.layer() is not None and node.layer().customProperty("flair_qgis/kind") == "confidence":
+            return node.layer()
     return None
 
 
@@ -86,6 +107,8 @@ def set_legend_header(layer: QgsMapLayer, text: str, project: QgsProject | None 
     for index, legend_node in enumerate(layer.legend().createLayerTreeModelLegendNodes(node)):
         if isinstance(legend_node, QgsSimpleLegendNode):
             QgsMapLayerLegendUtils.setLegendNodeUserLabel(node, index, text)
+            # The Layers panel built the legend when the layer came in: have it rebuilt.
+            layer.legend().itemsChanged.emit()
             return True
     return False
 

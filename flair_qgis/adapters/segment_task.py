@@ -19,7 +19,7 @@ from ..core.errors import Canceled, FlairError
 from ..core.model import TASK_SEGMENTATION, OutputSpec
 from ..core.segment import SegmentResult, run_plan
 from ..i18n import localized, tr
-from .layer_tree import model_name, run_group, run_group_name
+from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
 from .segment_request import PreparedRun
 
@@ -112,7 +112,9 @@ class SegmentTask(QgsTask):
         outcome.layers.append(main)
         if result.confidence_path:
             confidence_title = title + " — " + tr("confidence")
-            outcome.layers.append(add_confidence(result.confidence_path, confidence_title, group=group))
+            confidence = add_confidence(result.confidence_path, confidence_title, group=group)
+            set_legend_header(confidence, tr("Confidence (0–1)"))
+            outcome.layers.append(confidence)
         for extra in prepared.plan.heads.maps:
             path = result.head_paths.get(extra.name)
             if not path:
@@ -125,6 +127,7 @@ class SegmentTask(QgsTask):
                 layer = add_value_map(path, _value_map_name(title, extra), group=group)
             layer.setCustomProperty("flair_qgis/head", extra.name)
             outcome.layers.append(layer)
+        reveal(group)
 
     def finished(self, result: bool) -> None:
         outcome = RunOutcome(status="ok", prepared=self.prepared, result=self.result)

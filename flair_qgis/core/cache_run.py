@@ -144,6 +144,7 @@ def open_cached_run(
     tile_size_px: int,
     overlap_px: int,
     warn: Callable[[str], None],
+    device: str = "cpu",
 ) -> CachedRun:
     """Open the cache of a planned run (in the worker: the model file is hashed here, once).
 
@@ -154,6 +155,8 @@ def open_cached_run(
         tile_size_px: resolved tile size.
         overlap_px: resolved overlap.
         warn: receives warnings (unusable folder, damaged entries).
+        device: ``cuda`` or ``cpu``, the device that computes missing tiles: GPU and CPU floats
+            may differ in the last bits, and a run must give the pixels it would give uncached.
     """
     layer = request.layer_grid
     key = run_key(
@@ -163,6 +166,6 @@ def open_cached_run(
         tile_size_px,
         overlap_px,
         layer.pixel_size_m,
-        extra={"layer_grid": [*layer.transform[:6], layer.width, layer.height]},
+        extra={"layer_grid": [*layer.transform[:6], layer.width, layer.height], "device": device},
     )
     return CachedRun(open_cache(request.folder, key, request.max_bytes, warn), len(tiles))

@@ -4,7 +4,7 @@ Codes of the error map (uint8, uint16 when there are more than 253 classes):
 
 * ``0`` not evaluated: nodata or outside either layer, ignored value, or a class the protocol
   drops (transparent);
-* ``1`` correct (light grey veil: the imagery shows through, dimmed);
+* ``1`` correct (light grey, mostly opaque: the map reads as grey = right, red = wrong);
 * ``2 + i`` wrong, the reference class ``classes[i]`` was missed: one strong red scale, opaque,
   never the class colours, so an error map cannot be mistaken for a class map.
 
@@ -30,7 +30,7 @@ _CORRECT_COLOR = "#e0e0e0"
 # Wrong pixels: a red scale from bright red to dark crimson, one shade per missed class.
 _WRONG_LIGHT = (0xFC, 0x4E, 0x2A)
 _WRONG_DARK = (0x80, 0x00, 0x26)
-ERROR_ALPHA = {NOT_EVALUATED: 0, CORRECT: 150}
+ERROR_ALPHA = {NOT_EVALUATED: 0, CORRECT: 210}
 """Per-code alpha (0..255) of the error map's style; codes not listed are opaque."""
 
 ERROR_WORDS = ("not evaluated", "correct", "missed: {name} ({value})")
@@ -130,6 +130,7 @@ def error_window(
 def error_qml(legend: Sequence[ClassInfo]) -> str:
     """A QGIS paletted style for an error map from its legend (:func:`error_classes`).
 
-    Errors are opaque; "correct" is a light see-through veil and "not evaluated" transparent.
+    Errors are opaque; "correct" is a light grey the class map barely shows through, "not evaluated"
+    transparent.
     """
     return qml_style(legend, alpha=ERROR_ALPHA)

@@ -13,14 +13,14 @@ Metadata lives in the ONNX ``metadata_props`` as JSON strings; it is parsed with
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ModelError
-from .nomenclature import ClassInfo, default_color
+from .model_metadata import binary_classes, float_list, meta_json, parse_classes, static_dim
+from .nomenclature import ClassInfo
 
 TASK_SEGMENTATION = "segmentation"
 TASK_REGRESSION = "regression"
@@ -147,92 +147,6 @@ class ModelInfo:
         return tuple(o for o in self.outputs if o.task == TASK_SEGMENTATION and o.is_per_pixel)
 
 
-def _json(metadata: Mapping[str, str], key: str, default: Any = None) -> Any:
-    """Parse one metadata value as JSON; plain unquoted strings are kept as text."""
-    if key not in metadata:
-        return default
-    raw = metadata[key]
-    try:
-        return json.loads(raw)
-    except (TypeError, ValueError):
-        if isinstance(raw, str) and raw.strip():
-            return raw.strip()
-        raise ModelError(f"Model metadata key '{key}' is not valid JSON: {raw!r}") from None
-
-
-def _as_float_list(value: Any, key: str, count: int) -> tuple[float, ...]:
-    if isinstance(value, (int, float)):
-        return (float(value),) * count
-    if not isinstance(value, Sequence) or isinstance(value, str):
-        raise ModelError(f"Model metadata '{key}' must be a number or a list of numbers.")
-    try:
-        values = tuple(float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ModelError(f"Model metadata '{key}' must hold numbers, got {value!r}.") from None
-    if len(values) == 1:
-        return values * count
-    if len(values) != count:
-        raise ModelError(f"Model metadata '{key}' has {len(values)} values but the model input has {count} channels.")
-    return values
-
-
-def _dim(value: Any) -> int | None:
-    return value if isinstance(value, int) and value > 0 else None
-
-
-def parse_classes(raw: Any, count: int | None, key: str = "classes") -> tuple[ClassInfo, ...]:
-    """Turn any accepted class declaration into a tuple of :class:`ClassInfo`.
-
-    Accepted: a Deepness dict ``{"0": "name", ...}`` (index -> name, value = index); a list of
-    names; a list of raster values; a list of ``{"value", "name", "color"}`` dicts (an
-    ``index`` key orders them). ``count`` (the channel count) fills unnamed classes.
-    """
-    classes: list[ClassInfo] = []
-    if raw is None:
-        raw = []
-    if isinstance(raw, Mapping):
-        try:
-            items = sorted((int(k), str(v)) for k, v in raw.items())
-        except ValueError:
-            raise ModelError(f"Model metadata '{key}' keys must be class indices.") from None
-        by_index = dict(items)
-        top = max(by_index, default=-1) + 1
-        n = max(top, count or 0)
-        raw = [by_index.get(i, f"class {i}") for i in range(n)]
-    if not isinstance(raw, Sequence) or isinstance(raw, str):
-        raise ModelError(f"Model metadata '{key}' must be a list or an index->name object.")
-    entries = list(raw)
-    if entries and all(isinstance(e, Mapping) and "index" in e for e in entries):
-        entries.sort(key=lambda e: int(e["index"]))
-    for index, entry in enumerate(entries):
-        if isinstance(entry, Mapping):
-            value = int(entry.get("value", index))
-            name = str(entry.get("name", f"class {value}"))
-            color = str(entry.get("color", default_color(index)))
-        elif isinstance(entry, bool):
-            raise ModelError(f"Model metadata '{key}' entry {index} is not a class: {entry!r}")
-        elif isinstance(entry, int):
-            value, name, color = entry, f"class {entry}", default_color(index)
-        else:
-            value, name, color = index, str(entry), default_color(index)
-        if not (len(color) == 7 and color.startswith("#")):
-            raise ModelError(f"Class colour {color!r} in '{key}' is not of the form #rrggbb.")
-        classes.append(ClassInfo(value, name, color))
-    if count is not None and len(classes) < count:
-        classes.extend(ClassInfo(i, f"class {i}", default_color(i)) for i in range(len(classes), count))
-    values = [c.value for c in classes]
-    if len(set(values)) != len(values):
-        raise ModelError(f"Model metadata '{key}' gives the same raster value to two classes.")
-    return tuple(classes)
-
-
-def _binary_classes(raw: Any) -> tuple[ClassInfo, ...]:
-    """Classes of a single-channel (sigmoid) output: 0 background, 1 the detected class."""
-    named = parse_classes(raw, None) if raw else ()
-    positive = named[-1].name if named else "detected"
-    return (ClassInfo(0, "background", "#000000"), ClassInfo(1, positive, default_color(0)))
-
-
 def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
     """Read an ONNX file's inputs, outputs and metadata into a :class:`ModelInfo`.
 
@@ -293,76 +207,24 @@ def describe_model(
     Raises:
         ModelError: inconsistent metadata.
     """
-    model_type = str(_json(metadata, "model_type", "Segmentor"))
-    resolution_cm = _json(metadata, "resolution_cm", _json(metadata, "resolution"))
-    default_resolution_m = float(resolution_cm) / 100.0 if resolution_cm else None
-    meta_tile = _json(metadata, "tile_size", _json(metadata, "tiles_size"))
-
-    declared_inputs = _json(metadata, "inputs")
-    if declared_inputs is not None and not isinstance(declared_inputs, list):
+    model_type = str(meta_json(metadata, "model_type", "Segmentor"))
+    declared = meta_json(metadata, "inputs")
+    if declared is not None and not isinstance(declared, list):
         raise ModelError("Model metadata 'inputs' must be a JSON list of objects.")
-    by_name = {d.get("name"): d for d in declared_inputs or [] if isinstance(d, Mapping)}
-
+    by_name = {d.get("name"): d for d in declared or [] if isinstance(d, Mapping)}
     inputs = []
     for index, (name, shape, dtype) in enumerate(graph_inputs):
-        if len(shape) != 4:
-            raise ModelError(f"Model input '{name}' has shape {shape}; expected (batch, channels, rows, cols).")
         decl = by_name.get(name)
-        if decl is None and declared_inputs and index < len(declared_inputs):
-            decl = declared_inputs[index]
-        decl = decl or {}
-        channels = _dim(shape[1]) or len(decl.get("bands", [])) or len(_json(metadata, "bands", []) or [])
-        if not channels:
-            raise ModelError(f"Model input '{name}' has no fixed channel count and the metadata names no bands.")
-        band_names = tuple(str(b) for b in (decl.get("bands") or _json(metadata, "bands", None) or [])) or tuple(
-            f"band {i + 1}" for i in range(channels)
-        )
-        if len(band_names) != channels:
-            raise ModelError(
-                f"Model input '{name}' has {channels} channels but its metadata names {len(band_names)} bands."
-            )
-        if "mean" in decl or "std" in decl:
-            mean = _as_float_list(decl.get("mean", 0.0), "inputs.mean", channels)
-            std = _as_float_list(decl.get("std", 1.0), "inputs.std", channels)
-        elif "mean" in metadata or "std" in metadata:
-            mean = _as_float_list(_json(metadata, "mean", 0.0), "mean", channels)
-            std = _as_float_list(_json(metadata, "std", 1.0), "std", channels)
-        else:
-            # Deepness: pixels / 255, then standardised with statistics in 0..1 units.
-            mean01 = _as_float_list(_json(metadata, "standardization_mean", 0.0), "standardization_mean", channels)
-            std01 = _as_float_list(_json(metadata, "standardization_std", 1.0), "standardization_std", channels)
-            mean = tuple(m * 255.0 for m in mean01)
-            std = tuple(s * 255.0 for s in std01)
-        if any(s <= 0 for s in std):
-            raise ModelError(f"Model input '{name}': every std must be positive, got {std}.")
-        res_cm = decl.get("resolution_cm")
-        resolution_m = float(res_cm) / 100.0 if res_cm else default_resolution_m
-        rows, cols = _dim(shape[2]), _dim(shape[3])
-        if rows is not None and cols is not None and rows != cols:
-            raise ModelError(f"Model input '{name}' is {rows}x{cols}; only square tiles are supported.")
-        inputs.append(
-            InputSpec(
-                name=name,
-                channels=channels,
-                band_names=band_names,
-                mean=mean,
-                std=std,
-                resolution_m=resolution_m,
-                tile_size_px=rows,
-                fixed_batch=_dim(shape[0]),
-                dtype=dtype,
-                modality=str(decl.get("modality", "")),
-            )
-        )
+        if decl is None and declared and index < len(declared):
+            decl = declared[index]
+        inputs.append(_describe_input(metadata, name, shape, dtype, decl or {}))
     if not inputs:
         raise ModelError("The model has no input.")
-
     outputs = _describe_outputs(metadata, graph_outputs, model_type)
-
-    static_tile = inputs[0].tile_size_px
-    tile_size_px = static_tile or (int(meta_tile) if meta_tile else DEFAULT_TILE_SIZE_PX)
-    overlap_percent = _json(metadata, "tiles_overlap", None)
-    overlap_px = _json(metadata, "overlap_px", None)
+    meta_tile = meta_json(metadata, "tile_size", meta_json(metadata, "tiles_size"))
+    tile_size_px = inputs[0].tile_size_px or (int(meta_tile) if meta_tile else DEFAULT_TILE_SIZE_PX)
+    overlap_percent = meta_json(metadata, "tiles_overlap", None)
+    overlap_px = meta_json(metadata, "overlap_px", None)
     if overlap_px is None:
         overlap_px = round(tile_size_px * float(overlap_percent) / 100.0) if overlap_percent else tile_size_px // 8
     return ModelInfo(
@@ -372,9 +234,65 @@ def describe_model(
         outputs=outputs,
         tile_size_px=int(tile_size_px),
         overlap_px=int(overlap_px),
-        seg_threshold=float(_json(metadata, "seg_thresh", 0.5)),
-        description=str(_json(metadata, "description", "") or ""),
+        seg_threshold=float(meta_json(metadata, "seg_thresh", 0.5)),
+        description=str(meta_json(metadata, "description", "") or ""),
         metadata=dict(metadata),
+    )
+
+
+def _normalisation(
+    metadata: Mapping[str, str], decl: Mapping[str, Any], channels: int
+) -> tuple[tuple[float, ...], ...]:
+    """``(mean, std)`` in pixel units: the input's own, the top-level ones, or Deepness' 0..1 ones times 255."""
+    if "mean" in decl or "std" in decl:
+        return float_list(decl.get("mean", 0.0), "inputs.mean", channels), float_list(
+            decl.get("std", 1.0), "inputs.std", channels
+        )
+    if "mean" in metadata or "std" in metadata:
+        return float_list(meta_json(metadata, "mean", 0.0), "mean", channels), float_list(
+            meta_json(metadata, "std", 1.0), "std", channels
+        )
+    # Deepness: pixels / 255, then standardised with statistics in 0..1 units.
+    mean01 = float_list(meta_json(metadata, "standardization_mean", 0.0), "standardization_mean", channels)
+    std01 = float_list(meta_json(metadata, "standardization_std", 1.0), "standardization_std", channels)
+    return tuple(m * 255.0 for m in mean01), tuple(s * 255.0 for s in std01)
+
+
+def _describe_input(
+    metadata: Mapping[str, str], name: str, shape: list[Any], dtype: str, decl: Mapping[str, Any]
+) -> InputSpec:
+    """One :class:`InputSpec` from its graph shape, its ``inputs`` entry and the top-level metadata."""
+    if len(shape) != 4:
+        raise ModelError(f"Model input '{name}' has shape {shape}; expected (batch, channels, rows, cols).")
+    top_bands = meta_json(metadata, "bands", None) or []
+    channels = static_dim(shape[1]) or len(decl.get("bands", [])) or len(top_bands)
+    if not channels:
+        raise ModelError(f"Model input '{name}' has no fixed channel count and the metadata names no bands.")
+    band_names = tuple(str(b) for b in (decl.get("bands") or top_bands)) or tuple(
+        f"band {i + 1}" for i in range(channels)
+    )
+    if len(band_names) != channels:
+        raise ModelError(
+            f"Model input '{name}' has {channels} channels but its metadata names {len(band_names)} bands."
+        )
+    mean, std = _normalisation(metadata, decl, channels)
+    if any(s <= 0 for s in std):
+        raise ModelError(f"Model input '{name}': every std must be positive, got {std}.")
+    resolution_cm = decl.get("resolution_cm") or meta_json(metadata, "resolution_cm", meta_json(metadata, "resolution"))
+    rows, cols = static_dim(shape[2]), static_dim(shape[3])
+    if rows is not None and cols is not None and rows != cols:
+        raise ModelError(f"Model input '{name}' is {rows}x{cols}; only square tiles are supported.")
+    return InputSpec(
+        name=name,
+        channels=channels,
+        band_names=band_names,
+        mean=mean,
+        std=std,
+        resolution_m=float(resolution_cm) / 100.0 if resolution_cm else None,
+        tile_size_px=rows,
+        fixed_batch=static_dim(shape[0]),
+        dtype=dtype,
+        modality=str(decl.get("modality", "")),
     )
 
 
@@ -383,58 +301,64 @@ def _describe_outputs(
     graph_outputs: Sequence[tuple[str, list[Any], str]],
     model_type: str,
 ) -> tuple[OutputSpec, ...]:
-    declared = _json(metadata, "outputs")
+    declared = meta_json(metadata, "outputs")
     if declared is not None and not isinstance(declared, list):
         raise ModelError("Model metadata 'outputs' must be a JSON list of objects.")
     by_name = {d.get("name"): d for d in declared or [] if isinstance(d, Mapping)}
-    class_names = _json(metadata, "class_names")
-    top_classes = _json(metadata, "classes")
-    activation_default = str(_json(metadata, "output_activation", "auto"))
+    class_names = meta_json(metadata, "class_names")
+    top_classes = meta_json(metadata, "classes")
+    activation_default = str(meta_json(metadata, "output_activation", "auto"))
     default_task = TASK_REGRESSION if model_type.lower().startswith("regress") else TASK_SEGMENTATION
-    scaling = float(_json(metadata, "reg_output_scaling", 1.0) or 1.0)
+    scaling = float(meta_json(metadata, "reg_output_scaling", 1.0) or 1.0)
 
+    context = (class_names, top_classes, activation_default, default_task, scaling)
     outputs = []
     for index, (name, shape, dtype) in enumerate(graph_outputs):
         decl = by_name.get(name)
         if decl is None and declared and index < len(declared):
             decl = declared[index]
-        decl = decl or {}
-        task = str(decl.get("task", default_task))
-        if task not in _TASKS:
-            raise ModelError(f"Output '{name}': task {task!r} is not one of {', '.join(_TASKS)}.")
-        activation = str(decl.get("activation", activation_default))
-        if activation not in _ACTIVATIONS:
-            raise ModelError(f"Output '{name}': activation {activation!r} is not one of {_ACTIVATIONS}.")
-        rank = len(shape)
-        channels = _dim(shape[1]) if rank in (2, 4) else (1 if rank == 3 else None)
-        raw_classes = decl.get("classes")
-        if raw_classes is None:
-            if isinstance(class_names, list):
-                raw_classes = class_names[index] if index < len(class_names) else None
-            elif index == 0:
-                raw_classes = top_classes if top_classes is not None else class_names
-        classes: tuple[ClassInfo, ...] = ()
-        if task == TASK_SEGMENTATION and rank in (3, 4) and channels == 1 and dtype.startswith("float"):
-            classes = _binary_classes(raw_classes)
-        elif task in (TASK_SEGMENTATION, TASK_CLASSIFICATION):
-            classes = parse_classes(raw_classes, channels, f"classes of output '{name}'")
-            if channels is not None and len(classes) > channels and rank in (2, 4):
-                raise ModelError(
-                    f"Output '{name}' has {channels} channels but its metadata declares {len(classes)} classes."
-                )
-        outputs.append(
-            OutputSpec(
-                name=name,
-                task=task,
-                classes=classes,
-                rank=rank,
-                channels=channels,
-                activation=activation,
-                unit=str(decl.get("unit", "")),
-                scale=float(decl.get("scale", scaling)),
-                dtype=dtype,
-            )
-        )
+        outputs.append(_describe_output(index, name, shape, dtype, decl or {}, context))
     if not outputs:
         raise ModelError("The model has no output.")
     return tuple(outputs)
+
+
+def _describe_output(
+    index: int, name: str, shape: list[Any], dtype: str, decl: Mapping[str, Any], context: tuple
+) -> OutputSpec:
+    """One :class:`OutputSpec` from its graph shape, its ``outputs`` entry and the top-level defaults."""
+    class_names, top_classes, activation_default, default_task, scaling = context
+    task = str(decl.get("task", default_task))
+    if task not in _TASKS:
+        raise ModelError(f"Output '{name}': task {task!r} is not one of {', '.join(_TASKS)}.")
+    activation = str(decl.get("activation", activation_default))
+    if activation not in _ACTIVATIONS:
+        raise ModelError(f"Output '{name}': activation {activation!r} is not one of {_ACTIVATIONS}.")
+    rank = len(shape)
+    channels = static_dim(shape[1]) if rank in (2, 4) else (1 if rank == 3 else None)
+    raw_classes = decl.get("classes")
+    if raw_classes is None:
+        if isinstance(class_names, list):
+            raw_classes = class_names[index] if index < len(class_names) else None
+        elif index == 0:
+            raw_classes = top_classes if top_classes is not None else class_names
+    classes: tuple[ClassInfo, ...] = ()
+    if task == TASK_SEGMENTATION and rank in (3, 4) and channels == 1 and dtype.startswith("float"):
+        classes = binary_classes(raw_classes)
+    elif task in (TASK_SEGMENTATION, TASK_CLASSIFICATION):
+        classes = parse_classes(raw_classes, channels, f"classes of output '{name}'")
+        if channels is not None and len(classes) > channels and rank in (2, 4):
+            raise ModelError(
+                f"Output '{name}' has {channels} channels but its metadata declares {len(classes)} classes."
+            )
+    return OutputSpec(
+        name=name,
+        task=task,
+        classes=classes,
+        rank=rank,
+        channels=channels,
+        activation=activation,
+        unit=str(decl.get("unit", "")),
+        scale=float(decl.get("scale", scaling)),
+        dtype=dtype,
+    )

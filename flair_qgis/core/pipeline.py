@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
+
+import numpy as np
 
 from .errors import Canceled
 
@@ -68,64 +70,98 @@ def run_stages(
         Canceled: ``is_canceled`` answered True; the consumer saw no further item.
         BaseException: the first error raised by any stage, after every thread has stopped.
     """
-    stop = threading.Event()
-    errors: list[BaseException] = []
-    produced: queue.Queue = queue.Queue(maxsize=QUEUE_ITEMS)
-    processed: queue.Queue = queue.Queue(maxsize=QUEUE_ITEMS)
-
-    def producer() -> None:
-        try:
-            for item in produce(stop):
-                if stop.is_set():
-                    return
-                produced.put(item)
-        except BaseException as err:  # handed to the calling thread, re-raised there
-            errors.append(err)
-            stop.set()
-        finally:
-            produced.put(_END)
-
-    def consumer() -> None:
-        try:
-            with consumer_context() if consumer_context is not None else contextlib.nullcontext():
-                for result in _until_end(processed):
-                    if not stop.is_set():
-                        consume(result)
-        except BaseException as err:
-            errors.append(err)
-            stop.set()
-            while processed.get() is not _END:  # drain so the calling thread never blocks
-                pass
-
+    stages = _Stages(produce, consume, consumer_context)
     threads = [
-        threading.Thread(target=producer, name=f"{name}-produce", daemon=True),
-        threading.Thread(target=consumer, name=f"{name}-consume", daemon=True),
+        threading.Thread(target=stages.producer, name=f"{name}-produce", daemon=True),
+        threading.Thread(target=stages.consumer, name=f"{name}-consume", daemon=True),
     ]
     for thread in threads:
         thread.start()
     canceled = False
     try:
-        for item in _until_end(produced):
-            if stop.is_set():
+        for item in _until_end(stages.produced):
+            if stages.stop.is_set():
                 continue
             if is_canceled():
                 canceled = True
-                stop.set()
+                stages.stop.set()
                 continue
-            processed.put(process(item))
+            stages.processed.put(process(item))
     except BaseException:
-        stop.set()
+        stages.stop.set()
         raise
     finally:
-        processed.put(_END)
+        stages.processed.put(_END)
         threads[1].join()
-        while threads[0].is_alive():  # unblock a producer waiting on a full queue
-            try:
-                produced.get(timeout=0.05)
-            except queue.Empty:
-                pass
-        threads[0].join()
-    if errors:
-        raise errors[0]
+        stages.drain_producer(threads[0])
+    if stages.errors:
+        raise stages.errors[0]
     if canceled:
         raise Canceled()
+
+
+class _Stages:
+    """The queues, the stop flag and the two thread bodies of :func:`run_stages`."""
+
+    def __init__(
+        self,
+        produce: Callable[[threading.Event], Iterable[Any]],
+        consume: Callable[[Any], None],
+        consumer_context: Callable[[], contextlib.AbstractContextManager[Any]] | None,
+    ) -> None:
+        self.produce = produce
+        self.consume = consume
+        self.consumer_context = consumer_context
+        self.stop = threading.Event()
+        self.errors: list[BaseException] = []
+        self.produced: queue.Queue = queue.Queue(maxsize=QUEUE_ITEMS)
+        self.processed: queue.Queue = queue.Queue(maxsize=QUEUE_ITEMS)
+
+    def producer(self) -> None:
+        try:
+            for item in self.produce(self.stop):
+                if self.stop.is_set():
+                    return
+                self.produced.put(item)
+        except BaseException as err:  # handed to the calling thread, re-raised there
+            self.errors.append(err)
+            self.stop.set()
+        finally:
+            self.produced.put(_END)
+
+    def consumer(self) -> None:
+        context = self.consumer_context
+        try:
+            with context() if context is not None else contextlib.nullcontext():
+                for result in _until_end(self.processed):
+                    if not self.stop.is_set():
+                        self.consume(result)
+        except BaseException as err:
+            self.errors.append(err)
+            self.stop.set()
+            while self.processed.get() is not _END:  # drain so the calling thread never blocks
+                pass
+
+    def drain_producer(self, thread: threading.Thread) -> None:
+        """Unblock a producer waiting on a full queue, then wait for it."""
+        while thread.is_alive():
+            try:
+                self.produced.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        thread.join()
+
+
+def normalisation(mean: Sequence[float], std: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel ``(scale, offset)`` so that ``(pixel - mean) / std == pixel * scale + offset``.
+
+    Shared by the tile pipeline and the benchmark: the model's normalisation as one fused
+    multiply-add in float32 (``np.multiply(data, scale, out=..., casting="unsafe"); out += offset``).
+
+    Returns:
+        Two float32 arrays of shape ``(channels, 1, 1)``.
+    """
+    std_f = np.asarray(std, dtype=np.float32)
+    scale = (1.0 / std_f)[:, None, None]
+    offset = (-np.asarray(mean, dtype=np.float32) / std_f)[:, None, None]
+    return scale, offset

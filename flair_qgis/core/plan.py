@@ -241,13 +241,17 @@ def plan_run(
         cache=cache,
         origin=origin,
     )
-    files = {"MODEL": model.path, **(inputs or {})}
-    check_outputs_not_inputs(plan.outputs(), files)
-    for name, path in plan.outputs().items():
+    _check_not_inputs(plan.outputs(), {"MODEL": model.path, **(inputs or {})})
+    return plan
+
+
+def _check_not_inputs(outputs: Mapping[str, str], inputs: Mapping[str, str | None]) -> None:
+    """Refuse outputs (and the style each raster output publishes beside it) that are input files."""
+    check_outputs_not_inputs(outputs, inputs)
+    for name, path in outputs.items():
         # Raster outputs publish a style (.qml) beside them; an input there would be replaced.
         if path.lower().endswith((".tif", ".tiff")):
-            check_sidecars_not_input(name, path, (".qml",), files)
-    return plan
+            check_sidecars_not_input(name, path, (".qml",), inputs)
 
 
 def _is_geographic(crs_wkt: str | None) -> bool:

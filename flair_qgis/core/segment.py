@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .cache_run import CachedRun, open_cached_run
-from .engine import SessionInfo, create_session
+from .engine import SessionInfo, create_session, cuda_available
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
 from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
@@ -230,24 +230,13 @@ def run_plan(
     """
     started = time.perf_counter()
     warnings: list[str] = []
-    cached = (
-        open_cached_run(plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append)
-        if plan.cache is not None
-        else None
-    )
-    request = plan.request
-    reused = session
-
-    def make_session():
-        return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
-
-    if reused is not None:
-        session, info = reused
-    elif cached is not None and cached.all_present(plan.tiles):
-        # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
-        session, info = None, SessionInfo(request.device, CACHE_PROVIDER, 0)
-    else:
-        session, info = create_session(plan.model.path, request.device, request.threads)
+    device = "cuda" if plan.request.device != "cpu" and cuda_available() else "cpu"
+    cached = None
+    if plan.cache is not None:
+        cached = open_cached_run(
+            plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append, device=device
+        )
+    session, info, make_session = _session(plan, cached, session)
     writers, tile_values = _writers(plan, info.provider)
     outputs = [f for w in writers for f in w.files]
     sink = _TileSink(plan, writers, tile_values, cached)
@@ -274,6 +263,20 @@ def run_plan(
     for out in outputs:
         out.commit()
     on_progress(100.0)
+    warnings = [*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings]
+    return _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started)
+
+
+def _result(
+    plan: SegmentPlan,
+    writers: list[HeadWriter],
+    tile_values: TileValues,
+    info: SessionInfo,
+    warnings: list[str],
+    cached,
+    seconds: float,
+) -> SegmentResult:
+    """What a finished run wrote: the primary head's files first, then the further heads'."""
     primary = writers[0]
     return SegmentResult(
         output_path=primary.files[0].path,
@@ -281,12 +284,31 @@ def run_plan(
         session=info,
         grid=plan.grid,
         tiles=len(plan.tiles),
-        seconds=time.perf_counter() - started,
+        seconds=seconds,
         class_pixels=primary.class_pixels(),
-        warnings=[*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings],
+        warnings=warnings,
         head_paths={w.head.name: w.files[0].path for w in writers[1:]},
         tile_values_path=tile_values.path if plan.heads.per_tile else None,
         tile_values=tile_values.values,
         cached_tiles=cached.hits if cached is not None else 0,
         cache_summary=cached.summary() if cached is not None else "",
     )
+
+
+def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
+    """``(session, info, make_session)``: the session to run with (None when every tile is cached).
+
+    ``make_session`` gives the pipeline a session when a cached run finds a damaged entry.
+    """
+    request = plan.request
+
+    def make_session():
+        return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
+
+    if reused is not None:
+        return reused[0], reused[1], make_session
+    if cached is not None and cached.all_present(plan.tiles):
+        # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
+        return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session
+    session, info = create_session(plan.model.path, request.device, request.threads)
+    return session, info, make_session

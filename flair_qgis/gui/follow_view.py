@@ -69,7 +69,7 @@ class FollowView(QObject):
         task: the live run in flight, or None.
         live_layer_id: the live class-map layer, once a view has been segmented.
         runs_started: runs started since the toggle was turned on (one per settled view).
-        last_seconds: time from the view settling to the live layer (and scores) shown.
+        last_seconds: time from the view settling to the live layer shown (scores follow in their own task).
     """
 
     def __init__(self, dock) -> None:

@@ -10,6 +10,7 @@ from ..adapters import settings
 from ..adapters.layers import class_name
 from ..core.errors import FlairError
 from ..core.protocols import PROTOCOLS, Protocol, get_protocol
+from ..i18n import class_label
 from .widgets import tr
 
 
@@ -70,5 +71,5 @@ class LayersSection(QGroupBox):
         regrouped = protocol.class_value(raw)
         for cls in protocol.classes or prediction_classes:
             if cls.value == regrouped:
-                return f"{cls.name} ({raw})"
+                return f"{class_label(cls.name)} ({raw})"
         return class_name(prediction_classes, value)

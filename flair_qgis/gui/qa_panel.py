@@ -15,6 +15,7 @@ from qgis.PyQt.QtWidgets import QFileDialog, QVBoxLayout, QWidget
 from ..adapters import settings
 from ..adapters.charts import draw_confusion
 from ..adapters.evaluate_task import EvaluateTask, EvaluationOutcome, prepare_evaluation
+from ..adapters.layer_tree import run_confidence
 from ..adapters.layers import palette_classes
 from ..core.errors import FlairError
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
@@ -48,8 +49,10 @@ class QaPanel(QWidget):
         self.scores = ScoresSection()
         self.suspicious_table = SuspiciousTable(self.canvas)
         self.scores.layout().addWidget(self.suspicious_table)
+        self.scores.layout().addWidget(self.suspicious_table.details_button)
         self.scores.score_button.clicked.connect(self.score_view)
         self.scores.export_button.clicked.connect(self._export_dialog)
+        self.scores.suspicious_check.toggled.connect(self._on_suspicious_toggled)
         layout = QVBoxLayout(self)
         for section in (self.layers, self.identify, self.scores):
             layout.addWidget(section)
@@ -74,6 +77,7 @@ class QaPanel(QWidget):
         if self.task is not None:
             return None
         self.scores.remember_toggles()
+        self._confidence_for_ranking()
         try:
             prepared = prepare_evaluation(
                 self.prediction_combo.currentLayer(),
@@ -95,6 +99,30 @@ class QaPanel(QWidget):
         self.summary_label.setText(tr("Scoring…"))
         QgsApplication.taskManager().addTask(self.task)
         return self.task
+
+    def _confidence_for_ranking(self) -> None:
+        """The suspicion ranking weighs disagreement by the model's confidence: find it, or say how to get it.
+
+        With no confidence layer chosen, the run's own (in the class map's layer-tree group) is taken;
+        without one, suspicions rank by disagreement only, and the message bar says how to do better.
+        """
+        if not self.suspicious_check.isChecked() or self.confidence_combo.currentLayer() is not None:
+            return
+        found = run_confidence(self.prediction_combo.currentLayer())
+        if found is not None:
+            self.confidence_combo.setLayer(found)
+            return
+        self.dock.push(
+            tr("Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in "
+               "disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence."),
+            Qgis.Info,
+        )  # fmt: skip
+
+    def _on_suspicious_toggled(self, checked: bool) -> None:
+        """Asking for suspicious labels turns the Segment tab's confidence on: the ranking needs it."""
+        confidence = getattr(self.dock, "confidence_check", None)
+        if checked and confidence is not None and confidence.isEnabled():
+            confidence.setChecked(True)
 
     def _remove_overlays(self) -> None:
         """Overlays of the previous score are replaced, not piled up."""
@@ -193,5 +221,6 @@ class QaPanel(QWidget):
     def shutdown(self) -> None:
         """Release what the panel holds in the project (overlay layers stay the user's)."""
         self.identify.release()
+        self.suspicious_table.release()
         if self.task is not None:
             self.task.cancel()

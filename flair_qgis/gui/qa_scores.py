@@ -1,18 +1,25 @@
 """The QA tab's "Score" section: what to produce, the buttons, the summary, the class table and
-the confusion matrix."""
+the confusion matrix.
+
+It fits a 300 px dock: the class table shows the class and its IoU (the other figures are in
+"Details…"), and the confusion matrix is a thumbnail as wide as the dock that opens full size on
+a click.
+"""
 
 from __future__ import annotations
 
-from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from ..adapters import settings
 from ..adapters.charts import confusion_image
 from ..core.nomenclature import ClassInfo, default_color
+from ..i18n import class_label
+from .details import DetailsDialog, MatrixThumbnail, narrow
 from .widgets import ClassTable, tr
 
-_MATRIX_WIDTH_PX = 360
+SUPPORT_COLUMN = 3
+"""The class table's support column: in the details view only (the dock shows class and IoU)."""
 
 
 def percent(value: float | None) -> str:
@@ -26,31 +33,43 @@ class ScoresSection(QGroupBox):
     def __init__(self) -> None:
         super().__init__(tr("Score"))
         form = QVBoxLayout(self)
-        toggles = QHBoxLayout()
         self.error_check = QCheckBox(tr("Error map"))
         self.error_check.setChecked(settings.bool_value("error_map", True))
         self.suspicious_check = QCheckBox(tr("Suspicious labels"))
         self.suspicious_check.setToolTip(tr("Polygon references only: polygons ranked by disagreement with the model"))
         self.suspicious_check.setChecked(settings.bool_value("suspicious", True))
-        toggles.addWidget(self.error_check)
-        toggles.addWidget(self.suspicious_check)
-        form.addLayout(toggles)
-        buttons = QHBoxLayout()
+        form.addWidget(self.error_check)
+        form.addWidget(self.suspicious_check)
         self.score_button = QPushButton(tr("Score this view"))
-        self.export_button = QPushButton(tr("Export report…"))
-        self.export_button.setEnabled(False)
-        buttons.addWidget(self.score_button)
-        buttons.addWidget(self.export_button)
-        form.addLayout(buttons)
+        form.addWidget(self.score_button)
         self.summary_label = QLabel(tr("Pick a class map and a reference, then score the map view."))
         self.summary_label.setWordWrap(True)
         form.addWidget(self.summary_label)
-        self.class_table = ClassTable([tr("IoU"), tr("Support")])
+        self.class_table = narrow(ClassTable([tr("IoU"), tr("Support")]))
+        self.class_table.setColumnHidden(SUPPORT_COLUMN, True)
         form.addWidget(self.class_table)
-        self.matrix_label = QLabel()
-        self.matrix_label.setAlignment(Qt.AlignCenter)
-        self.matrix_label.setToolTip(tr("Confusion matrix, rows = reference, columns = prediction, row shares"))
+        buttons = QHBoxLayout()
+        self.details_button = QPushButton(tr("Details…"))
+        self.details_button.setToolTip(tr("Every figure per class: IoU, precision, recall, F1, support"))
+        self.details_button.setEnabled(False)
+        self.details_button.clicked.connect(self.open_details)
+        self.export_button = QPushButton(tr("Export…"))
+        self.export_button.setToolTip(tr("Write the report: JSON, a per-class CSV and the confusion matrix PNG"))
+        self.export_button.setEnabled(False)
+        buttons.addWidget(self.details_button)
+        buttons.addWidget(self.export_button)
+        form.addLayout(buttons)
+        self.matrix_caption = QLabel(tr("Confusion matrix (click to enlarge):"))
+        self.matrix_caption.setWordWrap(True)
+        self.matrix_caption.setVisible(False)
+        form.addWidget(self.matrix_caption)
+        self.matrix_label = MatrixThumbnail()
+        self.matrix_label.setToolTip(
+            tr("Confusion matrix, rows = reference, columns = prediction, row shares. Click to open it full size.")
+        )
         form.addWidget(self.matrix_label)
+        self.report: dict | None = None
+        self.details: DetailsDialog | None = None
 
     def remember_toggles(self) -> None:
         """Keep the toggles for the next session."""
@@ -64,6 +83,7 @@ class ScoresSection(QGroupBox):
             report: a scoring report.
             colours: class value -> colour (the class map's palette, the protocol's classes).
         """
+        self.report = report
         self.summary_label.setText(
             tr("mIoU {miou} — OA {oa} — {n} pixels ({protocol})").format(
                 miou=percent(report.get("miou")),
@@ -74,11 +94,26 @@ class ScoresSection(QGroupBox):
         )
         rows = report.get("classes", [])
         classes = [
-            ClassInfo(int(r["value"]), str(r.get("name") or r["value"]), colours.get(int(r["value"]), default_color(i)))
+            ClassInfo(int(r["value"]), class_label(str(r.get("name") or r["value"])),
+                      colours.get(int(r["value"]), default_color(i)))
             for i, r in enumerate(rows)
-        ]
+        ]  # fmt: skip
         self.class_table.set_rows(classes, [(percent(r.get("iou")), f"{int(r.get('support') or 0):,}") for r in rows])
-        pixmap = QPixmap.fromImage(confusion_image(report))
-        if pixmap.width() > _MATRIX_WIDTH_PX:
-            pixmap = pixmap.scaledToWidth(_MATRIX_WIDTH_PX, Qt.SmoothTransformation)
-        self.matrix_label.setPixmap(pixmap)
+        self.matrix_label.set_image(QPixmap.fromImage(confusion_image(report)))
+        self.matrix_caption.setVisible(True)
+        self.details_button.setEnabled(True)
+
+    def open_details(self) -> DetailsDialog | None:
+        """Every figure of every class of the last report, in a window of its own."""
+        if self.report is None:
+            return None
+        headers = [tr("Value"), tr("Class"), tr("IoU"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support")]
+        rows = [
+            [str(r["value"]), class_label(str(r.get("name") or r["value"])), percent(r.get("iou")),
+             percent(r.get("precision")), percent(r.get("recall")), percent(r.get("f1")),
+             f"{int(r.get('support') or 0):,}"]
+            for r in self.report.get("classes", [])
+        ]  # fmt: skip
+        self.details = DetailsDialog(tr("Scores per class"), headers, rows, self)
+        self.details.show()
+        return self.details

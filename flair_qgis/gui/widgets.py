@@ -28,7 +28,7 @@ from ..adapters.raster_input import layer_band_labels
 from ..core.bands import channel_labels, propose_bands
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..core.nomenclature import ClassInfo
-from ..i18n import tr
+from ..i18n import class_label, tr
 
 
 def swatch(color: str, size: int = 14) -> QIcon:
@@ -59,7 +59,7 @@ class ClassTable(QTableWidget):
             value = QTableWidgetItem(swatch(cls.color), str(cls.value))
             value.setData(Qt.UserRole, cls.value)
             self.setItem(row, 0, value)
-            self.setItem(row, 1, QTableWidgetItem(cls.name))
+            self.setItem(row, 1, QTableWidgetItem(class_label(cls.name)))
             for col, text in enumerate(extra[row] if row < len(extra) else (), start=2):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(int(Qt.AlignRight | Qt.AlignVCenter))

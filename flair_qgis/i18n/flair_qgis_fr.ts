@@ -4,182 +4,177 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../gui/crs_offer.py" line="65"/>
-        <source>&apos;{name}&apos; has an engineering CRS named Lambert-93 without an EPSG code: QGIS cannot place it on the map.</source>
+        <location filename="../gui/crs_offer.py" line="65" />
+        <source>'{name}' has an engineering CRS named Lambert-93 without an EPSG code: QGIS cannot place it on the map.</source>
         <translation>« {name} » a un système de coordonnées local nommé Lambert-93, sans code EPSG : QGIS ne peut pas le placer sur la carte.</translation>
     </message>
     <message>
-        <location filename="../gui/crs_offer.py" line="70"/>
+        <location filename="../gui/crs_offer.py" line="70" />
         <source>Treat as EPSG:2154</source>
         <translation>Traiter comme EPSG:2154</translation>
     </message>
     <message>
-        <location filename="../gui/crs_offer.py" line="72"/>
-        <source>Sets the layer&apos;s CRS in this project only; the file is not modified.</source>
+        <location filename="../gui/crs_offer.py" line="72" />
+        <source>Sets the layer's CRS in this project only; the file is not modified.</source>
         <translation>Change le SCR de la couche dans ce projet seulement ; le fichier n'est pas modifié.</translation>
     </message>
     <message>
-        <location filename="../gui/crs_offer.py" line="92"/>
-        <source>&apos;{name}&apos; is now in EPSG:2154 (RGF93 v1 / Lambert-93) in this project; its file is unchanged.</source>
+        <location filename="../gui/crs_offer.py" line="92" />
+        <source>'{name}' is now in EPSG:2154 (RGF93 v1 / Lambert-93) in this project; its file is unchanged.</source>
         <translation>« {name} » est maintenant en EPSG:2154 (RGF93 v1 / Lambert-93) dans ce projet ; son fichier est inchangé.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="100"/>
+        <location filename="../plugin.py" line="100" />
         <source>FLAIR segmentation</source>
         <translation>Segmentation FLAIR</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="113"/>
+        <location filename="../gui/dock.py" line="87" />
         <source>Segment</source>
         <translation>Segmenter</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="117"/>
+        <location filename="../gui/dock.py" line="88" />
         <source>Evaluate</source>
         <translation>Évaluer</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="150"/>
+        <location filename="../gui/qa_suspicious.py" line="56" />
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="137"/>
+        <location filename="../gui/model_section.py" line="30" />
         <source>Recently used models</source>
         <translation>Modèles utilisés récemment</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="141"/>
+        <location filename="../gui/model_section.py" line="34" />
         <source>Choose an ONNX model file</source>
         <translation>Choisir un fichier de modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="150"/>
+        <location filename="../gui/inputs_section.py" line="25" />
         <source>Input</source>
         <translation>Entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="84"/>
+        <location filename="../processing/segment_algorithm.py" line="97" />
         <source>Extent</source>
         <translation>Emprise</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="163"/>
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Current map view</source>
         <translation>Vue courante de la carte</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="163"/>
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Layer extent</source>
         <translation>Emprise de la couche</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="163"/>
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Selected polygons (masked outside)</source>
         <translation>Polygones sélectionnés (masqué en dehors)</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="163"/>
+        <location filename="../gui/extent_section.py" line="32" />
         <source>Rectangle drawn on the map</source>
         <translation>Rectangle tracé sur la carte</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="174"/>
+        <location filename="../gui/extent_section.py" line="43" />
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="177"/>
+        <location filename="../gui/extent_section.py" line="46" />
         <source>Polygons</source>
         <translation>Polygones</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="179"/>
+        <location filename="../gui/extent_section.py" line="48" />
         <source>Draw rectangle</source>
         <translation>Tracer un rectangle</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="182"/>
+        <location filename="../gui/extent_section.py" line="51" />
         <source>No rectangle drawn yet.</source>
         <translation>Aucun rectangle tracé pour l'instant.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="230"/>
+        <location filename="../gui/run_section.py" line="51" />
         <source>Run</source>
         <translation>Lancer</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="189"/>
+        <location filename="../gui/run_section.py" line="31" />
         <source>Auto (CUDA when available)</source>
         <translation>Auto (CUDA si disponible)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="118"/>
+        <location filename="../processing/segment_algorithm.py" line="134" />
         <source>Device</source>
         <translation>Processeur</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="202"/>
+        <location filename="../gui/run_section.py" line="41" />
         <source>[new file in a temporary folder]</source>
         <translation>[nouveau fichier dans un dossier temporaire]</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="128"/>
+        <location filename="../processing/segment_algorithm.py" line="147" />
         <source>Class map</source>
         <translation>Carte des classes</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="204"/>
-        <source>Also write a confidence layer</source>
-        <translation>Écrire aussi une couche de confiance</translation>
-    </message>
-    <message>
-        <location filename="../gui/dock.py" line="208"/>
+        <location filename="../gui/run_section.py" line="69" />
         <source>Advanced</source>
         <translation>Avancé</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="113"/>
+        <location filename="../gui/widgets.py" line="113" />
         <source>Tile size</source>
         <translation>Taille des tuiles</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="222"/>
+        <location filename="../gui/run_section.py" line="83" />
         <source>Overlap</source>
         <translation>Recouvrement</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="109"/>
+        <location filename="../processing/segment_algorithm.py" line="125" />
         <source>Tiles per batch</source>
         <translation>Tuiles par lot</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="224"/>
+        <location filename="../gui/run_section.py" line="85" />
         <source>Model defaults</source>
         <translation>Valeurs du modèle</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="232"/>
+        <location filename="../gui/run_section.py" line="52" />
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="250"/>
+        <location filename="../gui/result_section.py" line="20" />
         <source>Result</source>
         <translation>Résultat</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="257"/>
+        <location filename="../gui/result_section.py" line="28" />
         <source>Opacity</source>
         <translation>Opacité</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="166"/>
+        <location filename="../gui/widgets.py" line="166" />
         <source>Install {package}</source>
         <translation>Installer {package}</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="282"/>
+        <location filename="../gui/dock.py" line="162" />
         <source>Install {package} with pip into
 {target}
 (used only by this plugin)?</source>
@@ -188,332 +183,322 @@
 (utilisé uniquement par cette extension) ?</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="298"/>
+        <location filename="../gui/dock.py" line="178" />
         <source>onnxruntime {version} installed: the plugin is ready.</source>
         <translation>onnxruntime {version} installé : l'extension est prête.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="308"/>
+        <location filename="../gui/model_section.py" line="45" />
         <source>Choose an ONNX model</source>
         <translation>Choisir un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="308"/>
+        <location filename="../gui/model_section.py" line="45" />
         <source>ONNX models (*.onnx)</source>
         <translation>Modèles ONNX (*.onnx)</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="330"/>
+        <location filename="../gui/segment_panel.py" line="67" />
         <source>Install onnxruntime to read models (see above).</source>
         <translation>Installez onnxruntime pour lire les modèles (voir ci-dessus).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="375"/>
+        <location filename="../gui/segment_panel.py" line="103" />
         <source>CUDA is not available in this onnxruntime: the run will use the CPU.</source>
         <translation>CUDA n'est pas disponible dans cet onnxruntime : le traitement utilisera le CPU.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="448"/>
+        <location filename="../gui/extent_section.py" line="88" />
         <source>{w:.0f} × {h:.0f} map units</source>
         <translation>{w:.0f} × {h:.0f} unités de carte</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="454"/>
+        <location filename="../gui/segment_panel.py" line="113" />
         <source>onnxruntime is not installed (see above).</source>
         <translation>onnxruntime n'est pas installé (voir ci-dessus).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="519"/>
+        <location filename="../gui/segment_panel.py" line="150" />
         <source>CUDA is not available: running on the CPU.</source>
         <translation>CUDA n'est pas disponible : traitement sur le CPU.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="526"/>
+        <location filename="../gui/segment_panel.py" line="155" />
         <source>Running on {w} × {h} px ({km2:.3f} km²)…</source>
         <translation>Traitement de {w} × {h} px ({km2:.3f} km²)…</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="544"/>
-        <source>The layer &apos;{name}&apos; was removed from the project: the run was stopped and nothing was written.</source>
+        <location filename="../gui/segment_panel.py" line="171" />
+        <source>The layer '{name}' was removed from the project: the run was stopped and nothing was written.</source>
         <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="250"/>
+        <location filename="../processing/segment_algorithm.py" line="280" />
         <source>{provider} ran {tiles} tile(s) in {s:.1f} s ({rate:.2f} km²/h).</source>
         <translation>{provider} a traité {tiles} tuile(s) en {s:.1f} s ({rate:.2f} km²/h).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="579"/>
+        <location filename="../gui/segment_panel.py" line="186" />
         <source>The run was stopped.</source>
         <translation>Le traitement a été arrêté.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="46"/>
+        <location filename="../processing/base.py" line="88" />
         <source>Canceled: nothing was written.</source>
         <translation>Annulé : rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="587"/>
+        <location filename="../gui/segment_panel.py" line="196" />
         <source>The run failed (see the FLAIR log).</source>
         <translation>Le traitement a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="595"/>
-        <source>Per-image output &apos;{name}&apos; over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
+        <location filename="../gui/result_section.py" line="53" />
+        <source>Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » sur {n} tuiles : moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="618"/>
+        <location filename="../gui/dock.py" line="201" />
         <source>Unexpected error: {error}. Details are in the log (View ▸ Panels ▸ Log Messages, tab FLAIR).</source>
         <translation>Erreur inattendue : {error}. Le détail est dans le journal (Vue ▸ Panneaux ▸ Journal des messages, onglet FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/dock.py" line="629"/>
+        <location filename="../gui/segment_panel.py" line="220" />
         <source>The plugin was unloaded.</source>
         <translation>L'extension a été déchargée.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="69"/>
+        <location filename="../gui/qa_layers.py" line="21" />
         <source>Layers</source>
         <translation>Couches</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="78"/>
+        <location filename="../gui/review_view.py" line="154" />
         <source>Confidence</source>
         <translation>Confiance</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="84"/>
+        <location filename="../gui/qa_layers.py" line="36" />
         <source>Reference</source>
         <translation>Référence</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="64"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="69" />
         <source>Class field</source>
         <translation>Champ de classe</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="105"/>
+        <location filename="../processing/evaluate_algorithm.py" line="87" />
         <source>Protocol</source>
         <translation>Protocole</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="100"/>
+        <location filename="../gui/qa_identify.py" line="24" />
         <source>Identify</source>
         <translation>Identifier</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="102"/>
+        <location filename="../gui/qa_identify.py" line="30" />
         <source>Identify pixel</source>
         <translation>Identifier un pixel</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="105"/>
+        <location filename="../gui/qa_identify.py" line="33" />
         <source>Click the map to see the predicted and reference classes of a pixel.</source>
         <translation>Cliquez sur la carte pour voir la classe prédite et la classe de référence d'un pixel.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="120"/>
+        <location filename="../gui/qa_scores.py" line="34" />
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="117"/>
+        <location filename="../processing/evaluate_algorithm.py" line="99" />
         <source>Error map</source>
         <translation>Carte des erreurs</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="125"/>
+        <location filename="../gui/qa_suspicious.py" line="96" />
         <source>Suspicious labels</source>
         <translation>Étiquettes suspectes</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="126"/>
+        <location filename="../gui/qa_scores.py" line="39" />
         <source>Polygon references only: polygons ranked by disagreement with the model</source>
         <translation>Références polygones seulement : polygones classés selon leur désaccord avec le modèle</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="132"/>
+        <location filename="../gui/qa_scores.py" line="43" />
         <source>Score this view</source>
         <translation>Évaluer cette vue</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="134"/>
-        <source>Export report…</source>
-        <translation>Exporter le rapport…</translation>
-    </message>
-    <message>
-        <location filename="../gui/qa_panel.py" line="140"/>
+        <location filename="../gui/qa_scores.py" line="45" />
         <source>Pick a class map and a reference, then score the map view.</source>
         <translation>Choisissez une carte des classes et une référence, puis évaluez la vue de la carte.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="143"/>
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>IoU</source>
         <translation>IoU</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="143"/>
+        <location filename="../gui/qa_scores.py" line="110" />
         <source>Support</source>
         <translation>Effectif</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="147"/>
-        <source>Confusion matrix, rows = reference, columns = prediction, row shares</source>
-        <translation>Matrice de confusion, lignes = référence, colonnes = prédiction, parts par ligne</translation>
-    </message>
-    <message>
-        <location filename="../gui/qa_panel.py" line="150"/>
+        <location filename="../gui/qa_suspicious.py" line="56" />
         <source>Rank</source>
         <translation>Rang</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="150"/>
+        <location filename="../gui/qa_suspicious.py" line="56" />
         <source>Label</source>
         <translation>Étiquette</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="150"/>
+        <location filename="../gui/qa_suspicious.py" line="56" />
         <source>Agreement</source>
         <translation>Accord</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="150"/>
+        <location filename="../gui/review_view.py" line="155" />
         <source>Suspicion</source>
         <translation>Suspicion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="186"/>
+        <location filename="../gui/qa_panel.py" line="99" />
         <source>Scoring…</source>
         <translation>Évaluation…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="203"/>
+        <location filename="../gui/qa_panel.py" line="140" />
         <source>Canceled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="208"/>
+        <location filename="../gui/qa_panel.py" line="145" />
         <source>Scoring failed (see the FLAIR log).</source>
         <translation>L'évaluation a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="225"/>
+        <location filename="../gui/qa_scores.py" line="87" />
         <source>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</source>
         <translation>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="293"/>
+        <location filename="../gui/qa_panel.py" line="173" />
         <source>Export report</source>
         <translation>Exporter le rapport</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="293"/>
+        <location filename="../gui/qa_panel.py" line="173" />
         <source>JSON report (*.json)</source>
         <translation>Rapport JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="310"/>
+        <location filename="../gui/qa_panel.py" line="195" />
         <source>Report written to {path}</source>
         <translation>Rapport écrit dans {path}</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="46"/>
+        <location filename="../gui/widgets.py" line="46" />
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="46"/>
+        <location filename="../gui/widgets.py" line="46" />
         <source>Class</source>
         <translation>Classe</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="88"/>
+        <location filename="../gui/widgets.py" line="88" />
         <source>No model chosen.</source>
         <translation>Aucun modèle choisi.</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="95"/>
-        <source>not declared (layer&apos;s own)</source>
+        <location filename="../gui/widgets.py" line="95" />
+        <source>not declared (layer's own)</source>
         <translation>non déclarée (celle de la couche)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="96"/>
+        <location filename="../gui/widgets.py" line="96" />
         <source> (fixed)</source>
         <translation> (fixe)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="100"/>
-        <source>layer&apos;s resolution</source>
+        <location filename="../gui/widgets.py" line="100" />
+        <source>layer's resolution</source>
         <translation>résolution de la couche</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="150"/>
+        <location filename="../gui/widgets.py" line="150" />
         <source>Install onnxruntime</source>
         <translation>Installer onnxruntime</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="155"/>
+        <location filename="../gui/widgets.py" line="155" />
         <source>Or run this command, then restart QGIS:</source>
         <translation>Ou lancez cette commande, puis redémarrez QGIS :</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="161"/>
+        <location filename="../gui/widgets.py" line="161" />
         <source>The FLAIR plugin needs &lt;b&gt;{package}&lt;/b&gt; to run models; it is not available in this QGIS ({reason}).</source>
         <translation>L'extension FLAIR a besoin de &lt;b&gt;{package}&lt;/b&gt; pour exécuter les modèles ; il n'est pas disponible dans ce QGIS ({reason}).</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="176"/>
+        <location filename="../gui/widgets.py" line="176" />
         <source>{name} (1 band)</source>
         <translation>{name} (1 bande)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="177"/>
+        <location filename="../gui/widgets.py" line="177" />
         <source>{name} ({n} bands)</source>
         <translation>{name} ({n} bandes)</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="183"/>
+        <location filename="../gui/widgets.py" line="183" />
         <source>{n} classes</source>
         <translation>{n} classes</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="185"/>
+        <location filename="../gui/widgets.py" line="185" />
         <source>value</source>
         <translation>valeur</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="186"/>
+        <location filename="../gui/widgets.py" line="186" />
         <source>per pixel</source>
         <translation>par pixel</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="186"/>
+        <location filename="../gui/widgets.py" line="186" />
         <source>per image</source>
         <translation>par image</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="235"/>
+        <location filename="../gui/widgets.py" line="235" />
         <source>Raster layer</source>
         <translation>Couche raster</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="215"/>
+        <location filename="../gui/widgets.py" line="215" />
         <source>Bands</source>
         <translation>Bandes</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="56"/>
+        <location filename="../plugin.py" line="56" />
         <source>Segment imagery with an ONNX model and score it (FLAIR)</source>
         <translation>Segmenter l'imagerie avec un modèle ONNX et l'évaluer (FLAIR)</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="66"/>
+        <location filename="../plugin.py" line="66" />
         <source>needs the Python package(s) {names}, which this QGIS does not have: click the FLAIR button to install them, or run: {command}</source>
         <translation>a besoin du ou des paquets Python {names}, absents de ce QGIS : cliquez sur le bouton FLAIR pour les installer, ou lancez : {command}</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="100"/>
+        <location filename="../plugin.py" line="100" />
         <source>FLAIR needs the Python package(s) {names}, which this QGIS does not have.
 
 Install them now with pip into {folder}?
@@ -528,22 +513,22 @@ Pour le faire vous-même, lancez :
 {command}</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="116"/>
+        <location filename="../plugin.py" line="116" />
         <source>Installed {names}: restart QGIS to use FLAIR.</source>
         <translation>{names} installé(s) : redémarrez QGIS pour utiliser FLAIR.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="47"/>
+        <location filename="../processing/base.py" line="89" />
         <source>Canceled by the user; no output was written.</source>
         <translation>Annulé par l'utilisateur ; aucune sortie n'a été écrite.</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="54"/>
+        <location filename="../processing/benchmark_algorithm.py" line="55" />
         <source>Benchmark model on a dataset folder</source>
         <translation>Évaluer un modèle sur un dossier de jeu de données</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="57"/>
+        <location filename="../processing/benchmark_algorithm.py" line="58" />
         <source>Runs an ONNX model on every sample of a benchmark folder and scores it with the published protocol, streaming (memory does not grow with the dataset).
 
 Layouts: FLAIR #1 (IGN's D0xx_YYYY/Zn_XX/img/IMG_&lt;id&gt;.tif with msk/MSK_&lt;id&gt;.tif, or any folder where IMG_&lt;id&gt;.tif and MSK_&lt;id&gt;.tif pair by id); FLAIR-HUB (per-modality files named as in IGN's index, e.g. D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif with ..._AERIAL_LABEL-COSIA_... or ..._ALL_LABEL-LPIS_...); WeedSense (images/, masks/, labels.csv).
@@ -560,120 +545,120 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
 Écrit le rapport JSON (mIoU, OA, IoU par classe, matrice de confusion, métriques du protocole), un CSV par échantillon (les pires d'abord, à ouvrir dans QGIS : trier par miou) et, avec OUTPUT_PREDICTIONS, un PRED_&lt;id&gt;.tif par échantillon (FLAIR #1 : format de soumission de l'IGN, indice de classe uint8 0..12). ON_UNPAIRED décide si les images sans masque (et les masques sans image) sont ignorées (listées dans le journal et le rapport) ou arrêtent le traitement.</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="76"/>
+        <location filename="../processing/benchmark_algorithm.py" line="77" />
         <source>Dataset folder</source>
         <translation>Dossier du jeu de données</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="83"/>
+        <location filename="../processing/segment_algorithm.py" line="96" />
         <source>ONNX model</source>
         <translation>Modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="114"/>
+        <location filename="../processing/review_report_algorithm.py" line="44" />
         <source>Report (JSON)</source>
         <translation>Rapport (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="94"/>
+        <location filename="../processing/benchmark_algorithm.py" line="95" />
         <source>Prediction rasters (PRED_&lt;id&gt;.tif)</source>
         <translation>Rasters de prédiction (PRED_&lt;id&gt;.tif)</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="99"/>
+        <location filename="../processing/benchmark_algorithm.py" line="100" />
         <source>Device: auto, cuda or cpu</source>
         <translation>Processeur : auto, cuda ou cpu</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="102"/>
+        <location filename="../processing/benchmark_algorithm.py" line="103" />
         <source>Samples per batch</source>
         <translation>Échantillons par lot</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="107"/>
+        <location filename="../processing/benchmark_algorithm.py" line="108" />
         <source>Images without masks / masks without images</source>
         <translation>Images sans masque / masques sans image</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="117"/>
+        <location filename="../processing/benchmark_algorithm.py" line="118" />
         <source>Dataset layout</source>
         <translation>Organisation du jeu de données</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="124"/>
-        <source>Score of a class absent from both sides (protocol = the protocol&apos;s own)</source>
+        <location filename="../processing/benchmark_algorithm.py" line="125" />
+        <source>Score of a class absent from both sides (protocol = the protocol's own)</source>
         <translation>Score d'une classe absente des deux côtés (protocol = celui du protocole)</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="131"/>
+        <location filename="../processing/benchmark_algorithm.py" line="132" />
         <source>Per-sample CSV (default: next to the report)</source>
         <translation>CSV par échantillon (par défaut : à côté du rapport)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="146"/>
+        <location filename="../processing/evaluate_algorithm.py" line="129" />
         <source>mIoU (0..1)</source>
         <translation>mIoU (0..1)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="147"/>
+        <location filename="../processing/evaluate_algorithm.py" line="130" />
         <source>Overall accuracy (0..1)</source>
         <translation>Précision globale (0..1)</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="144"/>
+        <location filename="../processing/benchmark_algorithm.py" line="146" />
         <source>Samples scored</source>
         <translation>Échantillons évalués</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="145"/>
+        <location filename="../processing/benchmark_algorithm.py" line="147" />
         <source>Samples that could not be read</source>
         <translation>Échantillons illisibles</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="146"/>
+        <location filename="../processing/benchmark_algorithm.py" line="148" />
         <source>Samples per second</source>
         <translation>Échantillons par seconde</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="137"/>
+        <location filename="../processing/segment_algorithm.py" line="163" />
         <source>Execution provider that ran</source>
         <translation>Fournisseur d'exécution utilisé</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="148"/>
+        <location filename="../processing/benchmark_algorithm.py" line="150" />
         <source>Per-sample CSV</source>
         <translation>CSV par échantillon</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="149"/>
+        <location filename="../processing/benchmark_algorithm.py" line="151" />
         <source>Prediction folder</source>
         <translation>Dossier des prédictions</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="200"/>
-        <source>DEVICE must be auto, cuda or cpu, got &apos;{}&apos;.</source>
+        <location filename="../processing/segment_algorithm.py" line="228" />
+        <source>DEVICE must be auto, cuda or cpu, got '{}'.</source>
         <translation>DEVICE doit valoir auto, cuda ou cpu, reçu « {} ».</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="213"/>
+        <location filename="../processing/benchmark_algorithm.py" line="220" />
         <source>Sample {id} failed: {path}: {error}</source>
         <translation>L'échantillon {id} a échoué : {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/benchmark_algorithm.py" line="219"/>
+        <location filename="../processing/benchmark_algorithm.py" line="226" />
         <source>{provider} scored {n} sample(s) ({failed} failed) in {s:.1f} s ({rate:.2f} samples/s).</source>
         <translation>{provider} a évalué {n} échantillon(s) ({failed} en échec) en {s:.1f} s ({rate:.2f} échantillons/s).</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="76"/>
+        <location filename="../processing/evaluate_algorithm.py" line="58" />
         <source>Evaluate class map against reference</source>
         <translation>Évaluer une carte des classes par rapport à une référence</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="79"/>
+        <location filename="../processing/evaluate_algorithm.py" line="61" />
         <source>Scores a class-map raster against a reference: a raster mask (any CRS or resolution, aligned with nearest neighbour) or polygons with a class field (rasterised at pixel centres). Writes a JSON report (mIoU, OA, per-class IoU/precision/recall/F1/support, confusion matrix), a CSV of per-class figures and a PNG of the row-normalised confusion matrix next to it, and optionally an error map.
 
-PROTOCOL: flair1 (codes 13..19 regrouped to &apos;other&apos;, mIoU over 1..12, absent classes skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype (5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom (REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.
+PROTOCOL: flair1 (codes 13..19 regrouped to 'other', mIoU over 1..12, absent classes skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype (5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom (REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.
 
 Nodata on either side is not counted. Values the protocol does not declare stop the run with their list.</source>
         <translation>Évalue un raster de classes par rapport à une référence : un masque raster (tout SCR ou résolution, aligné au plus proche voisin) ou des polygones avec un champ de classe (rastérisés aux centres des pixels). Écrit un rapport JSON (mIoU, OA, IoU/précision/rappel/F1/effectif par classe, matrice de confusion), à côté un CSV des chiffres par classe et un PNG de la matrice de confusion normalisée par ligne, et en option une carte des erreurs.
@@ -683,97 +668,97 @@ PROTOCOL : flair1 (codes 13..19 regroupés en « autre », mIoU sur 1..12, class
 Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des valeurs que le protocole ne déclare pas arrêtent le traitement, avec leur liste.</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="58"/>
+        <location filename="../processing/sample_algorithm.py" line="60" />
         <source>Prediction (class map)</source>
         <translation>Prédiction (carte des classes)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="96"/>
+        <location filename="../processing/evaluate_algorithm.py" line="78" />
         <source>Reference (raster mask or polygons)</source>
         <translation>Référence (masque raster ou polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="97"/>
+        <location filename="../processing/evaluate_algorithm.py" line="79" />
         <source>Class field (polygon reference)</source>
         <translation>Champ de classe (référence polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="110"/>
+        <location filename="../processing/evaluate_algorithm.py" line="92" />
         <source>Values never counted (e.g. 0,255)</source>
         <translation>Valeurs jamais comptées (par ex. 0,255)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="113"/>
+        <location filename="../processing/evaluate_algorithm.py" line="95" />
         <source>Score only this area</source>
         <translation>Évaluer seulement cette zone</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="123"/>
+        <location filename="../processing/evaluate_algorithm.py" line="105" />
         <source>Regroup values, custom protocol (e.g. 13-19:13)</source>
         <translation>Regrouper des valeurs, protocole custom (par ex. 13-19:13)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="126"/>
+        <location filename="../processing/evaluate_algorithm.py" line="108" />
         <source>Classes averaged into mIoU (e.g. 1-12; empty = all)</source>
         <translation>Classes moyennées dans le mIoU (par ex. 1-12 ; vide = toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="129"/>
+        <location filename="../processing/evaluate_algorithm.py" line="111" />
         <source>Classes of a custom protocol (empty = the values found)</source>
         <translation>Classes d'un protocole custom (vide = les valeurs trouvées)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="132"/>
+        <location filename="../processing/evaluate_algorithm.py" line="114" />
         <source>A class absent from both sides counts as</source>
         <translation>Une classe absente des deux côtés compte pour</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="139"/>
+        <location filename="../processing/evaluate_algorithm.py" line="121" />
         <source>Drop pixels of non-evaluated classes (custom protocol)</source>
         <translation>Écarter les pixels des classes non évaluées (protocole custom)</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="148"/>
+        <location filename="../processing/evaluate_algorithm.py" line="131" />
         <source>Pixels evaluated</source>
         <translation>Pixels évalués</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="149"/>
+        <location filename="../processing/review_report_algorithm.py" line="47" />
         <source>Per-class CSV</source>
         <translation>CSV par classe</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="150"/>
+        <location filename="../processing/evaluate_algorithm.py" line="133" />
         <source>Confusion matrix PNG</source>
         <translation>PNG de la matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="182"/>
+        <location filename="../processing/segment_algorithm.py" line="210" />
         <source>The extent is empty: choose an area with a width and a height.</source>
         <translation>L'emprise est vide : choisissez une zone avec une largeur et une hauteur.</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="224"/>
+        <location filename="../processing/evaluate_algorithm.py" line="226" />
         <source>{protocol}: mIoU {miou} OA {oa} over {px} px (absent classes: {absent}).</source>
         <translation>{protocol} : mIoU {miou} OA {oa} sur {px} px (classes absentes : {absent}).</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="237"/>
+        <location filename="../processing/evaluate_algorithm.py" line="239" />
         <source>No evaluated class is present on either side: mIoU is undefined.</source>
         <translation>Aucune classe évaluée n'est présente d'un côté ou de l'autre : le mIoU n'est pas défini.</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="46"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="48" />
         <source>Rank suspicious labels</source>
         <translation>Classer les étiquettes suspectes</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="49"/>
-        <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model&apos;s majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model&apos;s mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
+        <location filename="../processing/rank_labels_algorithm.py" line="51" />
+        <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model's majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model's mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
 
 Equal suspicions are ordered by the area in disagreement (disagreeing_px).
 
-PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol&apos;s codes is aligned by class name; CLASS_MAP gives the mapping explicitly.</source>
+PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol's codes is aligned by class name; CLASS_MAP gives the mapping explicitly.</source>
         <translation>Écrit les polygones de référence dans un GeoPackage, du plus suspect au moins suspect, chacun avec son étiquette, la classe majoritaire du modèle, la part de ses pixels où modèle et étiquette s'accordent (accord), les pixels évalués et, avec un raster CONFIDENCE, la confiance moyenne du modèle. suspicion = (1 - accord) x confiance moyenne (x 1 sans confiance).
 
 À suspicion égale, la plus grande surface en désaccord passe d'abord (disagreeing_px).
@@ -781,243 +766,430 @@ PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses
 PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP. Une carte des classes dont les valeurs ne sont pas les codes du protocole est alignée par nom de classe ; CLASS_MAP donne la correspondance explicitement.</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="59"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="64" />
         <source>Reference polygons</source>
         <translation>Polygones de référence</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="69"/>
+        <location filename="../processing/sample_algorithm.py" line="72" />
         <source>Confidence raster</source>
         <translation>Raster de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="70"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="75" />
         <source>Protocol (value regrouping)</source>
         <translation>Protocole (regroupement des valeurs)</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="79"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="84" />
         <source>Values never counted</source>
         <translation>Valeurs jamais comptées</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="80"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="85" />
         <source>Regroup values (e.g. 13-19:13)</source>
         <translation>Regrouper des valeurs (par ex. 13-19:13)</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="81"/>
+        <location filename="../processing/sample_algorithm.py" line="73" />
         <source>Only this area</source>
         <translation>Seulement cette zone</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="82"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="87" />
         <source>Ranked labels</source>
         <translation>Étiquettes classées</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="85"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="91" />
         <source>Polygons ranked</source>
         <translation>Polygones classés</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="86"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="92" />
         <source>Polygons whose majority class differs from the label</source>
         <translation>Polygones dont la classe majoritaire diffère de l'étiquette</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="99"/>
+        <location filename="../processing/rank_labels_algorithm.py" line="105" />
         <source>REFERENCE is not a polygon layer QGIS can open.</source>
         <translation>REFERENCE n'est pas une couche de polygones que QGIS peut ouvrir.</translation>
     </message>
     <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="141"/>
-        <source>{n} polygons ranked; the model&apos;s majority class differs from the label on {d}.</source>
+        <location filename="../processing/rank_labels_algorithm.py" line="150" />
+        <source>{n} polygons ranked; the model's majority class differs from the label on {d}.</source>
         <translation>{n} polygones classés ; la classe majoritaire du modèle diffère de l'étiquette sur {d}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="65"/>
+        <location filename="../processing/segment_algorithm.py" line="67" />
         <source>Segment raster with ONNX model</source>
         <translation>Segmenter un raster avec un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="82"/>
+        <location filename="../processing/segment_algorithm.py" line="95" />
         <source>Input raster</source>
         <translation>Raster en entrée</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="93"/>
-        <source>Layer bands for the model&apos;s channels (e.g. 1,2,3)</source>
+        <location filename="../processing/segment_algorithm.py" line="106" />
+        <source>Layer bands for the model's channels (e.g. 1,2,3)</source>
         <translation>Bandes de la couche pour les canaux du modèle (par ex. 1,2,3)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="99"/>
+        <location filename="../processing/segment_algorithm.py" line="112" />
         <source>Raster for model input {}</source>
         <translation>Raster pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="104"/>
+        <location filename="../processing/segment_algorithm.py" line="117" />
         <source>Bands for model input {}</source>
         <translation>Bandes pour l'entrée {} du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="109"/>
-        <source>Tile size (px, empty = model&apos;s)</source>
+        <location filename="../processing/segment_algorithm.py" line="125" />
+        <source>Tile size (px, empty = model's)</source>
         <translation>Taille des tuiles (px, vide = celle du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="109"/>
-        <source>Overlap between tiles (px, empty = model&apos;s)</source>
+        <location filename="../processing/segment_algorithm.py" line="125" />
+        <source>Overlap between tiles (px, empty = model's)</source>
         <translation>Recouvrement entre tuiles (px, vide = celui du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="129"/>
+        <location filename="../processing/segment_algorithm.py" line="148" />
         <source>Confidence (probability of the winning class)</source>
         <translation>Confiance (probabilité de la classe retenue)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="138"/>
+        <location filename="../processing/segment_algorithm.py" line="164" />
         <source>Tiles processed</source>
         <translation>Tuiles traitées</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="140"/>
+        <location filename="../processing/segment_algorithm.py" line="166" />
         <source>Run time (s)</source>
         <translation>Durée du traitement (s)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="141"/>
+        <location filename="../processing/segment_algorithm.py" line="167" />
         <source>Per-tile values of per-image heads (CSV)</source>
         <translation>Valeurs par tuile des têtes par image (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="215"/>
+        <location filename="../processing/segment_algorithm.py" line="243" />
         <source>The model has {} inputs; flair:segment feeds at most {}.</source>
         <translation>Le modèle a {} entrées ; flair:segment en alimente au plus {}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="227"/>
+        <location filename="../processing/segment_algorithm.py" line="255" />
         <source>The model has {n} inputs: give a raster layer for each ({wanted}); {key} is missing.</source>
         <translation>Le modèle a {n} entrées : donnez une couche raster pour chacune ({wanted}) ; {key} manque.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="240"/>
+        <location filename="../processing/segment_algorithm.py" line="270" />
         <source>Segmenting {w} x {h} px ({km2:.3f} km²) at {res:g} m with {model}.</source>
         <translation>Segmentation de {w} x {h} px ({km2:.3f} km²) à {res:g} m avec {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="265"/>
-        <source>Output &apos;{name}&apos; written to {path}</source>
+        <location filename="../processing/segment_algorithm.py" line="295" />
+        <source>Output '{name}' written to {path}</source>
         <translation>Sortie « {name} » écrite dans {path}</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="268"/>
-        <source>Per-image output &apos;{name}&apos;: {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
+        <location filename="../processing/segment_algorithm.py" line="298" />
+        <source>Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » : {n} tuiles, moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="98"/>
+        <location filename="../gui/widgets.py" line="98" />
         <source>Inputs</source>
         <translation>Entrées</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="105"/>
+        <location filename="../gui/widgets.py" line="105" />
         <source>Input bands</source>
         <translation>Bandes en entrée</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="106"/>
+        <location filename="../gui/widgets.py" line="106" />
         <source>Resolution</source>
         <translation>Résolution</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="114"/>
+        <location filename="../gui/widgets.py" line="114" />
         <source>Classes</source>
         <translation>Classes</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="115"/>
+        <location filename="../gui/widgets.py" line="115" />
         <source>Runs on</source>
         <translation>S'exécute sur</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="118"/>
+        <location filename="../gui/widgets.py" line="118" />
         <source>Outputs</source>
         <translation>Sorties</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="108"/>
+        <location filename="../gui/widgets.py" line="108" />
         <source>{size} px{fixed}, overlap {overlap} px</source>
         <translation>{size} px{fixed}, recouvrement {overlap} px</translation>
     </message>
     <message>
-        <location filename="../adapters/overlay_styles.py" line="63"/>
+        <location filename="../adapters/overlay_styles.py" line="63" />
         <source>not evaluated</source>
         <translation>non évalué</translation>
     </message>
     <message>
-        <location filename="../adapters/overlay_styles.py" line="63"/>
+        <location filename="../adapters/overlay_styles.py" line="63" />
         <source>correct</source>
         <translation>correct</translation>
     </message>
     <message>
-        <location filename="../adapters/overlay_styles.py" line="63"/>
+        <location filename="../adapters/overlay_styles.py" line="63" />
         <source>missed: {name} ({value})</source>
         <translation>manqué : {name} ({value})</translation>
     </message>
     <message>
-        <location filename="../adapters/segment_task.py" line="114"/>
+        <location filename="../adapters/segment_task.py" line="114" />
         <source>confidence</source>
         <translation>confiance</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="200"/>
+        <location filename="../adapters/evaluate_task.py" line="199" />
         <source>{name} — scored {time}</source>
         <translation>{name} — évalué à {time}</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="202"/>
+        <location filename="../adapters/evaluate_task.py" line="201" />
         <source>Errors (reference class missed)</source>
         <translation>Erreurs (classe de référence manquée)</translation>
     </message>
     <message>
-        <location filename="../adapters/task.py" line="206"/>
-        <source>Errors: the reference class the model missed</source>
-        <translation>Erreurs : la classe de référence que le modèle a manquée</translation>
-    </message>
-    <message>
-        <location filename="../gui/messages.py" line="13"/>
+        <location filename="../gui/messages.py" line="13" />
         <source>the GPU (CUDA)</source>
         <translation>le GPU (CUDA)</translation>
     </message>
     <message>
-        <location filename="../gui/messages.py" line="15"/>
+        <location filename="../gui/messages.py" line="15" />
         <source>the CPU</source>
         <translation>le CPU</translation>
     </message>
     <message>
-        <location filename="../gui/messages.py" line="30"/>
+        <location filename="../gui/messages.py" line="30" />
         <source>Segmented {area} on {device} in {s:.1f} s</source>
         <translation>{area} segmentés sur {device} en {s:.1f} s</translation>
     </message>
     <message>
-        <location filename="../gui/messages.py" line="43"/>
+        <location filename="../gui/messages.py" line="43" />
         <source>Predicted: {pred} — reference: {ref}</source>
         <translation>Prédit : {pred} — référence : {ref}</translation>
     </message>
     <message>
-        <location filename="../gui/messages.py" line="45"/>
+        <location filename="../gui/messages.py" line="45" />
         <source>Predicted: {pred} (confidence {conf}) — reference: {ref}</source>
         <translation>Prédit : {pred} (confiance {conf}) — référence : {ref}</translation>
     </message>
     <message>
-        <location filename="../gui/model_list.py" line="27"/>
+        <location filename="../gui/model_list.py" line="27" />
         <source>Demo model (FLAIR, 6 patches — low accuracy)</source>
         <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="135" />
-        <source>Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder&apos;s VRT)</source>
+        <location filename="../processing/segment_algorithm.py" line="98" />
+        <source>Mask polygons (nodata outside)</source>
+        <translation>Polygones de masque (sans donnée en dehors)</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="221" />
+        <source>MASK cannot be read: choose a polygon layer.</source>
+        <translation>MASK est illisible : choisissez une couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="45" />
+        <source>Choose a model to follow the view.</source>
+        <translation>Choisissez un modèle pour suivre la vue.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="48" />
+        <source>Follow the view shows class maps: this model has no segmentation output.</source>
+        <translation>Suivre la vue montre des cartes des classes : ce modèle n'a pas de sortie de segmentation.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="92" />
+        <source>Follow the view</source>
+        <translation>Suivre la vue</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="93" />
+        <source>Segment and score each map view once it settles, through the tile cache, into one live layer.</source>
+        <translation>Segmente et évalue chaque vue de la carte une fois stabilisée, via le cache de tuiles, dans une seule couche en direct.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="145" />
+        <source>Segmenting the view…</source>
+        <translation>Segmentation de la vue…</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="157" />
+        <source>Choose an input layer to follow the view.</source>
+        <translation>Choisissez une couche d'entrée pour suivre la vue.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="161" />
+        <source>Zoom in to segment: this view is {mpx:.1f} Mpx at the model's resolution (limit {limit:.0f} Mpx).</source>
+        <translation>Zoomez pour segmenter : cette vue fait {mpx:.1f} Mpx à la résolution du modèle (limite {limit:.0f} Mpx).</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="165" />
+        <source>The view does not cover the input layer.</source>
+        <translation>La vue ne couvre pas la couche d'entrée.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="205" />
+        <source>The run failed.</source>
+        <translation>Le traitement a échoué.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="211" />
+        <source>{cached} of {tiles} tiles from the cache, {s:.2f} s.</source>
+        <translation>{cached} tuiles sur {tiles} lues dans le cache, {s:.2f} s.</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="231" />
+        <source>FLAIR live view — {model}</source>
+        <translation>FLAIR vue en direct — {model}</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="252" />
+        <source>FLAIR live view</source>
+        <translation>FLAIR vue en direct</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="252" />
+        <source>FLAIR view</source>
+        <translation>FLAIR vue</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="139" />
+        <source>Tile cache folder</source>
+        <translation>Dossier du cache de tuiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="165" />
+        <source>Tiles read from the tile cache</source>
+        <translation>Tuiles lues dans le cache de tuiles</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_panel.py" line="185" />
+        <source>the class map</source>
+        <translation>la carte des classes</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_panel.py" line="186" />
+        <source>the reference</source>
+        <translation>la référence</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_panel.py" line="190" />
+        <source>The report</source>
+        <translation>Le rapport</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="21" />
+        <source>Model value -&gt; protocol code, when class names cannot align them (e.g. 0:1,1:2,12:13)</source>
+        <translation>Valeur du modèle -&gt; code du protocole, quand les noms de classes ne suffisent pas à les aligner (ex. 0:1,1:2,12:13)</translation>
+    </message>
+    <message>
+        <location filename="../gui/details.py" line="167" />
+        <source>Confusion matrix</source>
+        <translation>Matrice de confusion</translation>
+    </message>
+    <message>
+        <location filename="../gui/run_section.py" line="43" />
+        <source>Confidence layer</source>
+        <translation>Couche de confiance</translation>
+    </message>
+    <message>
+        <location filename="../gui/run_section.py" line="44" />
+        <source>Also write the probability of the winning class (0..1); the suspicious-label ranking uses it</source>
+        <translation>Écrire aussi la probabilité de la classe retenue (0..1) ; le classement des étiquettes suspectes s'en sert</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_suspicious.py" line="47" />
+        <source>Details…</source>
+        <translation>Détails…</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="53" />
+        <source>Every figure per class: IoU, precision, recall, F1, support</source>
+        <translation>Tous les chiffres par classe : IoU, précision, rappel, F1, effectif</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="56" />
+        <source>Export…</source>
+        <translation>Exporter…</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="57" />
+        <source>Write the report: JSON, a per-class CSV and the confusion matrix PNG</source>
+        <translation>Écrire le rapport : JSON, un CSV par classe et le PNG de la matrice de confusion</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="67" />
+        <source>Confusion matrix, rows = reference, columns = prediction, row shares. Click to open it full size.</source>
+        <translation>Matrice de confusion, lignes = référence, colonnes = prédiction, parts par ligne. Cliquez pour l'ouvrir en grand.</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="110" />
+        <source>Precision</source>
+        <translation>Précision</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="110" />
+        <source>Recall</source>
+        <translation>Rappel</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="110" />
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_scores.py" line="117" />
+        <source>Scores per class</source>
+        <translation>Scores par classe</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_suspicious.py" line="48" />
+        <source>Every column: the model's class, the agreement, the pixels in disagreement</source>
+        <translation>Toutes les colonnes : la classe du modèle, l'accord, les pixels en désaccord</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_suspicious.py" line="56" />
+        <source>Pixels in disagreement</source>
+        <translation>Pixels en désaccord</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="70" />
+        <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model's classes and colours, optionally the probability of the winning class.
+
+BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
+
+CACHE (a folder) stores each tile's result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).
+
+SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
+        <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
+
+BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
+
+CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d'exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).
+
+SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="156" />
+        <source>Dask scheduler: empty (in-process), local:N or tcp://host:port (OUTPUT becomes a folder's VRT)</source>
         <translation>Ordonnanceur Dask : vide (dans ce processus), local:N ou tcp://hote:port (OUTPUT devient le VRT d'un dossier)</translation>
     </message>
     <message>
@@ -1046,122 +1218,348 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>{done}/{total} tuiles, {rate:.2f} tuiles/s, fin estimée dans {eta}</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="85"/>
-        <source>Mask polygons (nodata outside)</source>
-        <translation>Polygones de masque (sans donnée en dehors)</translation>
+        <location filename="../gui/qa_scores.py" line="62" />
+        <source>Confusion matrix (click to enlarge):</source>
+        <translation>Matrice de confusion (cliquez pour agrandir) :</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="193"/>
-        <source>MASK cannot be read: choose a polygon layer.</source>
-        <translation>MASK est illisible : choisissez une couche de polygones.</translation>
+        <location filename="../adapters/evaluate_task.py" line="205" />
+        <source>Errors by reference class</source>
+        <translation>Erreurs par classe de référence</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="45"/>
-        <source>Choose a model to follow the view.</source>
-        <translation>Choisissez un modèle pour suivre la vue.</translation>
+        <location filename="../adapters/segment_task.py" line="116" />
+        <source>Confidence (0–1)</source>
+        <translation>Confiance (0–1)</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="48"/>
-        <source>Follow the view shows class maps: this model has no segmentation output.</source>
-        <translation>Suivre la vue montre des cartes des classes : ce modèle n&apos;a pas de sortie de segmentation.</translation>
+        <location filename="../gui/qa_panel.py" line="115" />
+        <source>Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence.</source>
+        <translation>Sans la confiance du modèle, les étiquettes suspectes sont classées par désaccord seulement (égalités départagées par la surface en désaccord) : cochez « Couche de confiance » dans l'onglet Segmenter et relancez pour les pondérer par la confiance.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="92"/>
-        <source>Follow the view</source>
-        <translation>Suivre la vue</translation>
+        <location filename="../gui/review_panel.py" line="94" />
+        <source>Review</source>
+        <translation>Revue</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="93"/>
-        <source>Segment and score each map view once it settles, through the tile cache, into one live layer.</source>
-        <translation>Segmente et évalue chaque vue de la carte une fois stabilisée, via le cache de tuiles, dans une seule couche en direct.</translation>
+        <location filename="../gui/review_create.py" line="44" />
+        <source>New review (sample)</source>
+        <translation>Nouvelle revue (échantillon)</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="145"/>
-        <source>Segmenting the view…</source>
-        <translation>Segmentation de la vue…</translation>
+        <location filename="../gui/review_create.py" line="59" />
+        <source>Only the map view</source>
+        <translation>Seulement la vue de la carte</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="157"/>
-        <source>Choose an input layer to follow the view.</source>
-        <translation>Choisissez une couche d&apos;entrée pour suivre la vue.</translation>
+        <location filename="../gui/review_create.py" line="69" />
+        <source>Create and start reviewing</source>
+        <translation>Créer et commencer la revue</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="161"/>
-        <source>Zoom in to segment: this view is {mpx:.1f} Mpx at the model&apos;s resolution (limit {limit:.0f} Mpx).</source>
-        <translation>Zoomez pour segmenter : cette vue fait {mpx:.1f} Mpx à la résolution du modèle (limite {limit:.0f} Mpx).</translation>
+        <location filename="../gui/review_panel.py" line="144" />
+        <source>Labels</source>
+        <translation>Étiquettes</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="165"/>
-        <source>The view does not cover the input layer.</source>
-        <translation>La vue ne couvre pas la couche d&apos;entrée.</translation>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Design</source>
+        <translation>Plan d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="205"/>
-        <source>The run failed.</source>
-        <translation>Le traitement a échoué.</translation>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Items</source>
+        <translation>Éléments</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="211"/>
-        <source>{cached} of {tiles} tiles from the cache, {s:.2f} s.</source>
-        <translation>{cached} tuiles sur {tiles} lues dans le cache, {s:.2f} s.</translation>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Min. per class</source>
+        <translation>Min. par classe</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="231"/>
-        <source>FLAIR live view — {model}</source>
-        <translation>FLAIR vue en direct — {model}</translation>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Seed</source>
+        <translation>Graine</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="252"/>
-        <source>FLAIR live view</source>
-        <translation>FLAIR vue en direct</translation>
+        <location filename="../gui/review_create.py" line="71" />
+        <source>Review file</source>
+        <translation>Fichier de revue</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="252"/>
-        <source>FLAIR view</source>
-        <translation>FLAIR vue</translation>
+        <location filename="../gui/review_create.py" line="122" />
+        <source>Choose the class map to review.</source>
+        <translation>Choisissez la carte de classes à revoir.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="68"/>
-        <source>Runs an ONNX semantic-segmentation model over a raster layer (or part of it) in overlapping tiles and writes a class map styled with the model&apos;s classes and colours, optionally the probability of the winning class.
+        <location filename="../gui/review_create.py" line="125" />
+        <source>{path} exists: open it to resume, or choose another review file.</source>
+        <translation>{path} existe : ouvrez-le pour reprendre, ou choisissez un autre fichier de revue.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="131" />
+        <source>The FLAIR Processing provider is not loaded (see the dock's banner).</source>
+        <translation>Le fournisseur Processing FLAIR n'est pas chargé (voir le bandeau du panneau).</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="150" />
+        <source>Sampling failed; see the Processing log.</source>
+        <translation>L'échantillonnage a échoué ; voir le journal Processing.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="103" />
+        <source>%v / %m reviewed</source>
+        <translation>%v / %m revus</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="110" />
+        <source>Note on this item (Enter saves it)</source>
+        <translation>Note sur cet élément (Entrée l'enregistre)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Previous item</source>
+        <translation>Élément précédent</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Next item (N or Space)</source>
+        <translation>Élément suivant (N ou Espace)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Correct C</source>
+        <translation>Correcte C</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>The label is correct</source>
+        <translation>L'étiquette est correcte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Unsure U</source>
+        <translation>Incertain U</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="115" />
+        <source>Cannot tell</source>
+        <translation>Impossible à dire</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="129" />
+        <source>Unreviewed items only</source>
+        <translation>Non revus seulement</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="131" />
+        <source>Next after a verdict</source>
+        <translation>Suivant après un verdict</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="135" />
+        <source>True class: click it, or press its key (Shift+digit from the 11th class on).</source>
+        <translation>Vraie classe : cliquez-la, ou tapez sa touche (Maj+chiffre à partir de la 11e classe).</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="138" />
+        <source>Key</source>
+        <translation>Touche</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_panel.py" line="144" />
+        <source>Prediction</source>
+        <translation>Prédiction</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="145" />
+        <source>Open or create a review to start.</source>
+        <translation>Ouvrez ou créez une revue pour commencer.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="146" />
+        <source>label correct</source>
+        <translation>étiquette correcte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="146" />
+        <source>label wrong</source>
+        <translation>étiquette fausse</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="146" />
+        <source>unsure</source>
+        <translation>incertain</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="147" />
+        <source>not yet reviewed</source>
+        <translation>pas encore revu</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="151" />
+        <source>Item</source>
+        <translation>Élément</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="152" />
+        <source>Map class</source>
+        <translation>Classe de la carte</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="153" />
+        <source>Label class</source>
+        <translation>Classe de l'étiquette</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="156" />
+        <source>Verdict</source>
+        <translation>Verdict</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="168" />
+        <source>Label errors {rate:.0%} [{low:.0%}–{high:.0%}] of {n}</source>
+        <translation>Erreurs d'étiquette {rate:.0%} [{low:.0%}–{high:.0%}] sur {n}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="177" />
+        <source>map OA {oa:.0%}</source>
+        <translation>OA de la carte {oa:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="179" />
+        <source>{n} unsure</source>
+        <translation>{n} incertains</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="180" />
+        <source>No verdict yet.</source>
+        <translation>Aucun verdict pour l'instant.</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="67" />
+        <source>Apply label review (corrected reference)</source>
+        <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="70" />
+        <source>Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before'. Unsure items change nothing. The original reference and the review are never modified.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster (ou polygone) sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before ». Les éléments incertains ne changent rien. La référence d'origine et la revue ne sont jamais modifiées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="66" />
+        <source>Class field (polygons)</source>
+        <translation>Champ de classe (polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="92" />
+        <source>Review GeoPackage</source>
+        <translation>GeoPackage de revue</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="86" />
+        <source>Corrected reference (.tif for a raster, .gpkg for polygons)</source>
+        <translation>Référence corrigée (.tif pour un raster, .gpkg pour des polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="92" />
+        <source>Cells or polygons changed</source>
+        <translation>Cellules ou polygones modifiés</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="128" />
+        <source>{changed} changed from {reviewed} decided items ({outside} outside the reference): {path}</source>
+        <translation>{changed} modifiés d'après {reviewed} éléments tranchés ({outside} hors de la référence) : {path}</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="42" />
+        <source>{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
+        <translation>{name} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="46" />
+        <source>MODEL must be an ONNX model (.onnx); {name} is not one.</source>
+        <translation>MODEL doit être un modèle ONNX (.onnx) ; {name} n'en est pas un.</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="31" />
+        <source>Label review report</source>
+        <translation>Rapport de revue des étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="34" />
+        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate with its Wilson 95 % interval (overall and per label class) and, for the stratified design, map accuracy with the Olofsson et al. (2014) estimators (overall, user's and producer's accuracy, area proportions with standard errors, area in ha with 95 % intervals). Items marked unsure are left out and counted.</source>
+        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l'onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d'erreur des étiquettes avec son intervalle de Wilson à 95 % (global et par classe d'étiquette) et, pour le plan stratifié, la précision de la carte avec les estimateurs d'Olofsson et al. (2014) (précision globale, précisions utilisateur et producteur, proportions de surface avec erreurs types, surface en ha avec intervalles à 95 %). Les éléments marqués incertains sont écartés et comptés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="48" />
+        <source>Items reviewed</source>
+        <translation>Éléments revus</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="49" />
+        <source>Label-error rate</source>
+        <translation>Taux d'erreur des étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="66" />
+        <source>{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.</source>
+        <translation>{reviewed} éléments revus sur {items} ({unsure} incertains) ; erreurs d'étiquette : {rate}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="47" />
+        <source>Sample items for label review</source>
+        <translation>Échantillonner des éléments pour la revue des étiquettes</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="50" />
+        <source>Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.
 
-BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model&apos;s (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model&apos;s metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
+DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first). Review the items in the FLAIR dock's Review tab.</source>
+        <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l'étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par classe prédite) et table « review_design ».
 
-CACHE (a folder) stores each tile&apos;s result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).
-
-SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
-        <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
-
-BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
-
-CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d&apos;exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).
-
-SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l&apos;adresse d&apos;un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l&apos;équivalent en ligne de commande).</translation>
+DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="123"/>
-        <source>Tile cache folder</source>
-        <translation>Dossier du cache de tuiles</translation>
+        <location filename="../processing/sample_algorithm.py" line="61" />
+        <source>Labels under review (raster mask or polygons)</source>
+        <translation>Étiquettes à revoir (masque raster ou polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/segment_algorithm.py" line="139"/>
-        <source>Tiles read from the tile cache</source>
-        <translation>Tuiles lues dans le cache de tuiles</translation>
+        <location filename="../processing/sample_algorithm.py" line="74" />
+        <source>Sampling design</source>
+        <translation>Plan d'échantillonnage</translation>
     </message>
     <message>
-        <source>the class map</source>
-        <translation>la carte des classes</translation>
+        <location filename="../processing/sample_algorithm.py" line="80" />
+        <source>Items (total)</source>
+        <translation>Éléments (total)</translation>
     </message>
     <message>
-        <source>the reference</source>
-        <translation>la référence</translation>
+        <location filename="../processing/sample_algorithm.py" line="83" />
+        <source>Minimum items per class (stratified)</source>
+        <translation>Minimum d'éléments par classe (stratifié)</translation>
     </message>
     <message>
-        <source>The report</source>
-        <translation>Le rapport</translation>
+        <location filename="../processing/sample_algorithm.py" line="89" />
+        <source>Random seed</source>
+        <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <source>Model value -&gt; protocol code, when class names cannot align them (e.g. 0:1,1:2,12:13)</source>
-        <translation>Valeur du modèle -&gt; code du protocole, quand les noms de classes ne suffisent pas à les aligner (ex. 0:1,1:2,12:13)</translation>
+        <location filename="../processing/sample_algorithm.py" line="97" />
+        <source>Items to review</source>
+        <translation>Éléments à revoir</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_algorithm.py" line="150" />
+        <source>{n} items ({design}) written to {path}. Strata: {strata}.</source>
+        <translation>{n} éléments ({design}) écrits dans {path}. Strates : {strata}.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="135" />
+        <source>none</source>
+        <translation>aucune</translation>
     </message>
 </context>
 </TS>

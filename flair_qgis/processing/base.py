@@ -1,10 +1,12 @@
-"""Shared plumbing of the flair algorithms: errors, feedback hooks, translation."""
+"""Shared plumbing of the flair algorithms: errors, feedback hooks, translation, MODEL files."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from typing import Any
 
-from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingFeedback
+from qgis.core import QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException, QgsProcessingFeedback
 from qgis.PyQt.QtCore import QCoreApplication
 
 from ..core.errors import Canceled, FlairError
@@ -16,8 +18,48 @@ def tr(text: str) -> str:
     return QCoreApplication.translate(TR_CONTEXT, text)
 
 
+MODEL = "MODEL"
+PYTORCH_SUFFIXES = (".pt", ".pth", ".ckpt", ".pkl", ".pickle", ".safetensors")
+"""File names of PyTorch weights and checkpoints (pickles, zip archives, safetensors)."""
+
+
+def model_file_error(path: str) -> str | None:
+    """What to tell a user whose MODEL is not an ``.onnx`` file; None when it is one (or empty).
+
+    Judged by the file name only: a PyTorch file is never opened, let alone unpickled. An
+    ``.onnx`` name holding a pickle is caught when the core reads the model.
+
+    Args:
+        path: the MODEL parameter's file.
+
+    Returns:
+        The message (the dock's text for PyTorch files), or None.
+    """
+    name = os.path.basename(path or "")
+    if not name or name.lower().endswith(".onnx"):
+        return None
+    if name.lower().endswith(PYTORCH_SUFFIXES):
+        return tr(
+            "{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; "
+            "flair_qgis never loads pickles."
+        ).format(name=name)
+    return tr("MODEL must be an ONNX model (.onnx); {name} is not one.").format(name=name)
+
+
 class FlairAlgorithm(QgsProcessingAlgorithm):
     """Base class: ids in the ``flair`` group and core errors turned into Processing errors."""
+
+    def checkParameterValues(self, parameters: dict[str, Any], context: QgsProcessingContext) -> tuple[bool, str]:
+        """Say what to do with a non-ONNX MODEL, instead of QGIS's "Incorrect parameter value".
+
+        Processing (dialog, ``processing.run``, ``qgis_process``) calls this before running:
+        the message is shown as is, nothing is loaded and nothing is written.
+        """
+        if self.parameterDefinition(MODEL) is not None and parameters.get(MODEL) not in (None, ""):
+            message = model_file_error(self.parameterAsFile(parameters, MODEL, context))
+            if message:
+                return False, message
+        return super().checkParameterValues(parameters, context)
 
     def createInstance(self) -> QgsProcessingAlgorithm:
         return type(self)()

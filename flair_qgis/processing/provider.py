@@ -7,7 +7,7 @@ import os
 from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
-from .. import resources_path
+from ..resource_paths import resources_path
 
 PROVIDER_ID = "flair"
 
@@ -21,6 +21,9 @@ def _algorithms() -> list:
         ("evaluate_algorithm", "EvaluateAlgorithm"),
         ("rank_labels_algorithm", "RankLabelsAlgorithm"),
         ("benchmark_algorithm", "BenchmarkAlgorithm"),
+        ("sample_algorithm", "SampleAlgorithm"),
+        ("review_report_algorithm", "ReviewReportAlgorithm"),
+        ("apply_review_algorithm", "ApplyReviewAlgorithm"),
     ):
         path = os.path.join(os.path.dirname(__file__), module + ".py")
         if os.path.exists(path):

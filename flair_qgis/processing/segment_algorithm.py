@@ -86,6 +86,12 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
+        self._add_inputs()
+        self._add_run_options()
+        self._add_outputs()
+
+    def _add_inputs(self) -> None:
+        """INPUT, MODEL, EXTENT, MASK, BANDS, and the further inputs of multi-input models."""
         self.addParameter(QgsProcessingParameterRasterLayer(self.INPUT, tr("Input raster")))
         self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
         self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Extent"), optional=True))
@@ -113,6 +119,9 @@ class SegmentAlgorithm(FlairAlgorithm):
                     f"{self.BANDS}{_suffix(index)}", tr("Bands for model input {}").format(index + 1), optional=True
                 )
             )
+
+    def _add_run_options(self) -> None:
+        """TILE_SIZE, OVERLAP, BATCH_SIZE, DEVICE, CACHE."""
         for key, label, default, minimum in (
             (self.TILE_SIZE, tr("Tile size (px, empty = model's)"), None, 32),
             (self.OVERLAP, tr("Overlap between tiles (px, empty = model's)"), None, 0),
@@ -132,6 +141,9 @@ class SegmentAlgorithm(FlairAlgorithm):
                 self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Folder, optional=True
             )
         )
+
+    def _add_outputs(self) -> None:
+        """OUTPUT, OUTPUT_CONFIDENCE, SCHEDULER (it decides what OUTPUT becomes) and the numeric outputs."""
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, tr("Class map")))
         self.addParameter(
             QgsProcessingParameterRasterDestination(

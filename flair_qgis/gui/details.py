@@ -1,0 +1,172 @@
+"""Room for what a 300 px dock cannot hold: a table's other columns and the full-size confusion matrix.
+
+The dock's tables show their key columns; a "Details…" button opens :class:`DetailsDialog` with
+every column. The confusion matrix shows as a thumbnail as wide as the dock
+(:class:`MatrixThumbnail`); a click opens it full size in its own window (:class:`ImageWindow`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from qgis.PyQt.QtCore import QEvent, QObject, QSize, Qt, QTimer, pyqtSignal
+from qgis.PyQt.QtGui import QPixmap
+from qgis.PyQt.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..i18n import tr
+
+NARROW_MIN_WIDTH_PX = 60
+"""The least width a dock table or thumbnail asks for: the dock decides, never its content."""
+
+
+def narrow(table: QTableWidget, stretch_column: int = 1) -> QTableWidget:
+    """Let a dock table shrink with the dock: one stretching column, the others sized to content.
+
+    Long names wrap onto a second line instead of being cut ("impervious surface", not "impervi…").
+    """
+    table.setMinimumWidth(NARROW_MIN_WIDTH_PX)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    table.setWordWrap(True)
+    table.setTextElideMode(Qt.ElideNone)
+    header = table.horizontalHeader()
+    header.setMinimumSectionSize(24)
+    for column in range(table.columnCount()):
+        mode = QHeaderView.Stretch if column == stretch_column else QHeaderView.ResizeToContents
+        header.setSectionResizeMode(column, mode)
+    fitter = _RowFitter(table)
+    table.viewport().installEventFilter(fitter)
+    table.model().rowsInserted.connect(fitter.later)
+    table.model().dataChanged.connect(fitter.later)
+    return table
+
+
+class _RowFitter(QObject):
+    """Refits a table's row heights to its wrapped text whenever its width or content changes."""
+
+    def __init__(self, table: QTableWidget) -> None:
+        super().__init__(table)
+        self.table = table
+
+    def later(self, *_args: object) -> None:
+        """Refit once the table has its new geometry (after the pending layout)."""
+        QTimer.singleShot(0, self.table.resizeRowsToContents)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Resize:
+            self.later()
+        return False
+
+
+class DetailsDialog(QDialog):
+    """Every column of a dock table, in a window of its own (not modal: the map stays usable).
+
+    Args:
+        title: window title.
+        headers: column headers.
+        rows: the cells, row by row.
+        parent: parent widget.
+    """
+
+    def __init__(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setModal(False)
+        layout = QVBoxLayout(self)
+        self.table = QTableWidget(len(rows), len(headers))
+        self.table.setHorizontalHeaderLabels(list(headers))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        for row, cells in enumerate(rows):
+            for column, text in enumerate(cells):
+                self.table.setItem(row, column, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        layout.addWidget(self.table)
+        width = sum(self.table.columnWidth(c) for c in range(len(headers))) + 40
+        self.resize(min(max(width, 360), 1000), 520)
+
+
+class ImageWindow(QDialog):
+    """A picture at full size, scrollable, in a window of its own."""
+
+    def __init__(self, title: str, pixmap: QPixmap, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setModal(False)
+        layout = QVBoxLayout(self)
+        self.image = QLabel()
+        self.image.setPixmap(pixmap)
+        area = QScrollArea()
+        area.setWidget(self.image)
+        layout.addWidget(area)
+        self.resize(min(pixmap.width() + 40, 1200), min(pixmap.height() + 40, 900))
+
+
+class MatrixThumbnail(QLabel):
+    """A picture scaled down to the dock's width; a click opens it full size.
+
+    Signals:
+        clicked(): the user clicked the thumbnail.
+    """
+
+    clicked = pyqtSignal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.full = QPixmap()
+        self.window: ImageWindow | None = None
+        self.setAlignment(Qt.AlignCenter)
+        self.setCursor(Qt.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.setMinimumWidth(NARROW_MIN_WIDTH_PX)
+        self.clicked.connect(self.open_full)
+
+    def set_image(self, pixmap: QPixmap) -> None:
+        """Show a new picture (kept at full size for the window)."""
+        self.full = pixmap
+        self._rescale()
+
+    def _rescale(self) -> None:
+        if self.full.isNull():
+            self.clear()
+            return
+        width = max(NARROW_MIN_WIDTH_PX, min(self.width(), self.full.width()))
+        self.setPixmap(self.full.scaledToWidth(width, Qt.SmoothTransformation))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._rescale()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(NARROW_MIN_WIDTH_PX, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        shown = self.pixmap()
+        return QSize(NARROW_MIN_WIDTH_PX, shown.height() if shown is not None and not shown.isNull() else 40)
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.LeftButton and not self.full.isNull():
+            self.clicked.emit()
+        super().mousePressEvent(event)
+
+    def open_full(self) -> ImageWindow:
+        """Open (or raise) the full-size window."""
+        if self.window is None:
+            self.window = ImageWindow(tr("Confusion matrix"), self.full, self)
+        else:
+            self.window.image.setPixmap(self.full)
+        self.window.show()
+        self.window.raise_()
+        return self.window

@@ -1,0 +1,59 @@
+"""The dock's "Model" section: recent models, a browse button and the model card."""
+
+from __future__ import annotations
+
+import os
+
+from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtWidgets import QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+
+from ..adapters import settings
+from ..i18n import tr
+from .model_list import model_entries
+from .widgets import ModelCard
+
+
+class ModelSection(QGroupBox):
+    """Choose a model (recent ones, or a file) and see what it eats and returns.
+
+    Signals:
+        model_chosen(str): the user picked a model file; the dock reads it.
+    """
+
+    model_chosen = pyqtSignal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(tr("Model"), parent)
+        layout = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.model_combo = QComboBox()
+        self.model_combo.setToolTip(tr("Recently used models"))
+        self.model_combo.activated.connect(lambda i: self.model_chosen.emit(self.model_combo.itemData(i) or ""))
+        browse = QToolButton()
+        browse.setText("…")
+        browse.setToolTip(tr("Choose an ONNX model file"))
+        browse.clicked.connect(self._browse)
+        row.addWidget(self.model_combo, 1)
+        row.addWidget(browse)
+        layout.addLayout(row)
+        self.model_card = ModelCard()
+        layout.addWidget(self.model_card)
+        self.current_path = ""
+
+    def _browse(self) -> None:
+        start = os.path.dirname(self.current_path) if self.current_path else settings.str_value("last_model_dir", "")
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose an ONNX model"), start, tr("ONNX models (*.onnx)"))
+        if path:
+            self.model_chosen.emit(path)
+
+    def fill_recent(self, current: str = "") -> None:
+        """List the recently used models, ``current`` selected (none when empty)."""
+        self.current_path = current
+        self.model_combo.blockSignals(True)
+        self.model_combo.clear()
+        for label, path in model_entries(settings.recent_models()):
+            self.model_combo.addItem(label, path)
+            self.model_combo.setItemData(self.model_combo.count() - 1, path, Qt.ToolTipRole)
+        index = self.model_combo.findData(os.path.abspath(current)) if current else -1
+        self.model_combo.setCurrentIndex(index)
+        self.model_combo.blockSignals(False)

@@ -1,0 +1,157 @@
+"""The Review tab's "New review" box: the ``flair:sample`` parameters, run as a QGIS task."""
+
+from __future__ import annotations
+
+import os
+
+from qgis.core import (
+    QgsApplication,
+    QgsMapLayerProxyModel,
+    QgsProcessingAlgRunnerTask,
+    QgsProcessingContext,
+    QgsProcessingFeedback,
+    QgsProject,
+    QgsReferencedRectangle,
+    QgsVectorLayer,
+)
+from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, QgsMapLayerComboBox
+from qgis.PyQt.QtCore import pyqtSignal
+from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QPushButton, QSpinBox
+
+from ..core.sampling import DESIGNS
+from .widgets import compact, tr
+
+
+class _Feedback(QgsProcessingFeedback):
+    """Keeps the errors the algorithm reports, to show the user the reason of a failure."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.errors: list[str] = []
+
+    def reportError(self, error: str, fatalError: bool = False) -> None:
+        self.errors.append(error)
+        super().reportError(error, fatalError)
+
+
+class ReviewCreateBox(QgsCollapsibleGroupBox):
+    """Sample parameters; :meth:`start` runs ``flair:sample`` and emits ``created(path)`` or ``failed(text)``."""
+
+    created = pyqtSignal(str)
+    failed = pyqtSignal(str)
+
+    def __init__(self, canvas, parent=None) -> None:
+        super().__init__(tr("New review (sample)"), parent)
+        self.canvas = canvas
+        form = QFormLayout(self)
+        self.prediction_combo = QgsMapLayerComboBox()
+        self.prediction_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
+        self.reference_combo = QgsMapLayerComboBox()
+        self.reference_combo.setFilters(QgsMapLayerProxyModel.RasterLayer | QgsMapLayerProxyModel.PolygonLayer)
+        self.reference_combo.setAllowEmptyLayer(True)
+        self.reference_combo.setLayer(None)
+        self.field_combo = QgsFieldComboBox()
+        self.reference_combo.layerChanged.connect(self._on_reference)
+        self.confidence_combo = QgsMapLayerComboBox()
+        self.confidence_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
+        self.confidence_combo.setAllowEmptyLayer(True)
+        self.confidence_combo.setLayer(None)
+        self.view_check = QCheckBox(tr("Only the map view"))
+        self.design_combo = QComboBox()
+        for design in DESIGNS:
+            self.design_combo.addItem(design, design)
+        self.samples_spin = _spin(1, 100_000, 200)
+        self.min_spin = _spin(0, 10_000, 20)
+        self.seed_spin = _spin(0, 2**31 - 1, 0)
+        self.output_widget = QgsFileWidget()
+        self.output_widget.setStorageMode(QgsFileWidget.SaveFile)
+        self.output_widget.setFilter("GeoPackage (*.gpkg)")
+        self.create_button = QPushButton(tr("Create and start reviewing"))
+        self.create_button.clicked.connect(self.start)
+        for label, widget in (
+            (tr("Class map"), self.prediction_combo), (tr("Labels"), self.reference_combo),
+            (tr("Class field"), self.field_combo), (tr("Confidence"), self.confidence_combo),
+            (tr("Extent"), self.view_check),
+            (tr("Design"), self.design_combo), (tr("Items"), self.samples_spin),
+            (tr("Min. per class"), self.min_spin), (tr("Seed"), self.seed_spin),
+            (tr("Review file"), self.output_widget),
+        ):  # fmt: skip
+            form.addRow(label, widget)
+        form.addRow(self.create_button)
+        for combo in (self.prediction_combo, self.reference_combo, self.field_combo, self.confidence_combo):
+            compact(combo)
+        self._on_reference(None)
+        self.task: QgsProcessingAlgRunnerTask | None = None
+        self._keep: tuple = ()
+
+    def _on_reference(self, layer) -> None:
+        polygons = isinstance(layer, QgsVectorLayer)
+        self.field_combo.setLayer(layer if polygons else None)
+        self.field_combo.setEnabled(polygons)
+
+    def output_path(self) -> str:
+        """The review file: the one chosen, else ``<class map>_review.gpkg`` beside the class map."""
+        chosen = self.output_widget.filePath().strip()
+        if chosen:
+            return chosen if chosen.lower().endswith(".gpkg") else chosen + ".gpkg"
+        layer = self.prediction_combo.currentLayer()
+        source = layer.source() if layer is not None else ""
+        return os.path.splitext(source)[0] + "_review.gpkg" if source else ""
+
+    def parameters(self) -> dict:
+        """The ``flair:sample`` parameters the widgets describe."""
+        return {
+            "PREDICTION": self.prediction_combo.currentLayer(),
+            "REFERENCE": self.reference_combo.currentLayer(),
+            "REFERENCE_FIELD": self.field_combo.currentField() or None,
+            "CONFIDENCE": self.confidence_combo.currentLayer(),
+            "EXTENT": QgsReferencedRectangle(self.canvas.extent(), self.canvas.mapSettings().destinationCrs())
+            if self.view_check.isChecked()
+            else None,
+            "DESIGN": self.design_combo.currentData(),
+            "SAMPLES": self.samples_spin.value(),
+            "MIN_PER_CLASS": self.min_spin.value(),
+            "SEED": self.seed_spin.value(),
+            "OUTPUT": self.output_path(),
+        }
+
+    def start(self) -> QgsProcessingAlgRunnerTask | None:
+        """Run ``flair:sample`` in the task manager (refuses to replace an existing review)."""
+        params = self.parameters()
+        if params["PREDICTION"] is None:
+            self.failed.emit(tr("Choose the class map to review."))
+            return None
+        if os.path.exists(params["OUTPUT"]):
+            self.failed.emit(
+                tr("{path} exists: open it to resume, or choose another review file.").format(path=params["OUTPUT"])
+            )
+            return None
+        algorithm = QgsApplication.processingRegistry().createAlgorithmById("flair:sample")
+        if algorithm is None:
+            self.failed.emit(tr("The FLAIR Processing provider is not loaded (see the dock's banner)."))
+            return None
+        context = QgsProcessingContext()
+        context.setProject(QgsProject.instance())
+        feedback = _Feedback()
+        task = QgsProcessingAlgRunnerTask(algorithm, params, context, feedback)
+        task.executed.connect(lambda ok, results: self._done(ok, results, feedback))
+        self._keep = (algorithm, context, feedback)
+        self.task = task
+        self.create_button.setEnabled(False)
+        QgsApplication.taskManager().addTask(task)
+        return task
+
+    def _done(self, ok: bool, results: dict, feedback: _Feedback) -> None:
+        self.task = None
+        self.create_button.setEnabled(True)
+        if ok:
+            self.created.emit(results["OUTPUT"])
+        else:
+            self.failed.emit(" ".join(feedback.errors) or tr("Sampling failed; see the Processing log."))
+
+
+def _spin(low: int, high: int, value: int) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setValue(value)
+    return spin

@@ -1,0 +1,280 @@
+"""The Review tab: one item at a time, one key per verdict, every verdict saved at once.
+
+Keys (on the tab, or on the map while a review is open): ``C`` label correct, ``1``..``9``/``0``
+true class (``Shift`` for the next ten; the class list shows the keys), ``U`` unsure, ``N`` or
+``Space`` next, ``P`` previous, ``M``/``R``/``E`` show or hide the prediction, the labels and the
+error map. The logic lives in :class:`~flair_qgis.core.review_session.ReviewSession`.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+
+from qgis.core import Qgis, QgsMapLayerProxyModel
+from qgis.gui import QgsFileWidget, QgsMapLayerComboBox
+from qgis.PyQt.QtCore import QEvent, Qt
+from qgis.PyQt.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..adapters import settings
+from ..core.errors import FlairError
+from ..core.review_session import ReviewSession
+from ..core.review_store import ReviewStore
+from .review_create import ReviewCreateBox
+from .review_keys import digit_of
+from .review_view import (
+    ItemHighlight,
+    card_html,
+    ensure_raster,
+    error_map_layer,
+    headline_text,
+    layer_for_file,
+    toggle_layer,
+)
+from .widgets import ClassTable, compact, tr
+
+LAST_REVIEW_KEY = "review/last_path"
+
+
+class _Held:
+    """What the panel holds outside Qt (the open review, the map highlight), released on close or
+    when the panel is destroyed with the dock."""
+
+    def __init__(self) -> None:
+        self.session: ReviewSession | None = None
+        self.highlight: ItemHighlight | None = None
+
+    def release(self, *_args: object) -> None:
+        if self.highlight is not None:
+            self.highlight.clear()
+            self.highlight = None
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+
+class ReviewPanel(QWidget):
+    """Open or create a review, then decide item after item.
+
+    Args:
+        iface: the QGIS interface.
+        dock: the FLAIR dock (message bar helpers).
+    """
+
+    def __init__(self, iface, dock) -> None:
+        super().__init__()
+        self.iface = iface
+        self.dock = dock
+        self._held = _Held()
+        self.destroyed.connect(self._held.release)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self._build()
+        last = settings.str_value(LAST_REVIEW_KEY)
+        if last and os.path.isfile(last):
+            self.open_review(last)
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        self.file_widget = QgsFileWidget()
+        self.file_widget.setFilter("GeoPackage (*.gpkg)")
+        self.file_widget.fileChanged.connect(lambda path: path and self.open_review(path))
+        row = QHBoxLayout()
+        row.addWidget(QLabel(tr("Review")))
+        row.addWidget(self.file_widget)
+        layout.addLayout(row)
+        self.create_box = ReviewCreateBox(self.iface.mapCanvas())
+        self.create_box.setCollapsed(True)
+        self.create_box.created.connect(self.open_review)
+        self.create_box.failed.connect(lambda text: self.dock.push(text, Qgis.Warning))
+        layout.addWidget(self.create_box)
+        self.progress = QProgressBar()
+        self.progress.setFormat(tr("%v / %m reviewed"))
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        self.card = QLabel()
+        self.card.setTextFormat(Qt.RichText)
+        self.card.setWordWrap(True)
+        self.note_edit = QLineEdit()
+        self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
+        self.note_edit.returnPressed.connect(self._save_note)
+        for widget in (self.progress, self.headline, self.card, self.note_edit):
+            layout.addWidget(widget)
+        buttons = QGridLayout()  # two by two: the tab fits a normal dock width
+        for position, (text, tip, action) in enumerate(
+            (
+                ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
+                ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
+                (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True)),
+                (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True)),
+            )
+        ):
+            button = QPushButton(text)
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.NoFocus)  # keys stay with the tab
+            button.clicked.connect(action)
+            buttons.addWidget(button, position // 2, position % 2)
+        layout.addLayout(buttons)
+        self.unreviewed_check = QCheckBox(tr("Unreviewed items only"))
+        self.unreviewed_check.toggled.connect(self._on_filter)
+        self.advance_check = QCheckBox(tr("Next after a verdict"))
+        self.advance_check.setChecked(True)
+        layout.addWidget(self.unreviewed_check)
+        layout.addWidget(self.advance_check)
+        hint = QLabel(tr("True class: click it, or press its key (Shift+digit from the 11th class on)."))
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+        self.class_table = ClassTable([tr("Key")])
+        self.class_table.cellClicked.connect(self._on_class_clicked)
+        self.class_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeToContents)
+        layout.addWidget(self.class_table)
+        layers = QFormLayout()
+        self.layer_combos = {}
+        for key, label in (("M", tr("Prediction")), ("R", tr("Labels")), ("E", tr("Error map"))):
+            combo = QgsMapLayerComboBox()
+            combo.setFilters(QgsMapLayerProxyModel.RasterLayer | QgsMapLayerProxyModel.PolygonLayer)
+            combo.setAllowEmptyLayer(True)
+            combo.setLayer(None)
+            self.layer_combos[key] = compact(combo)
+            layers.addRow(f"{label} [{key}]", combo)
+        layout.addLayout(layers)
+        layout.addStretch(1)
+        self.show_current()
+
+    @property
+    def session(self) -> ReviewSession | None:
+        """The open review, or None."""
+        return self._held.session
+
+    @property
+    def highlight(self) -> ItemHighlight | None:
+        """The map highlight of the open review, or None."""
+        return self._held.highlight
+
+    # ----------------------------------------------------------------- review file
+    def open_review(self, path: str) -> bool:
+        """Open a review GeoPackage and go to its first item not yet reviewed."""
+        try:
+            store = ReviewStore.open(path)
+        except FlairError as err:
+            self.dock.push(str(err), Qgis.Warning)
+            return False
+        self.close_review()
+        self._held.session = ReviewSession(store, reviewer=getpass.getuser())
+        self.session.only_unreviewed = self.unreviewed_check.isChecked()
+        settings.set_value(LAST_REVIEW_KEY, store.path)
+        self.file_widget.blockSignals(True)
+        self.file_widget.setFilePath(store.path)
+        self.file_widget.blockSignals(False)
+        design = store.design
+        self._held.highlight = ItemHighlight(
+            self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_area_m2**0.5
+        )
+        prediction = ensure_raster(design.get("prediction", ""))
+        self.layer_combos["M"].setLayer(prediction)
+        reference = design.get("reference", "")
+        self.layer_combos["R"].setLayer(layer_for_file(reference, reference))
+        self.layer_combos["E"].setLayer(error_map_layer())
+        self.class_table.set_rows([k.info for k in self.session.keys], [[k.key] for k in self.session.keys])
+        self.iface.mapCanvas().installEventFilter(self)
+        self.show_current()
+        self.setFocus()
+        return True
+
+    def close_review(self) -> None:
+        """Close the open review (nothing to save: verdicts are already on disk)."""
+        if self.session is not None:
+            self.iface.mapCanvas().removeEventFilter(self)
+        self._held.release()
+
+    def shutdown(self) -> None:
+        """The plugin is unloading."""
+        self.close_review()
+
+    # ----------------------------------------------------------------- showing
+    def show_current(self):
+        """Card, highlight, progress and figures for the current item; returns it."""
+        session = self.session
+        item = session.current if session is not None else None
+        classes = {k.info.value: k.info for k in session.keys} if session is not None else {}
+        total = len(session.items) if session is not None else 0
+        self.card.setText(card_html(item, session.index if session else 0, total, classes))
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(session.reviewed_count() if session else 0)
+        self.headline.setText(headline_text(session.report()) if session else "")
+        self.note_edit.setText(item.note if item is not None else "")
+        self.note_edit.setEnabled(item is not None)
+        if item is not None and self.highlight is not None:
+            self.highlight.show(item)
+        return item
+
+    def _act(self, action, advance: bool = False):
+        """Run a session action, then show the (next) item; errors go to the message bar."""
+        if self.session is None:
+            return None
+        try:
+            action(self.session)
+            if advance and self.advance_check.isChecked():
+                self.session.move(1)
+        except FlairError as err:
+            self.dock.push(str(err), Qgis.Warning)
+        return self.show_current()
+
+    def _save_note(self) -> None:
+        self._act(lambda s: s.set_note(self.note_edit.text().strip()))
+        self.setFocus()  # back to the keys
+
+    def _on_filter(self, checked: bool) -> None:
+        if self.session is not None:
+            self.session.only_unreviewed = checked
+            if checked and self.session.current is not None and self.session.current.reviewed:
+                self.session.move(1)
+            self.show_current()
+
+    def _on_class_clicked(self, row: int, _column: int) -> None:
+        value = self.class_table.item(row, 0).data(Qt.UserRole)
+        self._act(lambda s: s.choose_class(int(value)), advance=True)
+
+    # ----------------------------------------------------------------- keys
+    def handle_key(self, key: int, modifiers, scan_code: int = 0) -> bool:
+        """Act on a key press; True when the key was one of the review's."""
+        if self.session is None or modifiers & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier):
+            return False
+        shifted = bool(modifiers & Qt.ShiftModifier)
+        moves = {Qt.Key_N: 1, Qt.Key_Space: 1, Qt.Key_P: -1}
+        if key in moves:
+            self._act(lambda s: s.move(moves[key]))
+        elif key == Qt.Key_C:
+            self._act(lambda s: s.confirm(), advance=True)
+        elif key == Qt.Key_U:
+            self._act(lambda s: s.unsure(), advance=True)
+        elif key in (Qt.Key_M, Qt.Key_R, Qt.Key_E):
+            toggle_layer(self.layer_combos[chr(key)].currentLayer())
+        else:
+            digit = digit_of(key, shifted, scan_code)
+            value = self.session.class_for_key(digit, shifted) if digit is not None else None
+            if value is None:
+                return False
+            self._act(lambda s: s.choose_class(value), advance=True)
+        return True
+
+    def keyPressEvent(self, event) -> None:
+        if not self.handle_key(event.key(), event.modifiers(), event.nativeScanCode()):
+            super().keyPressEvent(event)
+
+    def eventFilter(self, watched, event) -> bool:
+        # On the map too, while the tab is shown: the interpreter's eyes and mouse are there.
+        if event.type() == QEvent.KeyPress and self.isVisible() and not event.isAutoRepeat():
+            return self.handle_key(event.key(), event.modifiers(), event.nativeScanCode())
+        return False

@@ -1,0 +1,180 @@
+"""What the Review tab shows of an item: the map zoomed on it with a highlight, the item card, layer toggles."""
+
+from __future__ import annotations
+
+import html
+import os
+
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsGeometry,
+    QgsMapLayer,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+    QgsWkbTypes,
+)
+from qgis.gui import QgsRubberBand
+from qgis.PyQt.QtGui import QColor
+
+from ..core.nomenclature import ClassInfo
+from ..core.review_store import ReviewItem
+from .widgets import tr
+
+CONTEXT_PX = 75
+"""Half-width of the view around a point item, in prediction pixels."""
+HIGHLIGHT = QColor("#ffea00")
+
+
+class ItemHighlight:
+    """Zooms the canvas to an item and outlines it (the pixel, or the polygon) with a rubber band.
+
+    Args:
+        canvas: the map canvas.
+        crs_wkt: the review's CRS (WKT from its design table).
+        pixel_size_m: the sampled grid's pixel edge (a point item is a pixel centre).
+    """
+
+    def __init__(self, canvas, crs_wkt: str, pixel_size_m: float) -> None:
+        self.canvas = canvas
+        self.crs = QgsCoordinateReferenceSystem.fromWkt(crs_wkt) if crs_wkt else QgsCoordinateReferenceSystem()
+        self.pixel_size_m = pixel_size_m
+        self.band = QgsRubberBand(canvas, QgsWkbTypes.PolygonGeometry)
+        self.band.setStrokeColor(HIGHLIGHT)
+        self.band.setFillColor(QColor(0, 0, 0, 0))
+        self.band.setWidth(3)
+        self.ring = QgsRubberBand(canvas, QgsWkbTypes.LineGeometry)
+        self.ring.setStrokeColor(QColor(HIGHLIGHT.red(), HIGHLIGHT.green(), HIGHLIGHT.blue(), 160))
+        self.ring.setWidth(2)
+
+    def _transform(self) -> QgsCoordinateTransform:
+        return QgsCoordinateTransform(self.crs, self.canvas.mapSettings().destinationCrs(), QgsProject.instance())
+
+    def show(self, item: ReviewItem) -> QgsRectangle:
+        """Outline ``item`` and centre the view on it; returns the new extent (canvas CRS)."""
+        geometry = QgsGeometry.fromWkt(item.wkt)
+        half = self.pixel_size_m / 2
+        ring = None
+        if geometry.type() == QgsWkbTypes.PointGeometry:
+            point = geometry.asPoint()
+            geometry = QgsGeometry.fromRect(
+                QgsRectangle(point.x() - half, point.y() - half, point.x() + half, point.y() + half)
+            )
+            ring = QgsGeometry.fromPointXY(point).buffer(6 * self.pixel_size_m, 24)
+            view = QgsRectangle(point.x(), point.y(), point.x(), point.y())
+            view.grow(CONTEXT_PX * self.pixel_size_m)
+        else:
+            view = geometry.boundingBox()
+            view.scale(1.4)
+        transform = self._transform()
+        self.band.setToGeometry(geometry, self.crs)
+        if ring is not None:
+            self.ring.setToGeometry(QgsGeometry.fromPolylineXY(ring.asPolygon()[0]), self.crs)
+        else:
+            self.ring.reset(QgsWkbTypes.LineGeometry)
+        extent = transform.transformBoundingBox(view)
+        self.canvas.setExtent(extent)
+        self.canvas.refresh()
+        return extent
+
+    def clear(self) -> None:
+        """Remove the highlight from the canvas."""
+        self.band.reset(QgsWkbTypes.PolygonGeometry)
+        self.ring.reset(QgsWkbTypes.LineGeometry)
+        for band in (self.band, self.ring):
+            self.canvas.scene().removeItem(band)
+
+
+def toggle_layer(layer: QgsMapLayer | None) -> bool | None:
+    """Flip a layer's visibility in the layer tree; returns the new state (None: no layer)."""
+    if layer is None:
+        return None
+    node = QgsProject.instance().layerTreeRoot().findLayer(layer.id())
+    if node is None:
+        return None
+    node.setItemVisibilityChecked(not node.itemVisibilityChecked())
+    return node.itemVisibilityChecked()
+
+
+def layer_for_file(path: str, name: str = "") -> QgsMapLayer | None:
+    """A project layer reading ``path`` (or named ``name``), if any."""
+    wanted = os.path.realpath(path) if path else ""
+    for layer in QgsProject.instance().mapLayers().values():
+        source = layer.source().split("|")[0]
+        if wanted and os.path.realpath(source) == wanted:
+            return layer
+    for layer in QgsProject.instance().mapLayers().values():
+        if name and layer.name() == name:
+            return layer
+    return None
+
+
+def error_map_layer() -> QgsMapLayer | None:
+    """An error map of the project (written by the Evaluate tab or ``flair:evaluate``), if any."""
+    for layer in QgsProject.instance().mapLayers().values():
+        if isinstance(layer, QgsRasterLayer) and "error" in layer.name().lower():
+            return layer
+    return None
+
+
+def ensure_raster(path: str) -> QgsMapLayer | None:
+    """The project's layer for a raster file, added (below the review) when missing."""
+    found = layer_for_file(path)
+    if found is not None or not path or not os.path.isfile(path):
+        return found
+    layer = QgsRasterLayer(path, os.path.splitext(os.path.basename(path))[0])
+    if not layer.isValid():
+        return None
+    QgsProject.instance().addMapLayer(layer)
+    return layer
+
+
+def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
+    if value is None:
+        return "<i>" + tr("none") + "</i>"  # outside an f-string: pylupdate5 skips f-strings
+    info = classes.get(value)
+    name = html.escape(info.name) if info else ""
+    colour = info.color if info else "#888888"
+    return f"<span style='color:{colour}'>■</span> {name} ({value})"
+
+
+def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[int, ClassInfo]) -> str:
+    """The item card: position, map class, label class, confidence, suspicion, verdict."""
+    if item is None:
+        return tr("Open or create a review to start.")
+    verdicts = {"correct": tr("label correct"), "wrong": tr("label wrong"), "unsure": tr("unsure")}
+    verdict = verdicts.get(item.verdict, tr("not yet reviewed"))
+    if item.verdict in ("correct", "wrong"):
+        verdict += " → " + _class_html(item.true_class, classes)
+    rows = [
+        (tr("Item"), f"{position + 1} / {total} (id {item.item_id})"),
+        (tr("Map class"), _class_html(item.map_class, classes)),
+        (tr("Label class"), _class_html(item.label_class, classes)),
+        (tr("Confidence"), "–" if item.confidence is None else f"{item.confidence:.2f}"),
+        (tr("Suspicion"), "–" if item.suspicion is None else f"{item.suspicion:.2f}"),
+        (tr("Verdict"), f"<b>{verdict}</b>"),
+    ]
+    body = "".join(f"<tr><td>{k}&nbsp;</td><td>{v}</td></tr>" for k, v in rows)
+    return f"<table>{body}</table>"
+
+
+def headline_text(report: dict) -> str:
+    """The figures that update as the review goes: label-error rate, map OA, unsure count."""
+    parts = []
+    errors = report["label_errors"]
+    if errors["rate"] is not None:
+        low, high = errors["ci95"]
+        parts.append(
+            tr("Label errors {rate:.0%} [{low:.0%}–{high:.0%}] of {n}").format(
+                rate=errors["rate"], low=low, high=high, n=errors["reviewed"]
+            )
+        )
+    accuracy = report["map_accuracy"]
+    if accuracy and accuracy["overall_accuracy"] is not None:
+        se = accuracy["overall_accuracy_se"]
+        margin = "" if se is None else f" ± {1.96 * se:.0%}"
+        parts.append(tr("map OA {oa:.0%}").format(oa=accuracy["overall_accuracy"]) + margin)
+    if report["unsure"]:
+        parts.append(tr("{n} unsure").format(n=report["unsure"]))
+    return " · ".join(parts) if parts else tr("No verdict yet.")

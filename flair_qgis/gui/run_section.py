@@ -1,0 +1,127 @@
+"""The dock's "Run" section: device, output file, confidence, tiling, Run and Cancel, progress."""
+
+from __future__ import annotations
+
+from qgis.gui import QgsCollapsibleGroupBox, QgsFileWidget
+from qgis.PyQt.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from ..adapters import settings
+from ..core.model import ModelInfo
+from ..i18n import tr
+
+
+class RunSection(QGroupBox):
+    """Where and how a run goes, the buttons that start and stop it, and why it cannot start."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(tr("Run"), parent)
+        self.form = form = QFormLayout(self)
+        self.device_combo = QComboBox()
+        for label, value in ((tr("Auto (CUDA when available)"), "auto"), ("CUDA", "cuda"), ("CPU", "cpu")):
+            self.device_combo.addItem(label, value)
+        self.device_combo.setCurrentIndex(max(0, self.device_combo.findData(settings.device())))
+        form.addRow(tr("Device"), self.device_combo)
+        self.device_warning = _label("color: #a15c00;")
+        self.device_warning.setVisible(False)
+        form.addRow(self.device_warning)
+        self.output_widget = QgsFileWidget()
+        self.output_widget.setStorageMode(QgsFileWidget.SaveFile)
+        self.output_widget.setFilter("GeoTIFF (*.tif *.tiff)")
+        self.output_widget.lineEdit().setPlaceholderText(tr("[new file in a temporary folder]"))
+        form.addRow(tr("Class map"), self.output_widget)
+        self.confidence_check = QCheckBox(tr("Confidence layer"))
+        self.confidence_check.setToolTip(
+            tr("Also write the probability of the winning class (0..1); the suspicious-label ranking uses it")
+        )
+        self.confidence_check.setChecked(settings.bool_value("confidence", False))
+        form.addRow(self.confidence_check)
+        form.addRow(self._build_advanced())
+        buttons = QHBoxLayout()
+        self.run_button = QPushButton(tr("Run"))
+        self.cancel_button = QPushButton(tr("Cancel"))
+        self.cancel_button.setEnabled(False)
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        form.addRow(buttons)
+        self.reason_label = _label("color: #b00020;")
+        form.addRow(self.reason_label)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setVisible(False)
+        form.addRow(self.progress)
+
+    def add_row(self, widget: QWidget) -> None:
+        """Append a widget under the progress bar (the "Follow the view" toggle)."""
+        self.form.addRow(widget)
+
+    def _build_advanced(self) -> QgsCollapsibleGroupBox:
+        self.advanced = QgsCollapsibleGroupBox(tr("Advanced"))
+        self.advanced.setCollapsed(True)
+        form = QFormLayout(self.advanced)
+        self.tile_spin = QSpinBox()
+        self.tile_spin.setRange(32, 8192)
+        self.tile_spin.setSingleStep(32)
+        self.tile_spin.setSuffix(" px")
+        self.overlap_spin = QSpinBox()
+        self.overlap_spin.setRange(0, 4096)
+        self.overlap_spin.setSuffix(" px")
+        self.batch_spin = QSpinBox()
+        self.batch_spin.setRange(1, 256)
+        self.batch_spin.setValue(settings.int_value("batch_size", 4))
+        form.addRow(tr("Tile size"), self.tile_spin)
+        form.addRow(tr("Overlap"), self.overlap_spin)
+        form.addRow(tr("Tiles per batch"), self.batch_spin)
+        self.reset_button = QPushButton(tr("Model defaults"))
+        form.addRow(self.reset_button)
+        return self.advanced
+
+    def reset_tiling(self, model: ModelInfo | None) -> None:
+        """Tile size and overlap back to the model's (a fixed input size cannot be changed)."""
+        if model is None:
+            return
+        self.tile_spin.setValue(model.tile_size_px)
+        self.tile_spin.setEnabled(model.input.tile_size_px is None)
+        self.overlap_spin.setValue(model.overlap_px)
+
+    def show_reason(self, reason: str, running: bool) -> None:
+        """Say why a run cannot start; Run is enabled when there is no reason and nothing runs."""
+        self.reason_label.setText(reason)
+        self.reason_label.setVisible(bool(reason))
+        self.run_button.setEnabled(not reason and not running)
+
+    def set_running(self, running: bool) -> None:
+        """Buttons and progress bar of a run that starts (True) or ended (False)."""
+        self.progress.setValue(0)
+        self.progress.setVisible(running)
+        self.cancel_button.setEnabled(running)
+        if running:
+            self.run_button.setEnabled(False)
+
+    def request_fields(self) -> dict:
+        """The run fields of a :class:`~flair_qgis.adapters.segment_request.RunRequest`."""
+        return {
+            "device": self.device_combo.currentData(),
+            "tile_size_px": self.tile_spin.value(),
+            "overlap_px": self.overlap_spin.value(),
+            "batch_size": self.batch_spin.value(),
+            "output_path": self.output_widget.filePath().strip(),
+            "confidence": self.confidence_check.isChecked(),
+        }
+
+
+def _label(style: str) -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setStyleSheet(style)
+    return label

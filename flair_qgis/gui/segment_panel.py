@@ -1,0 +1,225 @@
+"""The dock's "Segment" tab: model, input, extent, run and result sections, and the run itself.
+
+The sections only gather choices; :meth:`SegmentPanel.build_request` freezes them into a
+:class:`~flair_qgis.adapters.segment_request.RunRequest`,
+:func:`~flair_qgis.adapters.segment_request.prepare_segment` captures and plans the run on the main
+thread and :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager.
+"""
+
+from __future__ import annotations
+
+import os
+
+from qgis.core import Qgis, QgsApplication, QgsProject
+from qgis.PyQt.QtWidgets import QVBoxLayout, QWidget
+
+from ..adapters import settings
+from ..adapters.segment_request import RunRequest, prepare_segment, ready_reason
+from ..adapters.segment_task import RunOutcome, SegmentTask
+from ..core.errors import FlairError
+from ..core.model import ModelInfo
+from ..i18n import tr
+from .extent_section import ExtentSection
+from .inputs_section import InputsSection
+from .messages import run_log_line
+from .model_section import ModelSection
+from .result_section import ResultSection, result_lines
+from .run_section import RunSection
+
+
+class SegmentPanel(QWidget):
+    """Pick a model and a layer, choose an extent, run, look at the result.
+
+    Args:
+        dock: the dock (message bar, onnxruntime status, the scoring tab).
+    """
+
+    def __init__(self, dock) -> None:
+        super().__init__(dock)
+        self.dock = dock
+        self.model: ModelInfo | None = None
+        self.task: SegmentTask | None = None
+        layout = QVBoxLayout(self)
+        self.model_section = ModelSection()
+        self.inputs_section = InputsSection()
+        self.extent_section = ExtentSection(dock.canvas)
+        self.run_section = RunSection()
+        self.result_section = ResultSection()
+        for section in (self.model_section, self.inputs_section, self.extent_section):
+            layout.addWidget(section)
+        layout.addWidget(self.run_section)
+        layout.addWidget(self.result_section)
+        layout.addStretch(1)
+        self.model_section.model_chosen.connect(self.set_model)
+        self.inputs_section.changed.connect(self.update_ready)
+        self.run_section.device_combo.currentIndexChanged.connect(self._on_device_changed)
+        self.run_section.reset_button.clicked.connect(lambda: self.run_section.reset_tiling(self.model))
+        self.run_section.run_button.clicked.connect(self.run)
+        self.run_section.cancel_button.clicked.connect(self.cancel)
+        QgsProject.instance().layersWillBeRemoved.connect(self._on_layers_removed)
+
+    # ------------------------------------------------------------------ model
+    def set_model(self, path: str | None) -> bool:
+        """Read a model, show its card and remember it; False (and the reason on the card) on failure."""
+        self.model = None
+        card = self.model_section.model_card
+        if not path or not self.dock.onnxruntime_ok:
+            card.show_model(None, error="" if not path else tr("Install onnxruntime to read models (see above)."))
+            self.update_ready()
+            return False
+        try:
+            from ..core.model import read_model_info
+
+            self.model = read_model_info(path)
+        except FlairError as err:
+            card.show_model(None, error=str(err))
+            self.model_section.fill_recent()
+            self.update_ready()
+            return False
+        settings.remember_model(path)
+        settings.set_value("last_model_dir", os.path.dirname(os.path.abspath(path)))
+        self.model_section.fill_recent(path)
+        card.show_model(self.model, self.provider_label())
+        self.run_section.reset_tiling(self.model)
+        self.inputs_section.sync(self.model)
+        self.update_ready()
+        return True
+
+    def provider_label(self) -> str:
+        """The execution provider a run with the chosen device will use."""
+        if not self.dock.onnxruntime_ok:
+            return "—"
+        from ..core.engine import CPU, CUDA, cuda_available
+
+        device = self.run_section.device_combo.currentData()
+        return CUDA if device in ("auto", "cuda") and cuda_available() else CPU
+
+    def _on_device_changed(self) -> None:
+        device = self.run_section.device_combo.currentData()
+        settings.set_device(device)
+        provider = self.provider_label()
+        warning = ""
+        if device == "cuda" and provider != "CUDAExecutionProvider" and self.dock.onnxruntime_ok:
+            warning = tr("CUDA is not available in this onnxruntime: the run will use the CPU.")
+        self.run_section.device_warning.setText(warning)
+        self.run_section.device_warning.setVisible(bool(warning))
+        if self.model is not None:
+            self.model_section.model_card.show_model(self.model, provider)
+
+    # -------------------------------------------------------------------- run
+    def update_ready(self, *_args: object) -> None:
+        """Enable Run, or say why a run cannot start."""
+        if not getattr(self.dock, "onnxruntime_ok", False):
+            reason = tr("onnxruntime is not installed (see above).")
+        elif self.task is not None:
+            reason = ""
+        else:
+            reason = ready_reason(self.model, self.inputs_section.layers_and_bands())
+        self.run_section.show_reason(reason, running=self.task is not None)
+
+    def build_request(self) -> RunRequest:
+        """The frozen request the widgets describe."""
+        first, *more = self.inputs_section.choices()
+        return RunRequest(
+            model_path=self.model.path if self.model else "",
+            layer_id=first.layer_id,
+            bands=first.bands,
+            more_inputs=tuple(more),
+            output_folder=settings.output_folder(),
+            opacity=self.result_section.opacity(),
+            **self.extent_section.request_fields(),
+            **self.run_section.request_fields(),
+        )
+
+    def run(self) -> SegmentTask | None:
+        """Start a run from the widgets; returns the task, or None when the input is not usable."""
+        if self.task is not None or self.model is None:
+            return None
+        request = self.build_request()
+        settings.set_value("batch_size", request.batch_size)
+        settings.set_value("confidence", request.confidence)
+        try:
+            prepared = prepare_segment(request, self.model)
+        except FlairError as err:
+            self.dock.push(str(err), Qgis.Warning)
+            return None
+        except Exception as err:
+            self.dock.report_unexpected(err)
+            return None
+        if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
+            self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.Warning)
+        self.task = SegmentTask(prepared, self._on_finished)
+        self.task.progressChanged.connect(lambda p: self.run_section.progress.setValue(int(p)))
+        self.run_section.set_running(True)
+        grid = prepared.plan.grid
+        self.result_section.result_label.setText(
+            tr("Running on {w} × {h} px ({km2:.3f} km²)…").format(w=grid.width, h=grid.height, km2=grid.area_km2)
+        )
+        QgsApplication.taskManager().addTask(self.task)
+        return self.task
+
+    def cancel(self) -> None:
+        """Cancel the running task (its partial outputs are deleted)."""
+        if self.task is not None:
+            self.task.cancel()
+
+    def _on_layers_removed(self, layer_ids: list[str]) -> None:
+        if self.task is not None:
+            prepared = self.task.prepared
+            removed = [name for lid, name in zip(prepared.layer_ids, prepared.layer_names) if lid in layer_ids]
+            if removed and not self.task.abandon_reason:
+                self.task.abandon(
+                    tr(
+                        "The layer '{name}' was removed from the project: the run was stopped and nothing was written."
+                    ).format(name=removed[0])
+                )
+        if self.result_section.result_layer_id in layer_ids:
+            self.result_section.set_layer(None)
+
+    def _on_finished(self, outcome: RunOutcome) -> None:
+        task, self.task = self.task, None
+        self.run_section.set_running(False)
+        label = self.result_section.result_label
+        if outcome.status == "ok" and outcome.result is not None:
+            self._show_result(outcome)
+        elif outcome.status == "abandoned":
+            reason = task.abandon_reason if task else tr("The run was stopped.")
+            label.setText(reason)
+            self.dock.push(reason, Qgis.Warning)
+        elif outcome.status == "canceled":
+            label.setText(tr("Canceled: nothing was written."))
+            self.dock.push(tr("Canceled: nothing was written."), Qgis.Info)
+        elif isinstance(outcome.error, FlairError):
+            label.setText(str(outcome.error))
+            self.dock.push(str(outcome.error), Qgis.Warning)
+        else:
+            label.setText(tr("The run failed (see the FLAIR log)."))
+            self.dock.report_unexpected(outcome.error, outcome.traceback)
+        self.update_ready()
+
+    def _show_result(self, outcome: RunOutcome) -> None:
+        """The run's messages, the opacity slider on its class map, the class map handed to scoring."""
+        result, layer = outcome.result, outcome.layers[0]
+        assert result is not None
+        self.result_section.set_layer(layer.id())
+        log_line = run_log_line(result.session.provider, result.tiles, result.seconds, result.km2_per_hour)
+        self.dock.log(log_line)
+        lines = result_lines(result)
+        self.result_section.result_label.setText("\n".join(lines))
+        for line in lines:
+            self.dock.push(line, Qgis.Info)
+        for warning in result.warnings:
+            self.dock.push(warning, Qgis.Warning)
+        if layer.customProperty("flair_qgis/kind") == "class_map":
+            kinds = {lyr.customProperty("flair_qgis/kind"): lyr for lyr in outcome.layers}
+            self.dock.qa.use_prediction(layer, kinds.get("confidence"))
+
+    def shutdown(self) -> None:
+        """Stop the run and release signals and the rectangle tool (the plugin is unloading)."""
+        if self.task is not None:
+            self.task.abandon(tr("The plugin was unloaded."))
+        try:
+            QgsProject.instance().layersWillBeRemoved.disconnect(self._on_layers_removed)
+        except TypeError:
+            pass
+        self.extent_section.release()

@@ -1,0 +1,133 @@
+"""``flair:apply_review``: a corrected copy of the reference from the review's verdicts."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any
+
+from qgis.core import (
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterMapLayer,
+    QgsProviderRegistry,
+)
+
+from ..adapters.reference_input import capture_reference
+from ..core.errors import FlairError
+from ..core.review_apply import apply_review_polygons, apply_review_raster
+from .base import FlairAlgorithm, tr
+
+
+def _file_of(layer) -> str | None:
+    """The file behind a layer (to refuse writing over it), or None."""
+    if layer is None:
+        return None
+    return QgsProviderRegistry.instance().decodeUri(layer.providerType(), layer.source()).get("path") or None
+
+
+def _all_fields(layer, polygons):
+    """The polygons of ``capture_reference`` with every other field of the layer added (same ids),
+    so the corrected copy keeps them."""
+    names = [n for n in layer.fields().names() if n not in polygons.columns]
+    rows = {}
+    for feature in layer.getFeatures():
+        values = []
+        for name in names:
+            value = feature[name]
+            if value is None or (hasattr(value, "isNull") and value.isNull()):
+                value = None
+            elif not isinstance(value, (bool, int, float, str)):
+                value = str(value)  # dates and other Qt values as text
+            values.append(value)
+        rows[feature.id()] = values
+    out = polygons.copy()
+    for k, name in enumerate(names):
+        out[name] = [rows[fid][k] if fid in rows else None for fid in out.index]
+    return out
+
+
+class ApplyReviewAlgorithm(FlairAlgorithm):
+    """Write the reference with the reviewed classes applied; the original is never modified."""
+
+    REFERENCE = "REFERENCE"
+    REFERENCE_FIELD = "REFERENCE_FIELD"
+    REVIEW = "REVIEW"
+    OUTPUT = "OUTPUT"
+
+    def name(self) -> str:
+        return "apply_review"
+
+    def displayName(self) -> str:
+        return tr("Apply label review (corrected reference)")
+
+    def shortHelpString(self) -> str:
+        return tr(
+            "Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed "
+            "'correct' or 'wrong' takes the item's true class where it differs. A raster reference gives a "
+            "GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before'. Unsure items change "
+            "nothing. The original reference and the review are never modified."
+        )
+
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
+        self.addParameter(QgsProcessingParameterMapLayer(self.REFERENCE, tr("Reference (raster mask or polygons)")))
+        self.addParameter(
+            QgsProcessingParameterField(
+                self.REFERENCE_FIELD, tr("Class field (polygons)"), parentLayerParameterName=self.REFERENCE,
+                optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(QgsProcessingParameterFile(self.REVIEW, tr("Review GeoPackage"), extension="gpkg"))
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                self.OUTPUT, tr("Corrected reference (.tif for a raster, .gpkg for polygons)"),
+                fileFilter="GeoTIFF (*.tif);;GeoPackage (*.gpkg)",
+            )
+        )  # fmt: skip
+        self.addOutput(QgsProcessingOutputNumber("CHANGED", tr("Cells or polygons changed")))
+
+    def prepareAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> bool:
+        try:
+            self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+            layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
+            self.reference = capture_reference(layer, self.field)
+            if self.reference.polygons is not None:
+                self.reference = dataclasses.replace(
+                    self.reference, polygons=_all_fields(layer, self.reference.polygons)
+                )
+            self.reference_file = _file_of(layer)
+        except FlairError as err:
+            raise QgsProcessingException(str(err)) from err
+        self.review_path = self.parameterAsFile(parameters, self.REVIEW, context)
+        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        wanted = ".tif" if self.reference.raster_path else ".gpkg"
+        if os.path.splitext(output)[1].lower() not in (".tif", ".tiff", ".gpkg"):
+            output += wanted
+        self.output_path = output
+        return True
+
+    def processAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> dict:
+        def work() -> dict:
+            if self.reference.raster_path:
+                return apply_review_raster(self.reference.raster_path, self.review_path, self.output_path)
+            return apply_review_polygons(
+                self.reference.polygons, self.field, self.review_path, self.output_path,
+                reference_path=self.reference_file,
+            )  # fmt: skip
+
+        result = self.run_core(feedback, work)
+        feedback.pushInfo(
+            tr("{changed} changed from {reviewed} decided items ({outside} outside the reference): {path}").format(
+                changed=result["changed"], reviewed=result["reviewed"], outside=result["outside"], path=result["output"]
+            )
+        )
+        return {self.OUTPUT: result["output"], "CHANGED": result["changed"]}

@@ -1,0 +1,78 @@
+"""``flair:review_report``: label-error rates and map accuracy with confidence intervals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qgis.core import (
+    QgsProcessingContext,
+    QgsProcessingFeedback,
+    QgsProcessingOutputFile,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterFileDestination,
+)
+
+from ..core.review_report import review_report, write_review_report
+from ..core.review_store import ReviewStore
+from .base import FlairAlgorithm, tr
+
+
+class ReviewReportAlgorithm(FlairAlgorithm):
+    """Turn the verdicts of a review into figures."""
+
+    REVIEW = "REVIEW"
+    OUTPUT_REPORT = "OUTPUT_REPORT"
+
+    def name(self) -> str:
+        return "review_report"
+
+    def displayName(self) -> str:
+        return tr("Label review report")
+
+    def shortHelpString(self) -> str:
+        return tr(
+            "Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and "
+            "a per-class CSV beside it: label-error rate with its Wilson 95 % interval (overall and per label "
+            "class) and, for the stratified design, map accuracy with the Olofsson et al. (2014) estimators "
+            "(overall, user's and producer's accuracy, area proportions with standard errors, area in ha with "
+            "95 % intervals). Items marked unsure are left out and counted."
+        )
+
+    def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
+        self.addParameter(QgsProcessingParameterFile(self.REVIEW, tr("Review GeoPackage"), extension="gpkg"))
+        self.addParameter(
+            QgsProcessingParameterFileDestination(self.OUTPUT_REPORT, tr("Report (JSON)"), fileFilter="JSON (*.json)")
+        )
+        self.addOutput(QgsProcessingOutputFile("OUTPUT_CSV", tr("Per-class CSV")))
+        self.addOutput(QgsProcessingOutputNumber("REVIEWED", tr("Items reviewed")))
+        self.addOutput(QgsProcessingOutputNumber("LABEL_ERROR_RATE", tr("Label-error rate")))
+
+    def processAlgorithm(
+        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> dict:
+        review_path = self.parameterAsFile(parameters, self.REVIEW, context)
+        report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        if not report_path.lower().endswith(".json"):
+            report_path += ".json"
+
+        def work() -> tuple[dict, str]:
+            with ReviewStore.open(review_path) as store:
+                report = review_report(store)
+            return report, write_review_report(report, report_path, review_path)
+
+        report, csv_path = self.run_core(feedback, work)
+        errors = report["label_errors"]
+        feedback.pushInfo(
+            tr("{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.").format(
+                reviewed=report["reviewed"], items=report["items"], unsure=report["unsure"],
+                rate="-" if errors["rate"] is None else f"{100 * errors['rate']:.1f} % "
+                f"[{100 * errors['ci95'][0]:.1f}-{100 * errors['ci95'][1]:.1f} %]",
+            )
+        )  # fmt: skip
+        return {
+            self.OUTPUT_REPORT: report_path,
+            "OUTPUT_CSV": csv_path,
+            "REVIEWED": report["reviewed"],
+            "LABEL_ERROR_RATE": errors["rate"],
+        }

@@ -1,0 +1,92 @@
+"""Run inside the QGIS desktop (``qgis --code``): segment a real patch, create a review of its
+labels from the Review tab, give a few verdicts with the keys, save a screenshot of the window.
+See scripts/review-screenshot."""
+
+import os
+import traceback
+
+from qgis.core import QgsApplication, QgsProject, QgsRasterLayer
+from qgis.PyQt.QtCore import Qt, QTimer
+from qgis.utils import iface, loadPlugin, plugins, startPlugin
+
+WORK = os.environ["FLAIR_SHOT_WORK"]
+MODEL = os.environ["FLAIR_SHOT_MODEL"]
+OUTPUT = os.environ["FLAIR_SHOT_OUTPUT"]
+state = {}
+
+
+def fail() -> None:
+    with open(OUTPUT + ".error.txt", "w") as handle:
+        handle.write(traceback.format_exc())
+    QgsApplication.exit(1)
+
+
+def add(path: str, name: str, visible: bool = True, crs=None) -> QgsRasterLayer:
+    layer = QgsRasterLayer(path, name)
+    if crs is not None:
+        layer.setCrs(crs)
+    QgsProject.instance().addMapLayer(layer)
+    QgsProject.instance().layerTreeRoot().findLayer(layer.id()).setItemVisibilityChecked(visible)
+    return layer
+
+
+def start() -> None:
+    try:
+        import processing
+
+        loadPlugin("flair_qgis")
+        startPlugin("flair_qgis")
+        plugin = plugins["flair_qgis"]
+        image = os.path.join(WORK, "IMG_024577.tif")
+        result = processing.run(
+            "flair:segment",
+            {"INPUT": image, "MODEL": MODEL, "OUTPUT": os.path.join(WORK, "classes_024577.tif"),
+             "OUTPUT_CONFIDENCE": os.path.join(WORK, "confidence_024577.tif"), "DEVICE": "cpu"},
+        )  # fmt: skip
+        ortho = add(image, "IMG_024577")
+        # The masks carry a LOCAL_CS without EPSG code: the layer gets the image's CRS, as a user would give it.
+        labels = add(os.path.join(WORK, "MSK_024577.tif"), "MSK_024577 (labels)", visible=False, crs=ortho.crs())
+        prediction = add(result["OUTPUT"], "classes_024577")
+        prediction.renderer().setOpacity(0.35)
+        confidence = add(result["OUTPUT_CONFIDENCE"], "confidence_024577", visible=False)
+        iface.mainWindow().resize(1600, 1000)
+        plugin.show_dock(True)
+        dock = plugin.dock
+        dock.tabs.setCurrentIndex(dock.tabs.count() - 1)
+        from flair_qgis.gui.review_panel import ReviewPanel
+
+        panel = dock.findChild(ReviewPanel)
+        box = panel.create_box
+        box.prediction_combo.setLayer(prediction)
+        box.reference_combo.setLayer(labels)
+        box.confidence_combo.setLayer(confidence)
+        box.samples_spin.setValue(200)
+        box.min_spin.setValue(10)
+        box.output_widget.setFilePath(os.path.join(WORK, "review_024577.gpkg"))
+        box.start()
+        state["panel"] = panel
+        QTimer.singleShot(1000, wait)
+    except Exception:
+        fail()
+
+
+def wait() -> None:
+    try:
+        panel = state["panel"]
+        if panel.create_box.task is not None or panel.session is None:
+            QTimer.singleShot(500, wait)
+            return
+        panel.create_box.setCollapsed(True)
+        for key in (Qt.Key_C, Qt.Key_C, Qt.Key_3, Qt.Key_C, Qt.Key_U, Qt.Key_C, Qt.Key_7):
+            panel.handle_key(key, Qt.NoModifier)
+        QTimer.singleShot(4000, shoot)
+    except Exception:
+        fail()
+
+
+def shoot() -> None:
+    iface.mainWindow().grab().save(OUTPUT)
+    QgsApplication.exit(0)
+
+
+QTimer.singleShot(1000, start)

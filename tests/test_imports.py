@@ -1,0 +1,216 @@
+"""Every third-party module flair_qgis imports is installed by scripts/setup.sh and checked (and
+offered) by the plugin's dependency check, adapters/deps.py; rtree is neither needed nor offered.
+
+This is the class of mistake issue 8 found: geopandas 0.12 needs rtree for ``.sindex``, Debian
+only *recommends* python3-rtree, setup.sh installs without recommends, and the machine where the
+code was written had rtree installed by hand. Only hard dependencies (Depends, Pre-Depends) of
+the packages setup.sh names count here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import subprocess
+import sys
+from collections import deque
+
+import pytest
+from conftest import REPO
+
+from flair_qgis.adapters import deps
+
+PLUGIN = REPO / "flair_qgis"
+SETUP_SH = REPO / "scripts" / "setup.sh"
+REQUIREMENTS_DEV = REPO / "requirements-dev.txt"
+FROM_QGIS = {requirement.module for requirement in deps.WITH_QGIS}
+OPTIONAL = {requirement.module for requirement in deps.OPTIONAL}
+
+
+def _imported_names(tree: ast.AST) -> list[str]:
+    """Top-level names of absolute imports, including importlib.import_module("literal")."""
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module.split(".")[0])
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.append(node.args[0].value.split(".")[0])
+    return names
+
+
+def third_party_imports() -> dict[str, list[str]]:
+    """Import name -> the plugin files importing it, for every module outside the standard library."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(PLUGIN.rglob("*.py")):
+        for name in _imported_names(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if name not in sys.stdlib_module_names and name != "flair_qgis" and name != "__future__":
+                found.setdefault(name, []).append(str(path.relative_to(REPO)))
+    return found
+
+
+def setup_apt_packages() -> list[str]:
+    """The Debian packages scripts/setup.sh installs (its APT_PACKAGES array)."""
+    match = re.search(r"^APT_PACKAGES=\(([^)]*)\)", SETUP_SH.read_text(encoding="utf-8"), re.MULTILINE)
+    assert match, "scripts/setup.sh has no APT_PACKAGES=(...) array"
+    return match.group(1).split()
+
+
+def _dependency_names(field: str) -> list[str]:
+    """Package names of a Depends field; of alternatives ``a | b`` the first, which apt installs."""
+    return [part.split("|")[0].split("(")[0].split(":")[0].strip() for part in field.split(",") if part.strip()]
+
+
+def installed_dependency_closure(roots: list[str]) -> set[str]:
+    """The installed packages that ``roots`` need through Depends and Pre-Depends (not Recommends)."""
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Package}\t${Status}\t${Pre-Depends}, ${Depends}\t${Provides}\n"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    needs: dict[str, list[str]] = {}
+    providers: dict[str, list[str]] = {}
+    for line in out.splitlines():
+        package, status, depends, provides = line.split("\t")
+        if status.endswith(" installed"):
+            needs[package] = _dependency_names(depends)
+            for virtual in _dependency_names(provides):
+                providers.setdefault(virtual, []).append(package)
+    missing = [root for root in roots if root not in needs]
+    if missing:
+        pytest.skip(f"make setup has not installed {missing} on this machine")
+    seen: set[str] = set()
+    queue = deque(roots)
+    while queue:
+        name = queue.popleft()
+        for package in [name] if name in needs else providers.get(name, []):
+            if package not in seen:
+                seen.add(package)
+                queue.extend(needs[package])
+    return seen
+
+
+def test_scanner_finds_the_plugins_imports():
+    imports = third_party_imports()
+    # The scan cannot pass by finding nothing: these are imported today.
+    assert {"numpy", "onnxruntime", "qgis", "rasterio"} <= set(imports)
+    assert "os" not in imports and "flair_qgis" not in imports
+
+
+def test_every_import_is_a_declared_requirement():
+    declared = {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)} | FROM_QGIS | OPTIONAL
+    undeclared = {name: files for name, files in third_party_imports().items() if name not in declared}
+    assert not undeclared, (
+        f"flair_qgis imports modules that neither scripts/setup.sh nor the plugin's dependency check "
+        f"provide: {undeclared}. Add them to REQUIREMENTS in flair_qgis/adapters/deps.py and to setup.sh, "
+        "or use what is already there."
+    )
+
+
+def test_dependency_check_checks_exactly_the_imports():
+    imports = set(third_party_imports()) - FROM_QGIS - OPTIONAL - {deps.ONNXRUNTIME.module}
+    assert set(deps.REQUIRED_MODULES) == imports
+    # The plugin offers to pip-install the missing modules by their import names.
+    assert all(requirement.pip == requirement.module for requirement in deps.REQUIREMENTS)
+    assert deps.missing_modules((*deps.REQUIRED_MODULES, "no_such_module_flair")) == ["no_such_module_flair"]
+    assert deps.onnxruntime_package(cuda=False) == deps.ONNXRUNTIME.pip
+
+
+@pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="not a Debian machine")
+def test_setup_installs_each_imports_debian_package():
+    needed = installed_dependency_closure(setup_apt_packages())
+    # Recommends do not count: geopandas recommends rtree, which --no-install-recommends skips.
+    assert "python3-rtree" not in installed_dependency_closure(["python3-geopandas"])
+    assert "python3-geopandas" not in installed_dependency_closure(["python3-numpy"])
+    not_pulled = [r.debian for r in (*deps.REQUIREMENTS, *deps.WITH_QGIS) if r.debian not in needed]
+    assert not not_pulled, (
+        f"{not_pulled} are not hard dependencies of scripts/setup.sh's APT_PACKAGES "
+        "(setup.sh installs with --no-install-recommends): add them to APT_PACKAGES"
+    )
+
+
+def test_setup_pip_installs_onnxruntime():
+    text = SETUP_SH.read_text(encoding="utf-8")
+    assert re.search(r"^ORT=onnxruntime$", text, re.MULTILINE)
+    assert re.search(r'-m pip install [^\n]*\\\n\s*"\$ORT"', text)
+
+
+def _pip_names_installed_by_setup() -> set[str]:
+    """Distributions requirements-dev.txt names, with the ones they depend on (as installed)."""
+    from importlib import metadata
+
+    def name_of(requirement: str) -> str:
+        return re.split(r"[<>=!~;\[ ]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+    listed = [line.split("#")[0] for line in REQUIREMENTS_DEV.read_text(encoding="utf-8").splitlines()]
+    names = {name_of(line) for line in listed if line.strip()}
+    for name in list(names):
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        names |= {name_of(requirement) for requirement in requires if "extra ==" not in requirement}
+    return names
+
+
+def _guarded_imports(module: str) -> tuple[int, int]:
+    """How many imports of ``module`` the plugin has, and how many sit in ``try/except ImportError``."""
+    total = guarded = 0
+    for path in sorted(PLUGIN.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        safe = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try) and any(
+                "ImportError" in ast.unparse(handler.type or ast.Name("BaseException")) for handler in node.handlers
+            ):
+                safe |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+        for node in ast.walk(tree):
+            if module in _imported_names(node if isinstance(node, ast.Import | ast.ImportFrom) else ast.Pass()):
+                total += 1
+                guarded += id(node) in safe
+    return total, guarded
+
+
+def test_optional_modules_installed_by_setup_or_guarded():
+    """Dask's modules: make setup installs them, or every import of them copes with their absence."""
+    installed = _pip_names_installed_by_setup()
+    for requirement in deps.OPTIONAL:
+        if requirement.pip.lower() in installed:
+            continue
+        total, guarded = _guarded_imports(requirement.module)
+        assert total == guarded, (
+            f"{requirement.module} is neither installed by make setup (requirements-dev.txt) nor imported "
+            f"only inside try/except ImportError ({guarded} of {total} imports are)"
+        )
+
+
+def test_rtree_neither_needed_nor_offered():
+    assert "rtree" not in third_party_imports()
+    for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME, *deps.WITH_QGIS, *deps.OPTIONAL):
+        assert "rtree" not in f"{requirement.module} {requirement.debian} {requirement.pip}"
+    assert "rtree" not in " ".join(setup_apt_packages())
+    assert "rtree" not in deps.install_command_text(" ".join(deps.REQUIRED_MODULES), "/profile/deps")
+
+
+def test_no_geopandas_spatial_index():
+    """geopandas 0.12 (Debian 12) builds ``.sindex`` (and sjoin, overlay, clip on it) with rtree only."""
+    uses = []
+    for path in sorted(PLUGIN.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+            if name in {"sindex", "sjoin", "sjoin_nearest"} or (
+                name in {"overlay", "clip"}
+                and isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in {"gpd", "geopandas"}
+            ):
+                uses.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
+    assert not uses, f"use shapely's STRtree (as core/reference.py does) instead of geopandas' index: {uses}"
