@@ -218,3 +218,30 @@ def test_new_review_of_the_map_view_only(panel, inputs, qtbot, tmp_path, qgis_ca
     qtbot.waitUntil(lambda: box.task is None, timeout=60000)
     assert all(shown.contains(QgsPointXY(i.bounds[0], i.bounds[1])) for i in panel.session.items)
     assert sum(panel.session.store.strata.values()) < 0.75 * 512 * 512  # the view, not the whole patch
+
+
+def test_keys_work_on_the_map_while_the_review_tab_is_shown(plugin, panel, review, qtbot, qgis_canvas):
+    from layout_helpers import show_at_dock_width
+
+    show_at_dock_width(plugin.dock, qtbot)
+    plugin.dock.tabs.setCurrentIndex(plugin.dock.tabs.count() - 1)
+    panel.open_review(str(review))
+    assert panel.isVisible()
+    qtbot.keyClick(qgis_canvas, Qt.Key_C)  # the interpreter's focus is on the map
+    assert _stored(review)[1][0] == "correct"
+    plugin.dock.tabs.setCurrentIndex(0)  # another tab: the map's keys are QGIS's again
+    qtbot.keyClick(qgis_canvas, Qt.Key_C)
+    assert _stored(review)[2][0] == ""
+
+
+@pytest.mark.parametrize(
+    ("key", "shifted", "digit"),
+    [(Qt.Key_1, False, 1), (Qt.Key_0, False, 0), (Qt.Key_1, True, 1),  # digits, with or without Shift
+     (Qt.Key_Exclam, True, 1), (Qt.Key_ParenRight, True, 0),  # US layout, Shift
+     (Qt.Key_Ampersand, False, 1), (Qt.Key_Eacute, False, 2), (Qt.Key_Agrave, False, 0),  # AZERTY
+     (Qt.Key_A, False, None)],
+)  # fmt: skip
+def test_digit_keys_on_us_and_french_keyboards(key, shifted, digit):
+    from flair_qgis.gui.review_keys import digit_of
+
+    assert digit_of(key, shifted) == digit

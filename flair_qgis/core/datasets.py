@@ -94,6 +94,8 @@ class Dataset:
         modalities: input modalities present in the folder (FLAIR-HUB), else ``(IMAGE,)``.
         label_modality: FLAIR-HUB label modality used as reference, else ``""``.
         has_labels_csv: WeedSense ``labels.csv`` was found and read.
+        image_targets: per-image targets the layout provides (WeedSense: ``height_cm``,
+            ``growth_week``), which :attr:`Sample.height_cm` / :attr:`Sample.growth_week` hold.
     """
 
     root: str
@@ -103,6 +105,7 @@ class Dataset:
     modalities: tuple[str, ...] = (IMAGE,)
     label_modality: str = ""
     has_labels_csv: bool = False
+    image_targets: tuple[str, ...] = ()
 
 
 def _walk_files(root: str) -> Iterable[tuple[str, str]]:
@@ -299,7 +302,10 @@ def _discover_weedsense(root: str) -> Dataset:
         samples.append(Sample(stem, {IMAGE: images[stem]}, masks[stem], height, week))
     if labels is not None:
         unpaired += [f"labels.csv row without image: {s}" for s in sorted(labels.keys() - images.keys())]
-    return Dataset(root, LAYOUT_WEEDSENSE, samples, unpaired, has_labels_csv=labels is not None)
+    return Dataset(
+        root, LAYOUT_WEEDSENSE, samples, unpaired, has_labels_csv=labels is not None,
+        image_targets=("height_cm", "growth_week"),
+    )  # fmt: skip
 
 
 def _read_weedsense_labels(path: str) -> dict[str, tuple[float, int]] | None:

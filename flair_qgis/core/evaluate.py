@@ -46,7 +46,7 @@ class Reference:
         polygons: a GeoDataFrame or a vector file, or None for a raster.
         field: the class field of the polygons.
         layer: layer of a multi-layer vector file (None = first).
-        name: what the report calls it (default: the file).
+        name: the layer's name, what the report calls polygons (default: their file).
     """
 
     raster_path: str | None = None
@@ -57,11 +57,11 @@ class Reference:
 
     @property
     def label(self) -> str:
-        """The reference as the report names it."""
-        if self.name:
-            return self.name
+        """The reference as the report names it: a raster's file, else the layer's name or file."""
         if self.raster_path is not None:
             return self.raster_path
+        if self.name:
+            return self.name
         return os.fspath(self.polygons) if isinstance(self.polygons, (str, os.PathLike)) else "<layer>"
 
 

@@ -246,63 +246,21 @@ def build_report(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = 
         raise InputError(message)
     if protocol.is_open:
         protocol = protocol.with_classes(cm.classes)
-    values = [c.value for c in cm.classes]
-    evaluated = [v for v in (protocol.evaluated or values) if v in values]
-    full = cm.matrix
-    if protocol.drop_excluded:
-        keep = [values.index(v) for v in values if v in evaluated]
-        used = full[np.ix_(keep, keep)]
-        labels = [cm.classes[i] for i in keep]
-    else:
-        used = full
-        labels = list(cm.classes)
-    label_values = [c.value for c in labels]
+    used, labels, evaluated = _scored_matrix(cm, protocol)
+    rows, ious, absent_values = _class_rows(used, labels, evaluated, protocol.absent)
     total = int(used.sum())
-    tp = np.diag(used).astype(np.int64)
-    predicted = used.sum(axis=0)
-    actual = used.sum(axis=1)
-    by_value = {c.value: c for c in labels}
-    rows = []
-    ious: list[float] = []
-    absent_values = []
-    for value in evaluated:
-        i = label_values.index(value)
-        t, p_all, a_all = int(tp[i]), int(predicted[i]), int(actual[i])
-        union = p_all + a_all - t
-        if union == 0:
-            absent_values.append(value)
-            score = {"skip": None, "one": 1.0, "zero": 0.0}[protocol.absent]
-            iou = precision = recall = f1 = score
-        else:
-            iou = t / union
-            precision = t / p_all if p_all else 0.0
-            recall = t / a_all if a_all else 0.0
-            f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-        if iou is not None:
-            ious.append(iou)
-        rows.append(
-            {
-                "value": value,
-                "name": by_value[value].name,
-                "iou": iou,
-                "precision": precision,
-                "recall": recall,
-                "f1": f1,
-                "support": a_all,
-            }
-        )
     report = {
         "protocol": protocol.name,
         "miou": float(np.mean(ious)) if ious else None,
         "oa": float(np.trace(used) / total) if total else None,
         "pixels_evaluated": total,
         "pixels_ignored": cm.ignored_px,
-        "pixels_excluded": int(full.sum()) - total,
+        "pixels_excluded": int(cm.matrix.sum()) - total,
         "absent_class_score": protocol.absent,
         "absent_classes": absent_values,
         "classes": rows,
         "confusion_matrix": used.tolist(),
-        "confusion_labels": label_values,
+        "confusion_labels": [c.value for c in labels],
         "confusion_names": [c.name for c in labels],
         "protocol_details": protocol.to_dict(),
     }
@@ -311,6 +269,47 @@ def build_report(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = 
             side: {str(v): n for v, n in found.items()} for side, found in cm.undeclared.items()
         }
     return report
+
+
+def _scored_matrix(cm: ClassMatrix, protocol: Protocol) -> tuple[np.ndarray, list[ClassInfo], list[int]]:
+    """The matrix the figures come from, its classes, and the evaluated class values.
+
+    FLAIR-HUB style (``drop_excluded``): rows and columns of non-evaluated classes are deleted.
+    """
+    values = [c.value for c in cm.classes]
+    evaluated = [v for v in (protocol.evaluated or values) if v in values]
+    if not protocol.drop_excluded:
+        return cm.matrix, list(cm.classes), evaluated
+    keep = [values.index(v) for v in values if v in evaluated]
+    return cm.matrix[np.ix_(keep, keep)], [cm.classes[i] for i in keep], evaluated
+
+
+def _class_rows(
+    used: np.ndarray, labels: list[ClassInfo], evaluated: list[int], absent: str
+) -> tuple[list[dict], list[float], list[int]]:
+    """Per evaluated class: IoU, precision, recall, F1, support; the IoU averaged; the absent classes."""
+    label_values = [c.value for c in labels]
+    tp = np.diag(used).astype(np.int64)
+    predicted, actual = used.sum(axis=0), used.sum(axis=1)
+    rows, ious, absent_values = [], [], []
+    for value in evaluated:
+        i = label_values.index(value)
+        t, p_all, a_all = int(tp[i]), int(predicted[i]), int(actual[i])
+        union = p_all + a_all - t
+        if union == 0:
+            absent_values.append(value)
+            score = {"skip": None, "one": 1.0, "zero": 0.0}[absent]
+            iou = precision = recall = f1 = score
+        else:
+            iou = t / union
+            precision = t / p_all if p_all else 0.0
+            recall = t / a_all if a_all else 0.0
+            f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+        if iou is not None:
+            ious.append(iou)
+        rows.append({"value": value, "name": labels[i].name, "iou": iou, "precision": precision,
+                     "recall": recall, "f1": f1, "support": a_all})  # fmt: skip
+    return rows, ious, absent_values
 
 
 def mean_of(values: Sequence[float | None]) -> float | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
+
+import numpy as np
 
 from .errors import Canceled
 
@@ -148,3 +150,18 @@ class _Stages:
             except queue.Empty:
                 pass
         thread.join()
+
+
+def normalisation(mean: Sequence[float], std: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel ``(scale, offset)`` so that ``(pixel - mean) / std == pixel * scale + offset``.
+
+    Shared by the tile pipeline and the benchmark: the model's normalisation as one fused
+    multiply-add in float32 (``np.multiply(data, scale, out=..., casting="unsafe"); out += offset``).
+
+    Returns:
+        Two float32 arrays of shape ``(channels, 1, 1)``.
+    """
+    std_f = np.asarray(std, dtype=np.float32)
+    scale = (1.0 / std_f)[:, None, None]
+    offset = (-np.asarray(mean, dtype=np.float32) / std_f)[:, None, None]
+    return scale, offset

@@ -75,6 +75,13 @@ class Protocol:
         description: one line for the report.
         raw_classes: names of the raw codes that ``remap`` regroups (FLAIR #1's 19 mask codes),
             so that classes can be aligned by name (:mod:`flair_qgis.core.alignment`).
+        layout: the benchmark folder layout the protocol was published on (``flair1``,
+            ``flairhub``, ``weedsense``; empty for none).
+        label_modality: the FLAIR-HUB reference modality it scores (COSIA land cover, LPIS crops).
+        submission_offset: added to the class value in benchmark prediction files (FLAIR #1:
+            IGN's submission format, class index 0..12 = code - 1).
+        image_targets: per-image targets scored besides the class map (WeedSense: ``height_cm``,
+            ``growth_week``), reported with the figures of :mod:`flair_qgis.core.task_metrics`.
     """
 
     name: str
@@ -86,6 +93,10 @@ class Protocol:
     absent: str = "skip"
     description: str = ""
     raw_classes: tuple[ClassInfo, ...] = ()
+    layout: str = ""
+    label_modality: str = ""
+    submission_offset: int = 0
+    image_targets: tuple[str, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -133,6 +144,8 @@ def _flair1() -> Protocol:
         remap={code: 13 for code in range(13, 20)},
         raw_classes=FLAIR1_CLASSES,
         drop_excluded=False,
+        layout="flair1",
+        submission_offset=-1,
         absent="skip",
         description=(
             "FLAIR #1 (IGN generate_miou): codes 13..19 regrouped into 13 'other', one confusion "
@@ -147,6 +160,8 @@ def _flairhub_landcover() -> Protocol:
         classes=FLAIRHUB_LANDCOVER_CLASSES,
         evaluated=tuple(range(15)),
         drop_excluded=True,
+        layout="flairhub",
+        label_modality="AERIAL_LABEL-COSIA",
         absent="zero",
         description=(
             "FLAIR-HUB land cover: 15 classes, rows/columns of 15 clear cut, 16 ligneous, 17 mixed, "
@@ -161,6 +176,8 @@ def _flairhub_croptype() -> Protocol:
         classes=FLAIRHUB_CROPTYPE_CLASSES,
         evaluated=tuple(v for v in range(23) if v not in (5, 9)),
         drop_excluded=True,
+        layout="flairhub",
+        label_modality="ALL_LABEL-LPIS",
         absent="zero",
         description=(
             "FLAIR-HUB LPIS crop types: classes of the test set (5 rice and 9 other oilseed crops "
@@ -176,6 +193,8 @@ def _weedsense() -> Protocol:
         evaluated=tuple(range(17)),
         ignore=frozenset({255}),
         drop_excluded=True,
+        layout="weedsense",
+        image_targets=("height_cm", "growth_week"),
         absent="one",
         description=(
             "WeedSense: 17 classes (background + 16 species), 255 ignored, IoU of a class absent "
@@ -229,19 +248,7 @@ def get_protocol(
             f"Unknown score for absent classes '{absent}': choose skip (left out of mIoU), one (1.0) or zero (0.0)."
         )
     if key == "custom":
-        class_infos = tuple(
-            c if isinstance(c, ClassInfo) else ClassInfo(int(c), f"class {int(c)}", default_color(i))
-            for i, c in enumerate(classes or ())
-        )
-        protocol = Protocol(
-            name="custom",
-            classes=class_infos,
-            evaluated=tuple(int(v) for v in evaluated) if evaluated is not None else (),
-            remap=dict(remap or {}),
-            drop_excluded=True if drop_excluded is None else drop_excluded,
-            absent="skip",
-            description="custom: user-given classes, regrouping and ignored values",
-        )
+        protocol = _custom(classes, evaluated, remap, drop_excluded)
     else:
         protocol = _PRESETS[key]()
         if remap is not None:
@@ -253,16 +260,43 @@ def get_protocol(
     protocol = replace(protocol, ignore=frozenset(protocol.ignore) | {int(v) for v in ignore})
     if absent is not None:
         protocol = replace(protocol, absent=absent)
-    if protocol.classes:
-        known = {c.value for c in protocol.classes}
-        unknown = [v for v in protocol.evaluated if v not in known]
-        if unknown:
-            raise InputError(
-                f"Evaluated class(es) {', '.join(map(str, unknown))} are not classes of protocol "
-                f"{protocol.name} ({', '.join(str(c.value) for c in protocol.classes)})."
-            )
-        if not protocol.evaluated:
-            protocol = replace(protocol, evaluated=tuple(sorted(known)))
+    return _checked(protocol)
+
+
+def _custom(
+    classes: Sequence[ClassInfo | int] | None,
+    evaluated: Iterable[int] | None,
+    remap: Mapping[int, int] | None,
+    drop_excluded: bool | None,
+) -> Protocol:
+    class_infos = tuple(
+        c if isinstance(c, ClassInfo) else ClassInfo(int(c), f"class {int(c)}", default_color(i))
+        for i, c in enumerate(classes or ())
+    )
+    return Protocol(
+        name="custom",
+        classes=class_infos,
+        evaluated=tuple(int(v) for v in evaluated) if evaluated is not None else (),
+        remap=dict(remap or {}),
+        drop_excluded=True if drop_excluded is None else drop_excluded,
+        absent="skip",
+        description="custom: user-given classes, regrouping and ignored values",
+    )
+
+
+def _checked(protocol: Protocol) -> Protocol:
+    """The protocol with its evaluated classes checked against its classes (all when none given)."""
+    if not protocol.classes:
+        return protocol
+    known = {c.value for c in protocol.classes}
+    unknown = [v for v in protocol.evaluated if v not in known]
+    if unknown:
+        raise InputError(
+            f"Evaluated class(es) {', '.join(map(str, unknown))} are not classes of protocol "
+            f"{protocol.name} ({', '.join(str(c.value) for c in protocol.classes)})."
+        )
+    if not protocol.evaluated:
+        protocol = replace(protocol, evaluated=tuple(sorted(known)))
     return protocol
 
 

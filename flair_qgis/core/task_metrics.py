@@ -154,3 +154,42 @@ class ClassificationMetrics:
             "confusion_labels": list(self.labels),
             "confusion_matrix": self.matrix.tolist(),
         }
+
+
+def _percent(value: object) -> float | None:
+    return float(value) * 100.0 if isinstance(value, (int, float)) else None
+
+
+def image_targets_report(
+    miou: float | None,
+    mf1: float | None,
+    heights: RegressionMetrics | None,
+    stages: ClassificationMetrics | None,
+) -> dict[str, object]:
+    """The report keys of a benchmark that scores per-image targets (WeedSense's evaluation card).
+
+    Args:
+        miou: the class map's mIoU (0..1), also given in percent.
+        mf1: its mean F1 (0..1), also given in percent.
+        heights: the height metrics, or None when the model has no height output.
+        stages: the growth-stage metrics, or None when the model has no stage output.
+
+    Returns:
+        ``miou_percent``, ``mf1_percent``, ``height`` (all height figures) and its headline keys
+        ``mae_cm``, ``rmse_cm``, ``r2``, ``max_error_cm``, ``within_{1,2,5}cm`` (and ``_percent``),
+        ``growth_stage`` with ``accuracy``, ``f1`` (and ``_percent``); None where not scored.
+    """
+    out: dict[str, object] = {"miou_percent": _percent(miou), "mf1_percent": _percent(mf1)}
+    height = heights.result("cm") if heights is not None else None
+    out["height"] = height
+    for key in ("mae_cm", "rmse_cm", "r2", "max_error_cm", *(f"within_{k:g}cm" for k in WITHIN_CM)):
+        out[key] = height[key] if height is not None else None
+    for k in WITHIN_CM:
+        out[f"within_{k:g}cm_percent"] = _percent(out[f"within_{k:g}cm"])
+    stage = stages.result() if stages is not None else None
+    out["growth_stage"] = stage
+    out["accuracy"] = stage["accuracy"] if stage is not None else None
+    out["f1"] = stage["f1"] if stage is not None else None
+    out["accuracy_percent"] = _percent(out["accuracy"])
+    out["f1_percent"] = _percent(out["f1"])
+    return out

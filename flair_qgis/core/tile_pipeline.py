@@ -20,7 +20,7 @@ from .engine import run_batch
 from .errors import ModelError
 from .grid import Tile, batched
 from .model import InputSpec
-from .pipeline import run_stages
+from .pipeline import normalisation, run_stages
 from .sources import PixelSource, WindowReader
 from .writer import WRITE_CACHE_MB, AtomicGeoTiff
 
@@ -68,13 +68,7 @@ class TilePipeline:
         self.batch_size = batch_size
         self.is_canceled = is_canceled
         # (pixel - mean) / std == pixel * scale + offset, per channel.
-        self.affine = [
-            (
-                (1.0 / np.asarray(s.std, dtype=np.float32))[:, None, None],
-                (-np.asarray(s.mean, dtype=np.float32) / np.asarray(s.std, dtype=np.float32))[:, None, None],
-            )
-            for s in self.specs
-        ]
+        self.affine = [normalisation(s.mean, s.std) for s in self.specs]
         self.fixed_batch = next((s.fixed_batch for s in self.specs if s.fixed_batch is not None), None)
         self.warnings: list[str] = []
         self.single_tiles = False

@@ -114,7 +114,13 @@ class BenchmarkAlgorithm(FlairAlgorithm):
                 usesStaticStrings=True,
             )
         )
-        advanced = [
+        for param in self._advanced_parameters():
+            param.setFlags(param.flags() | param.FlagAdvanced)
+            self.addParameter(param)
+        self._add_outputs()
+
+    def _advanced_parameters(self) -> list:
+        return [
             QgsProcessingParameterEnum(
                 self.LAYOUT,
                 tr("Dataset layout"),
@@ -138,9 +144,8 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             ),
             class_map_parameter(),
         ]
-        for param in advanced:
-            param.setFlags(param.flags() | param.FlagAdvanced)
-            self.addParameter(param)
+
+    def _add_outputs(self) -> None:
         self.addOutput(QgsProcessingOutputNumber("MIOU", tr("mIoU (0..1)")))
         self.addOutput(QgsProcessingOutputNumber("OA", tr("Overall accuracy (0..1)")))
         self.addOutput(QgsProcessingOutputNumber("SAMPLES", tr("Samples scored")))
