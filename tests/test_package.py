@@ -185,3 +185,12 @@ def _has_nvidia() -> bool:
     from flair_qgis.adapters.deps import cuda_present
 
     return cuda_present()
+
+
+def test_zip_has_the_compiled_french_translation(package_zip):
+    """make package compiles the Qt Linguist source into the .qm the plugin loads; the .ts stays out."""
+    archive = zipfile.ZipFile(package_zip)
+    names = archive.namelist()
+    assert "flair_qgis/i18n/flair_qgis_fr.qm" in names
+    assert not [n for n in names if n.endswith(".ts")]
+    assert archive.read("flair_qgis/i18n/flair_qgis_fr.qm")[:4] == bytes.fromhex("3cb86418")  # Qt .qm magic

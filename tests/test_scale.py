@@ -263,15 +263,12 @@ def test_worker_killed_mid_run_gives_the_same_result(data, run_alg, tmp_path):
         killed_while_running = False
         deadline = time.monotonic() + 240
         while cli.poll() is None and time.monotonic() < deadline:
-            try:
-                workers = {c.get("worker") for c in manifest(out)["chunks"].values() if c["state"] == "done"}
-            except (FileNotFoundError, ValueError):
-                workers = set()
-            if addresses["w2"] in workers:
+            # A few chunks finished: both workers are busy and hold queued chunks.
+            if len(list((out / "chunks").glob("r*.tif"))) >= 4:
                 procs.kill("w2")
                 killed_while_running = cli.poll() is None
                 break
-            time.sleep(0.05)
+            time.sleep(0.02)
         log, _ = cli.communicate(timeout=240)
     finally:
         procs.close()
@@ -279,7 +276,8 @@ def test_worker_killed_mid_run_gives_the_same_result(data, run_alg, tmp_path):
     assert cli.returncode == 0, log
     chunks = manifest(out)["chunks"].values()
     assert {c["state"] for c in chunks} == {"done"}
-    assert {c["worker"] for c in chunks} == {addresses["w1"], addresses["w2"]}
+    finished_after = [c for c in chunks if c["worker"] == addresses["w1"]]
+    assert len(finished_after) > len(chunks) / 2  # w1 took over what w2 had queued
     expected, _ = reference(run_alg, tmp_path, vrt, model)
     np.testing.assert_array_equal(mosaic(out)[0], expected)
 
@@ -331,12 +329,18 @@ def test_processing_scheduler_cancel_keeps_finished_chunks(cluster, data, run_al
 
 @pytest.mark.parametrize(
     ("scheduler", "message"),
-    [("nowhere", "SCHEDULER must be empty, local:N or an address"), ("local:zero", "local:N needs a number")],
+    [
+        ("nowhere", "SCHEDULER must be empty, local:N or an address"),
+        ("local:zero", "local:N needs a number"),
+        ("local:2 + CACHE", "CACHE is not used by distributed runs"),
+    ],
 )
 def test_processing_bad_scheduler(data, run_alg, tmp_path, scheduler, message):
     from qgis.core import QgsProcessingException
 
-    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "SCHEDULER": scheduler}
+    params = {"INPUT": str(data["vrt"]), "MODEL": str(data["model"]), "SCHEDULER": scheduler.split(" + ")[0]}
+    if "CACHE" in scheduler:
+        params["CACHE"] = str(tmp_path / "cache")
     with pytest.raises(QgsProcessingException, match=message):
         run_alg("flair:segment", {**params, "OUTPUT": str(tmp_path / "x.tif")})
     assert not (tmp_path / "x").exists()

@@ -138,7 +138,7 @@ def test_missing_input_and_model_are_named(data, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-def test_without_dask_the_plugin_loads_and_a_scheduler_says_what_to_install():
+def test_without_dask_the_cli_loads_without_qgis_and_a_scheduler_says_what_to_install():
     code = (
         "import sys\n"
         "sys.modules['dask'] = None\n"
@@ -148,8 +148,10 @@ def test_without_dask_the_plugin_loads_and_a_scheduler_says_what_to_install():
         "    c.open_client('tcp://127.0.0.1:1', None).__enter__()\n"
         "except Exception as err:\n"
         "    print(type(err).__name__, err)\n"
+        "print('qgis loaded:', sorted(m for m in sys.modules if m.split('.')[0] in ('qgis', 'PyQt5', 'PyQt6')))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("NotSupportedError Dask distributed is not installed")
     assert "pip install 'dask[distributed]'" in done.stdout
+    assert "qgis loaded: []" in done.stdout  # the command line and the workers need no QGIS

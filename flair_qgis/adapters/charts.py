@@ -23,6 +23,15 @@ def _share_color(share: float) -> QColor:
     return QColor(int(255 - 222 * share), int(255 - 160 * share), int(255 - 75 * share))
 
 
+def _title(report: dict) -> str:
+    """``flair1: mIoU 34.33 %   OA 80.44 %   (262144 px)``."""
+    miou, oa = report.get("miou"), report.get("oa")
+    return (
+        f"{report.get('protocol', '')}: mIoU {'-' if miou is None else f'{100 * miou:.2f}'} %   "
+        f"OA {'-' if oa is None else f'{100 * oa:.2f}'} %   ({report.get('pixels_evaluated', 0)} px)"
+    )
+
+
 def confusion_image(report: dict) -> QImage:
     """The report's row-normalised confusion matrix as an image.
 
@@ -46,13 +55,7 @@ def confusion_image(report: dict) -> QImage:
         painter.setRenderHint(QPainter.Antialiasing)
         painter.setRenderHint(QPainter.TextAntialiasing)
         painter.setFont(bold)
-        miou = report.get("miou")
-        oa = report.get("oa")
-        painter.drawText(
-            _MARGIN_PX, 22,
-            f"{report.get('protocol', '')}: mIoU {'-' if miou is None else f'{100 * miou:.2f}'} %   "
-            f"OA {'-' if oa is None else f'{100 * oa:.2f}'} %   ({report.get('pixels_evaluated', 0)} px)",
-        )  # fmt: skip
+        painter.drawText(_MARGIN_PX, 22, _title(report))
         painter.setFont(font)
         painter.drawText(_MARGIN_PX, 42, "rows: reference, columns: prediction, cells: % of the row")
         x0 = _MARGIN_PX + label_px

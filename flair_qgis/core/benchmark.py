@@ -140,6 +140,38 @@ def _run_samples(
     )  # fmt: skip
 
 
+def _score_all(
+    plan: BenchmarkPlan,
+    session,
+    csv_path: str,
+    predictions_tmp: str | None,
+    batch_size: int,
+    is_canceled: Callable[[], bool],
+    on_progress: Callable[[float], None],
+) -> tuple[SampleScorer, float]:
+    """Score every sample, the per-sample CSV into ``csv_path``; returns the scorer and the pipeline's seconds.
+
+    Raises:
+        InputError: no sample could be scored.
+    """
+    with open(csv_path, "w", newline="", encoding="utf-8") as handle:
+        scorer = SampleScorer(plan, handle, predictions_tmp)
+        pipeline_started = time.perf_counter()
+        _run_samples(plan, session, scorer, batch_size, is_canceled, on_progress)
+        pipeline_seconds = time.perf_counter() - pipeline_started
+    if scorer.scored == 0:
+        first = "; ".join(f"{f['path']}: {f['error']}" for f in scorer.failed[:3])
+        raise InputError(f"No sample of {plan.dataset.root} could be scored ({scorer.failed_count} failed: {first}).")
+    return scorer, pipeline_seconds
+
+
+def _move_all(folder: str | None, target: str | None) -> None:
+    """Move every file of ``folder`` (the hidden partial predictions) into ``target``."""
+    if folder is not None and target is not None:
+        for name in sorted(os.listdir(folder)):
+            os.replace(os.path.join(folder, name), os.path.join(target, name))
+
+
 def run_benchmark(
     request: BenchmarkRequest,
     *,
@@ -174,31 +206,21 @@ def run_benchmark(
     session, info = create_session(plan.model.path, request.device, request.threads)
     if info.warning:
         notes.append(info.warning)
-    fixed = plan.model.inputs[0].fixed_batch
-    batch_size = fixed if fixed is not None else max(1, int(request.batch_size))
+    batch_size = plan.model.inputs[0].fixed_batch or max(1, int(request.batch_size))
     predictions_tmp = tempfile.mkdtemp(prefix=".flair-partial-", dir=predictions_dir) if predictions_dir else None
     run: dict = {}
 
     def score_into(csv_tmp: str) -> None:
-        with open(csv_tmp, "w", newline="", encoding="utf-8") as handle:
-            scorer = SampleScorer(plan, handle, predictions_tmp)
-            pipeline_started = time.perf_counter()
-            _run_samples(plan, session, scorer, batch_size, is_canceled, on_progress)
-            pipeline_seconds = time.perf_counter() - pipeline_started
-        if scorer.scored == 0:
-            first = "; ".join(f"{f['path']}: {f['error']}" for f in scorer.failed[:3])
-            raise InputError(
-                f"No sample of {plan.dataset.root} could be scored ({scorer.failed_count} failed: {first})."
-            )
+        scorer, pipeline_seconds = _score_all(
+            plan, session, csv_tmp, predictions_tmp, batch_size, is_canceled, on_progress
+        )
         seconds = time.perf_counter() - started
         facts = _RunFacts(info, request.on_unpaired, csv_path, predictions_dir, seconds, pipeline_seconds)
         run.update(scorer=scorer, seconds=seconds, report=_report(plan, scorer, facts, notes))
 
     try:
         write_atomic(csv_path, score_into, suffix=".partial.csv")
-        if predictions_tmp is not None and predictions_dir is not None:
-            for name in sorted(os.listdir(predictions_tmp)):
-                os.replace(os.path.join(predictions_tmp, name), os.path.join(predictions_dir, name))
+        _move_all(predictions_tmp, predictions_dir)
         publish_report(run["report"], report_path)
     finally:
         if predictions_tmp is not None and os.path.isdir(predictions_tmp):

@@ -225,7 +225,6 @@ class TileCache:
     warn: Callable[[str], None]
     stats: CacheStats = field(default_factory=CacheStats)
     writable: bool = True
-    _bytes_estimate: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -288,11 +287,10 @@ class TileCache:
             self.warn(f"The tile cache {self.root} cannot be written ({err.strerror}): tiles are no longer stored.")
             return
         self._count("stored")
-        with self._lock:
-            self._bytes_estimate += len(data)
-            over = self._bytes_estimate > self.max_bytes
-        if over:
-            self.evict()
+        # Another process sharing the folder writes too, and its entries count against the same
+        # limit: the folder itself is the only size that holds, so it is read again at each store
+        # (a directory scan: microseconds per entry, against a model run per stored tile).
+        self.evict()
 
     def evict(self) -> int:
         """Delete least recently used entries until the folder holds under the limit.
@@ -310,7 +308,6 @@ class TileCache:
                 deleted += 1
             total -= size  # gone, or held by another process on a system that refuses: skip it
         with self._lock:
-            self._bytes_estimate = total
             self.stats.evicted += deleted
         return deleted
 
@@ -348,9 +345,7 @@ def open_cache(
         say(f"The tile cache folder {folder} cannot be written ({err.strerror}): the run goes on without the cache.")
         return None
     cache = TileCache(root=root, key=key, max_bytes=max(0, int(max_bytes)), warn=say)
-    _entries, cache._bytes_estimate = _scan(root)
-    if cache._bytes_estimate > cache.max_bytes:
-        cache.evict()
+    cache.evict()
     return cache
 
 

@@ -115,6 +115,10 @@ def job_from_plan(
             f"The model has {len(plan.model.inputs)} inputs: distributed runs take one input raster; "
             "run it in-process (no scheduler)."
         )
+    if getattr(plan, "cache", None) is not None:
+        raise NotSupportedError(
+            "CACHE is not used by distributed runs (they resume by chunk): leave CACHE or SCHEDULER empty."
+        )
     if plan.mask is not None:
         raise NotSupportedError("A MASK is not applied by distributed runs yet: leave MASK or SCHEDULER empty.")
     job = ScaleJob(
@@ -176,5 +180,5 @@ def plan_job(
         batch_size=batch_size,
         device=device,
     )
-    plan = plan_segment(model, [raster], request, bands=[bands], extent=extent)
+    plan = plan_segment(model, [raster], request, bands=[bands], extent=extent)  # type: ignore[list-item]  # RasterFile.path is str, the protocol allows None
     return job_from_plan(plan, input_path, output_dir, chunk_tiles, threads), model, list(plan.warnings)

@@ -19,6 +19,7 @@ from typing import Any
 from ..core.errors import Canceled
 from ..core.model import ModelInfo
 from ..core.segment import plan_heads
+from .chunks import Chunk
 from .cluster import ship_by_value
 from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest
 from .mosaic import build_mosaic
@@ -101,54 +102,25 @@ def execute(
     """
     started = time.perf_counter()
     chunks = job.chunks()
-    by_name = {c.name: c for c in chunks}
     todo = [c for c in chunks if not manifest.is_done(c.name, job.chunk_path(c))]
+    run_entry = _start(job, manifest, len(chunks), todo)
+    result = ScaleResult(None, len(chunks), len(chunks) - len(todo), 0, {}, 0, 0.0)
     tiles_total = sum(len(c.tiles) for c in chunks)
     tiles_done = tiles_total - sum(len(c.tiles) for c in todo)
-    os.makedirs(os.path.join(job.output_dir, CHUNKS_DIR), exist_ok=True)
-    mosaic = os.path.join(job.output_dir, MOSAIC)
-    if todo and os.path.exists(mosaic):
-        os.remove(mosaic)  # a mosaic is only ever there when complete
-    for chunk in todo:
-        manifest.record(chunk.name, state=PENDING, tiles=len(chunk.tiles), error=None)
-    run_entry = {
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "chunks_skipped": len(chunks) - len(todo),
-    }
-    manifest.data.setdefault("runs", []).append(run_entry)
-    manifest.save()
 
-    token = uuid.uuid4().hex[:8]
-    ship_by_value()
-    payloads = [pickle.dumps((run_chunk, (chunk, job))) for chunk in todo]
-    keys = [f"flair-chunk-{c.name}-{token}" for c in todo]
-    futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=_resources(job, client))
-    result = ScaleResult(None, len(chunks), len(chunks) - len(todo), 0, {}, 0, 0.0)
-    names = {f.key: c.name for f, c in zip(futures, todo)}
-    remaining = set(futures)
-    while remaining:
-        # Not done(): a result held by a worker that died is "lost" and Dask computes it again.
-        if is_canceled and is_canceled():
-            client.cancel(list(remaining))
-            manifest.save()
-            raise Canceled()
-        finished = [f for f in remaining if f.status in _FINAL]
-        if not finished:
-            time.sleep(_POLL_S)
-            continue
-        for future in finished:
-            remaining.discard(future)
-            name = names[future.key]
-            _record(manifest, result, name, future)
-            tiles_done += len(by_name[name].tiles) if manifest.chunks[name]["state"] == DONE else 0
-        manifest.save(every_s=_SAVE_EVERY_S)
+    def progress(tiles_finished: int) -> None:
+        nonlocal tiles_done
+        tiles_done += tiles_finished
         if on_progress:
             elapsed = time.perf_counter() - started
             rate = result.tiles_run / elapsed if elapsed > 0 else 0.0
             eta = (tiles_total - tiles_done) / rate if rate > 0 else None
             on_progress(Progress(tiles_done, tiles_total, rate, eta, len(result.failed)))
+
+    _follow(_submit(job, client, todo), manifest, result, progress, is_canceled or (lambda: False), client)
     result.seconds = time.perf_counter() - started
     if not result.failed:
+        mosaic = os.path.join(job.output_dir, MOSAIC)
         classes = plan_heads(model).primary.classes
         result.mosaic_path = build_mosaic(mosaic, [job.chunk_path(c) for c in chunks], job.grid, classes)
     run_entry.update(
@@ -159,6 +131,64 @@ def execute(
     )
     manifest.save()
     return result
+
+
+def _start(job: ScaleJob, manifest: Manifest, chunk_count: int, todo: list[Chunk]) -> dict[str, Any]:
+    """Prepare the folder and the manifest for this invocation; its entry in ``runs``."""
+    os.makedirs(os.path.join(job.output_dir, CHUNKS_DIR), exist_ok=True)
+    mosaic = os.path.join(job.output_dir, MOSAIC)
+    if todo and os.path.exists(mosaic):
+        os.remove(mosaic)  # a mosaic is only ever there when complete
+    for chunk in todo:
+        manifest.record(chunk.name, state=PENDING, tiles=len(chunk.tiles), error=None)
+    run_entry = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "chunks_skipped": chunk_count - len(todo),
+    }
+    manifest.data.setdefault("runs", []).append(run_entry)
+    manifest.save()
+    return run_entry
+
+
+def _submit(job: ScaleJob, client: Any, todo: list[Chunk]) -> dict[Any, Chunk]:
+    """One task per chunk; future -> chunk."""
+    token = uuid.uuid4().hex[:8]
+    ship_by_value()
+    payloads = [pickle.dumps((run_chunk, (chunk, job))) for chunk in todo]
+    keys = [f"flair-chunk-{c.name}-{token}" for c in todo]
+    futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=_resources(job, client))
+    return dict(zip(futures, todo))
+
+
+def _follow(
+    pending: dict[Any, Chunk],
+    manifest: Manifest,
+    result: ScaleResult,
+    progress: Callable[[int], None],
+    is_canceled: Callable[[], bool],
+    client: Any,
+) -> None:
+    """Record each chunk as it ends, until none is left or the user cancels."""
+    while pending:
+        if is_canceled():
+            client.cancel(list(pending))
+            manifest.save()
+            raise Canceled()
+        # Not done(): a result held by a worker that died is "lost" and Dask computes it again.
+        finished = [f for f in pending if f.status in _FINAL]
+        if not finished:
+            time.sleep(_POLL_S)
+            continue
+        tiles = 0
+        for future in finished:
+            status = future.status  # read once: a worker dying now turns "finished" into "lost"
+            if status not in _FINAL:
+                continue  # lost with its worker since the line above: Dask computes it again
+            chunk = pending.pop(future)
+            _record(manifest, result, chunk.name, future, status)
+            tiles += len(chunk.tiles) if manifest.chunks[chunk.name]["state"] == DONE else 0
+        manifest.save(every_s=_SAVE_EVERY_S)
+        progress(tiles)
 
 
 def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
@@ -173,9 +203,12 @@ def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
     return {"GPU": 1} if any(w.get("resources", {}).get("GPU") for w in workers.values()) else None
 
 
-def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> None:
-    """Put a finished future's outcome into the manifest and the result."""
-    if future.status == "finished":
+def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any, status: str) -> None:
+    """Put a finished future's outcome into the manifest and the result.
+
+    A result lost with its worker after it finished is recomputed by Dask inside ``result()``.
+    """
+    if status == "finished":
         entry = future.result()
         manifest.record(name, **entry, error=None)
         manifest.record_worker(
@@ -189,9 +222,9 @@ def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any) -> 
             if warning not in result.warnings:
                 result.warnings.append(warning)
         return
-    error = future.exception() if future.status == "error" else None
+    error = future.exception() if status == "error" else None
     if error is None:
-        text = f"chunk {future.status}"
+        text = f"chunk {status}"
     elif type(error).__name__ == ChunkError.__name__:  # by-value class: compare names, not identity
         text = str(error)
     else:  # a worker lost too often (KilledWorker), a cluster error
