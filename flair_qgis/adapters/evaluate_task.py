@@ -154,12 +154,15 @@ class EvaluateTask(QgsTask):
             )  # fmt: skip
             if p.ranked_path:
                 from ..core.labels import rank_labels
+                from ..core.polygons import without_own_crs
 
-                self.ranked = rank_labels(
+                ranked = rank_labels(
                     p.prediction_path, p.reference.polygons, p.field, p.ranked_path,
                     confidence_path=p.confidence_path, protocol=p.protocol, extent=p.extent,
                     is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(50.0 + v / 2.0),
                 )  # fmt: skip
+                # Its pyproj CRS was made in this thread: the main thread gets the polygons without it.
+                self.ranked = without_own_crs(ranked)
         except Canceled:
             return False
         except FlairError as err:

@@ -3,7 +3,7 @@
 :func:`capture_reference` turns the ``REFERENCE`` layer into the core
 :class:`~flair_qgis.core.evaluate.Reference` that :func:`flair_qgis.core.evaluate.score` takes:
 a raster file path, or a GeoDataFrame of the polygon layer's features (class field + geometry,
-layer CRS), so the worker thread never touches the layer.
+the layer CRS as WKT beside it, never a pyproj CRS), so the worker thread never touches the layer.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from qgis.core import QgsMapLayer, QgsRasterLayer, QgsVectorLayer, QgsWkbTypes
 
 from ..core.errors import InputError
 from ..core.evaluate import Reference
+from ..core.polygons import CRS_WKT_ATTR
 from .raster_input import crs_wkt_of, file_path_of
 
 
@@ -33,7 +34,8 @@ def raster_file(layer: QgsMapLayer | None, what: str) -> str:
 
 
 def polygons_of(layer: QgsVectorLayer, field: str):
-    """The features of a polygon layer as a GeoDataFrame (one class field, layer CRS).
+    """The features of a polygon layer as a GeoDataFrame (one class field) without a pyproj CRS:
+    the layer's CRS travels as WKT in ``gdf.attrs[CRS_WKT_ATTR]`` (see :mod:`flair_qgis.core.polygons`).
 
     Raises:
         InputError: not a polygon layer, or no such field.
@@ -60,7 +62,11 @@ def polygons_of(layer: QgsVectorLayer, field: str):
         values.append(None if value is None or (hasattr(value, "isNull") and value.isNull()) else value)
         geometries.append(wkb.loads(bytes(geometry.asWkb())))
         fids.append(feature.id())
-    return gpd.GeoDataFrame({field: values}, geometry=geometries, crs=crs_wkt_of(layer.crs()), index=fids)
+    # No pyproj CRS here: it would be made on the main thread and used by the task's thread, which
+    # crashes QGIS 3.40 (PROJ objects belong to one thread). The WKT travels beside the polygons.
+    gdf = gpd.GeoDataFrame({field: values}, geometry=geometries, index=fids)
+    gdf.attrs[CRS_WKT_ATTR] = crs_wkt_of(layer.crs())
+    return gdf
 
 
 def capture_reference(layer: QgsMapLayer | None, field: str) -> Reference:

@@ -169,7 +169,7 @@ def _ranked(
             "suspicion": suspicion,
         },
         geometry=source.geometries.values,
-        crs=source.gdf.crs,
+        crs=source.gdf.crs if source.gdf.crs is not None else source.crs_wkt,
     )
     # Most suspicious first; ties by the area in disagreement, then by the pixels scored.
     order = np.lexsort((-pixels, -disagreeing, -np.nan_to_num(suspicion, nan=-1.0)))

@@ -22,6 +22,60 @@ from .errors import InputError
 from .grid import Grid
 from .reference import is_local, same_crs
 
+# A GeoDataFrame captured on QGIS's main thread carries its CRS as WKT under this key of
+# ``gdf.attrs`` and has no CRS of its own: a pyproj CRS holds PROJ objects that must not be used
+# from another thread (QGIS 3.40 and PROJ 9.6 crash), so the worker builds its own from the WKT.
+CRS_WKT_ATTR = "flair_crs_wkt"
+
+
+def polygons_crs_wkt(gdf) -> str | None:
+    """The CRS of polygons as WKT: the GeoDataFrame's own CRS, else the WKT carried beside it.
+
+    Args:
+        gdf: a GeoDataFrame, with a CRS or with the WKT under ``gdf.attrs[CRS_WKT_ATTR]``.
+
+    Returns:
+        WKT, or None when the polygons have no CRS.
+    """
+    if gdf.crs is not None:
+        return gdf.crs.to_wkt()
+    return gdf.attrs.get(CRS_WKT_ATTR) or None
+
+
+def with_own_crs(gdf):
+    """``gdf`` with a CRS built in the calling thread from the WKT carried beside it.
+
+    Args:
+        gdf: a GeoDataFrame (captured without a CRS, or already with one).
+
+    Returns:
+        ``gdf`` itself when it has a CRS or carries none, else a copy with its CRS set.
+    """
+    wkt = gdf.attrs.get(CRS_WKT_ATTR)
+    if gdf.crs is not None or not wkt:
+        return gdf
+    return gdf.set_crs(wkt)
+
+
+def without_own_crs(gdf):
+    """A copy of ``gdf`` with no pyproj CRS, its CRS carried as WKT beside it: what a worker hands
+    back to QGIS's main thread.
+
+    Args:
+        gdf: a GeoDataFrame made in the calling thread.
+
+    Returns:
+        The same rows and columns (geometry last) with ``crs`` None and the WKT in its attrs.
+    """
+    import geopandas as gpd
+    import pandas as pd
+
+    name = gdf.geometry.name
+    frame = pd.DataFrame({column: gdf[column].to_numpy() for column in gdf.columns if column != name}, index=gdf.index)
+    out = gpd.GeoDataFrame(frame, geometry=list(gdf.geometry))
+    out.attrs[CRS_WKT_ATTR] = polygons_crs_wkt(gdf)
+    return out
+
 
 def _class_values(series, field: str) -> np.ndarray:
     """Integer class values of a field; nulls become -1 (polygon not counted).
@@ -78,6 +132,7 @@ class PolygonSource:
             gdf = reference
         if not isinstance(gdf, gpd.GeoDataFrame):
             raise InputError("The reference is neither a raster nor a polygon layer.")
+        vector_wkt = polygons_crs_wkt(gdf)
         if not field:
             raise InputError("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
         if field not in gdf.columns:
@@ -90,14 +145,15 @@ class PolygonSource:
                 f"The reference layer holds {', '.join(sorted(kinds - {'Polygon', 'MultiPolygon'}))} geometries: "
                 "give a polygon layer (or a raster mask) as reference."
             )
-        vector_wkt = gdf.crs.to_wkt() if gdf.crs is not None else None
         if not same_crs(grid.crs_wkt, vector_wkt):
             if is_local(grid.crs_wkt) or is_local(vector_wkt):
                 raise InputError(
                     "The reference polygons and the prediction are in different CRSs and one is a local CRS "
                     "that cannot be reprojected: assign the right CRS to the layer."
                 )
-            gdf = gdf.to_crs(grid.crs_wkt)
+            gdf = (gdf if gdf.crs is not None else gdf.set_crs(vector_wkt)).to_crs(grid.crs_wkt)
+            vector_wkt = grid.crs_wkt
+        self.crs_wkt = vector_wkt
         self.source_index = np.asarray(gdf.index)
         self.values = _class_values(gdf[field], field)
         self.geometries = gdf.geometry.reset_index(drop=True)

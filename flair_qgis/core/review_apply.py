@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import InputError
 from .paths import check_outputs_not_inputs, check_sidecars_not_input
-from .polygons import BoxIndex
+from .polygons import BoxIndex, with_own_crs
 from .reference import raster_info, same_crs
 from .review_store import ReviewItem, ReviewStore
 from .writer import check_output_path, write_atomic
@@ -122,7 +122,7 @@ def apply_review_polygons(
     reference_path = os.fspath(polygons) if path_given else reference_path
     check_outputs_not_inputs({"OUTPUT": output_path}, {"REFERENCE": reference_path, "REVIEW": review_path})
     output_path = check_output_path(os.path.abspath(output_path))
-    gdf = gpd.read_file(os.fspath(polygons)) if path_given else polygons.copy()
+    gdf = gpd.read_file(os.fspath(polygons)) if path_given else with_own_crs(polygons).copy()
     if field not in gdf.columns:
         raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
     with ReviewStore.open(review_path) as store:
