@@ -37,6 +37,7 @@ from ..i18n import class_label, tr
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
 from .layers import remove_outputs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
+from .proj_threads import keep_proj_context
 from .reference_input import capture_reference, raster_file
 
 
@@ -145,6 +146,7 @@ class EvaluateTask(QgsTask):
         self.error_traceback = ""
 
     def run(self) -> bool:
+        keep_proj_context()  # before any pyproj use on this pooled thread
         p = self.prepared
         share = 50.0 if p.ranked_path else 100.0
         try:

@@ -21,6 +21,7 @@ from ..core.segment import SegmentResult, run_plan
 from ..i18n import localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
+from .proj_threads import keep_proj_context
 from .segment_request import PreparedRun
 
 
@@ -75,6 +76,7 @@ class SegmentTask(QgsTask):
         self.cancel()
 
     def run(self) -> bool:
+        keep_proj_context()  # before any pyproj use on this pooled thread
         try:
             self.result = run_plan(self.prepared.plan, is_canceled=self.isCanceled, on_progress=self.setProgress)
         except Canceled:

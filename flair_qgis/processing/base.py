@@ -9,6 +9,7 @@ from typing import Any
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException, QgsProcessingFeedback
 from qgis.PyQt.QtCore import QCoreApplication
 
+from ..adapters.proj_threads import keep_proj_context
 from ..core.errors import Canceled, FlairError
 from ..i18n import TR_CONTEXT
 
@@ -82,6 +83,7 @@ class FlairAlgorithm(QgsProcessingAlgorithm):
         A cancel is not an error for the user, but Processing must not publish outputs: it is
         reported in the log and raised as an exception that says so.
         """
+        keep_proj_context()  # Processing runs algorithms on pooled threads too
         try:
             return work()
         except Canceled as err:
