@@ -173,3 +173,54 @@ def test_scoring_without_reference_is_a_message(scored_setup, qgis_iface):
     assert dock.qa.score_view() is None
     assert any("REFERENCE" in m or "reference" in m for m in messages(qgis_iface, Qgis.Warning))
     assert messages(qgis_iface, Qgis.Critical) == []
+
+
+def test_polygon_reference_in_another_crs_crosses_to_the_task_as_wkt(scored_setup, qgis_canvas, qtbot):
+    """A polygon reference in WGS 84 is captured without a pyproj CRS (QGIS 3.40 crashed when a
+    task used one) and the task still reprojects it onto the Lambert-93 prediction."""
+    from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform
+
+    from flair_qgis.adapters.reference_input import capture_reference
+    from flair_qgis.core.polygons import CRS_WKT_ATTR
+
+    dock, layer, _reference, _image, _mask = scored_setup
+    qa = dock.qa
+    with rasterio.open(qa.prediction_combo.currentLayer().source()) as p:
+        pred, transform = p.read(1), p.transform
+    full = layer.extent()
+    to_wgs84 = QgsCoordinateTransform(layer.crs(), QgsCoordinateReferenceSystem("EPSG:4326"), QgsProject.instance())
+    polygons = QgsVectorLayer("Polygon?crs=EPSG:4326", "labels_wgs84", "memory")
+    polygons.dataProvider().addAttributes([QgsField("code", QVariant.Int)])
+    polygons.updateFields()
+    # A 20 m square labelled with its majority class, drawn in WGS 84: scored right only if reprojected.
+    rect = QgsRectangle(full.xMinimum() + 20, full.yMinimum() + 20, full.xMinimum() + 40, full.yMinimum() + 40)
+    c0, r0 = ~transform * (rect.xMinimum(), rect.yMaximum())
+    block = pred[round(r0) : round(r0) + 100, round(c0) : round(c0) + 100]
+    majority = int(np.bincount(block.ravel()).argmax())
+    geometry = QgsGeometry.fromRect(rect)
+    geometry.transform(to_wgs84)
+    feature = QgsFeature(polygons.fields())
+    feature.setGeometry(geometry)
+    feature.setAttribute("code", majority)
+    polygons.dataProvider().addFeatures([feature])
+    QgsProject.instance().addMapLayer(polygons)
+
+    captured = capture_reference(polygons, "code")
+    assert captured.polygons.crs is None
+    wkt = captured.polygons.attrs[CRS_WKT_ATTR]
+    assert isinstance(wkt, str) and "WGS 84" in wkt
+
+    qgis_canvas.setExtent(full)
+    qa.reference_combo.setLayer(polygons)
+    qa.field_combo.setField("code")
+    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
+    qa.suspicious_check.setChecked(True)
+    assert qa.score_view() is not None
+    qtbot.waitUntil(lambda: qa.task is None, timeout=30000)
+    ranked = qa.ranked
+    assert ranked is not None and len(ranked) == 1
+    assert ranked.crs is None  # handed back to the main thread without the task's pyproj CRS
+    # Reprojected onto the prediction's grid: about 20 m x 20 m at 0.2 m, agreeing as the block does.
+    assert ranked.iloc[0]["pixels"] == pytest.approx(100 * 100, rel=0.05)
+    assert ranked.iloc[0]["agreement"] == pytest.approx(float(np.mean(block == majority)), abs=0.02)
+    assert ranked.geometry.iloc[0].bounds[0] == pytest.approx(rect.xMinimum(), abs=0.5)

@@ -18,17 +18,35 @@ _KEPT: dict[int, object] = {}
 _LOCK = threading.Lock()
 
 
+def _per_thread_contexts():
+    """pyproj's ``_context`` module when it keeps one context per thread (pyproj 3.7+), else None."""
+    try:
+        from pyproj import _context  # type: ignore[attr-defined]
+    except ImportError:  # older pyproj (Debian 12's 3.4), or none: nothing to keep
+        return None
+    if not hasattr(_context, "get_context_manager") or not hasattr(_context, "_set_context_data_dir"):
+        return None
+    return _context
+
+
+def kept_threads() -> set[int]:
+    """Native ids of the threads whose pyproj context is kept (empty with an older pyproj).
+
+    Returns:
+        A copy of the ids.
+    """
+    with _LOCK:
+        return set(_KEPT)
+
+
 def keep_proj_context() -> None:
     """Make sure this thread's pyproj context outlives the current Python thread state.
 
     Call it at the start of code that runs on a QGIS worker thread, before any pyproj use. Does
     nothing with a pyproj without per-thread contexts.
     """
-    try:
-        from pyproj import _context
-    except ImportError:  # pyproj missing: the caller reports it when it needs it
-        return
-    if not hasattr(_context, "get_context_manager") or not hasattr(_context, "_set_context_data_dir"):
+    _context = _per_thread_contexts()
+    if _context is None:
         return
     # Creates this thread's context when it has none (a new thread, or one whose id the system
     # reused); with a context from an earlier task, kept below, it only sets the data folder again.
