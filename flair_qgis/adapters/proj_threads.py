@@ -24,7 +24,7 @@ def _per_thread_contexts():
         from pyproj import _context  # type: ignore[attr-defined]
     except ImportError:  # older pyproj (Debian 12's 3.4), or none: nothing to keep
         return None
-    if not hasattr(_context, "get_context_manager") or not hasattr(_context, "_set_context_data_dir"):
+    if not hasattr(_context, "_CONTEXT_MANAGER_LOCAL") or not hasattr(_context, "_set_context_data_dir"):
         return None
     return _context
 
@@ -51,9 +51,10 @@ def keep_proj_context() -> None:
     # Creates this thread's context when it has none (a new thread, or one whose id the system
     # reused); with a context from an earlier task, kept below, it only sets the data folder again.
     _context._set_context_data_dir()
-    try:
-        manager = _context.get_context_manager()
-    except AttributeError:  # made under an earlier thread state of this thread, and kept then
+    # None (or no attribute) when the context was made under an earlier thread state of this
+    # thread and kept then: replacing that kept manager would free the context.
+    manager = getattr(_context._CONTEXT_MANAGER_LOCAL, "context_manager", None)
+    if manager is None:
         return
     with _LOCK:
         _KEPT[threading.get_native_id()] = manager
