@@ -24,7 +24,7 @@ def _per_thread_contexts():
         from pyproj import _context  # type: ignore[attr-defined]
     except ImportError:  # older pyproj (Debian 12's 3.4), or none: nothing to keep
         return None
-    if not hasattr(_context, "_CONTEXT_MANAGER_LOCAL") or not hasattr(_context, "_set_context_data_dir"):
+    if not hasattr(_context, "get_context_manager") or not hasattr(_context, "_set_context_data_dir"):
         return None
     return _context
 
@@ -53,7 +53,10 @@ def keep_proj_context() -> None:
     _context._set_context_data_dir()
     # None (or no attribute) when the context was made under an earlier thread state of this
     # thread and kept then: replacing that kept manager would free the context.
-    manager = getattr(_context._CONTEXT_MANAGER_LOCAL, "context_manager", None)
+    try:
+        manager = _context.get_context_manager()
+    except AttributeError:
+        manager = None
     if manager is None:
         return
     with _LOCK:
