@@ -121,7 +121,9 @@ class ClassMapWriter(HeadWriter):
                 self.nodata,
                 target.block_px,
                 classes=head.classes,
-                description=head.name or "class",
+                # A GIS names a band by its description ("Band 1: …" in QGIS's legend): the model's
+                # name says whose classes these are, where the ONNX output name ("logits") does not.
+                description=f"{target.tags.get('FLAIR_MODEL_NAME') or head.name or 'model'} classes",
                 tags=target.tags,
             )
         ]

@@ -150,7 +150,7 @@ def _writers(plan: SegmentPlan, provider: str) -> tuple[list[HeadWriter], TileVa
     """One writer per per-pixel head (the primary first) and the per-tile values collector."""
     request, model, grid = plan.request, plan.model, plan.grid
     block_px = core_stride_px(plan.tile_px, plan.overlap_px)
-    tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": provider}
+    tags = {"FLAIR_MODEL": model.path, "FLAIR_MODEL_NAME": model.display_name, "FLAIR_PROVIDER": provider}
     threshold = model.seg_threshold
     writers = [
         head_writer(
