@@ -20,9 +20,7 @@ from dataclasses import dataclass, field
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
-    QgsCoordinateTransform,
     QgsMapLayer,
-    QgsProcessingUtils,
     QgsProject,
     QgsRasterLayer,
     QgsRectangle,
@@ -34,8 +32,9 @@ from ..core.errors import Canceled, FlairError
 from ..core.evaluate import Reference, score
 from ..core.protocols import Protocol, get_protocol
 from ..i18n import class_label, tr
+from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
-from .layers import remove_outputs
+from .layers import extent_in_crs, remove_outputs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .proj_threads import keep_proj_context
 from .reference_input import capture_reference, raster_file
@@ -113,12 +112,8 @@ def prepare_evaluation(
     protocol = get_protocol(protocol_name)
     extent = None
     if view is not None and not view.isEmpty():
-        rect = QgsRectangle(view)
-        if view_crs.isValid() and prediction.crs().isValid() and view_crs != prediction.crs():
-            rect = QgsCoordinateTransform(view_crs, prediction.crs(), QgsProject.instance()).transformBoundingBox(rect)
-        extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
-    folder = folder or QgsProcessingUtils.tempFolder()
-    os.makedirs(folder, exist_ok=True)
+        extent = extent_in_crs(view, view_crs, prediction.crs())
+    folder = settings.run_folder(folder)
     stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{int(time.time() * 1000) % 1000:03d}"
     error_path = os.path.join(folder, f"flair_errors_{stamp}.tif") if error_map else None
     ranked_path = None

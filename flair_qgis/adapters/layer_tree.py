@@ -8,8 +8,6 @@ group removes the run (QGIS removes layers that leave the tree from the project)
 from __future__ import annotations
 
 import datetime
-import json
-import os
 
 from qgis.core import (
     QgsLayerTreeGroup,
@@ -114,16 +112,8 @@ def set_legend_header(layer: QgsMapLayer, text: str, project: QgsProject | None 
 
 
 def model_name(model) -> str:
-    """A model as a person names it: its metadata ``name``, else its file name without ``.onnx``."""
-    raw = (getattr(model, "metadata", None) or {}).get("name")
-    if raw:
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return os.path.splitext(os.path.basename(model.path))[0]
+    """A model as a person names it (:attr:`ModelInfo.display_name`)."""
+    return model.display_name
 
 
 def extent_text(width_m: float, height_m: float) -> str:

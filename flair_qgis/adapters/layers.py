@@ -30,6 +30,7 @@ from qgis.core import (
     QgsRasterBandStats,
     QgsRasterLayer,
     QgsRasterShader,
+    QgsRectangle,
     QgsSingleBandPseudoColorRenderer,
     QgsStyle,
     QgsVectorLayer,
@@ -171,6 +172,24 @@ def set_opacity(layer: QgsRasterLayer, opacity: float) -> None:
     if renderer is not None:
         renderer.setOpacity(max(0.0, min(1.0, opacity)))
         layer.triggerRepaint()
+
+
+def extent_in_crs(
+    rect: QgsRectangle, rect_crs: QgsCoordinateReferenceSystem, target_crs: QgsCoordinateReferenceSystem
+) -> tuple[float, float, float, float]:
+    """A rectangle as ``(xmin, ymin, xmax, ymax)`` in another CRS (its bounding box there).
+
+    Args:
+        rect: the rectangle, in ``rect_crs``.
+        rect_crs: its CRS.
+        target_crs: the CRS wanted (a layer's).
+
+    Returns:
+        The extent; ``rect`` as it is when either CRS is invalid or both are the same.
+    """
+    if rect_crs.isValid() and target_crs.isValid() and rect_crs != target_crs:
+        rect = QgsCoordinateTransform(rect_crs, target_crs, QgsProject.instance()).transformBoundingBox(rect)
+    return (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
 
 
 def pixel_value(layer: QgsRasterLayer, point: QgsPointXY, point_crs: QgsCoordinateReferenceSystem) -> float | None:

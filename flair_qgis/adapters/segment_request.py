@@ -17,9 +17,7 @@ from dataclasses import dataclass
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
-    QgsCoordinateTransform,
     QgsMapLayer,
-    QgsProcessingUtils,
     QgsProject,
     QgsRasterLayer,
     QgsRectangle,
@@ -31,6 +29,7 @@ from ..core.heads import check_supported
 from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..core.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
 from . import settings
+from .layers import extent_in_crs
 from .mask_input import selected_polygons, vector_file
 from .raster_input import capture_raster, layer_band_labels, make_source
 
@@ -209,15 +208,11 @@ def _extent(request: RunRequest, layer: QgsRasterLayer) -> tuple[float, float, f
     rect = QgsRectangle(*request.extent)
     if rect.isEmpty():
         raise InputError("The extent is empty: draw or choose an area with a width and a height.")
-    source = _crs(request.extent_crs)
-    if source.isValid() and layer.crs().isValid() and source != layer.crs():
-        rect = QgsCoordinateTransform(source, layer.crs(), QgsProject.instance()).transformBoundingBox(rect)
-    return (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
+    return extent_in_crs(rect, _crs(request.extent_crs), layer.crs())
 
 
 def _auto_output_path(folder: str, layer_name: str, model_path: str) -> str:
-    folder = folder or QgsProcessingUtils.tempFolder()
-    os.makedirs(folder, exist_ok=True)
+    folder = settings.run_folder(folder)
     slug = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{os.path.splitext(os.path.basename(model_path))[0]}_{layer_name}")[:60]
     stamp = time.strftime("%Y%m%d_%H%M%S")
     path = os.path.join(folder, f"flair_{slug}_{stamp}.tif")

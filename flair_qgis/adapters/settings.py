@@ -65,6 +65,22 @@ def output_folder() -> str:
     return str(value("output_folder", "") or "")
 
 
+def run_folder(folder: str = "") -> str:
+    """The folder a dock run writes its files into, created if needed.
+
+    Args:
+        folder: the user's output folder; '' for QGIS's Processing temporary folder.
+
+    Returns:
+        The folder.
+    """
+    from qgis.core import QgsProcessingUtils
+
+    folder = folder or QgsProcessingUtils.tempFolder()
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
 def set_output_folder(folder: str) -> None:
     """Remember the output folder."""
     set_value("output_folder", folder)

@@ -77,6 +77,28 @@ class StratifiedEstimate:
     proportions: np.ndarray
 
 
+def _tally(
+    map_classes: Sequence[int], reference_classes: Sequence[int]
+) -> tuple[list[int], tuple[int, ...], np.ndarray]:
+    """The strata, the classes in report order and the ``n_ij`` counts of the reviewed units.
+
+    Args:
+        map_classes: map class (= stratum) of each reviewed unit.
+        reference_classes: the true class of each unit, same order.
+
+    Returns:
+        ``(strata, classes, counts)``: the map classes with units, those followed by any other
+        reference class, and the unit counts (rows: map class, columns: reference class).
+    """
+    strata = sorted({int(v) for v in map_classes})
+    classes = tuple(strata + sorted({int(v) for v in reference_classes} - set(strata)))
+    index = {v: k for k, v in enumerate(classes)}
+    k = len(classes)
+    counts = np.zeros((k, k), dtype=np.float64)
+    np.add.at(counts, ([index[int(m)] for m in map_classes], [index[int(r)] for r in reference_classes]), 1.0)
+    return strata, classes, counts
+
+
 def stratified_estimate(
     map_classes: Sequence[int],
     reference_classes: Sequence[int],
@@ -97,12 +119,7 @@ def stratified_estimate(
     Returns:
         The estimates (classes: the strata with units, then any other reference class).
     """
-    strata = sorted({int(v) for v in map_classes})
-    classes = tuple(strata + sorted({int(v) for v in reference_classes} - set(strata)))
-    index = {v: k for k, v in enumerate(classes)}
-    k = len(classes)
-    counts = np.zeros((k, k), dtype=np.float64)
-    np.add.at(counts, ([index[int(m)] for m in map_classes], [index[int(r)] for r in reference_classes]), 1.0)
+    strata, classes, counts = _tally(map_classes, reference_classes)
     pixels = np.array([float(stratum_pixels.get(v, 0)) if v in strata else 0.0 for v in classes])
     total_pixels = pixels.sum()
     weights = pixels / total_pixels if total_pixels > 0 else pixels

@@ -26,6 +26,16 @@ CONFIDENCE_NODATA = -1.0
 
 
 @dataclass(frozen=True)
+class MapFile:
+    """Where and how a head's GeoTIFF is written: its path, grid, block size and metadata tags."""
+
+    path: str
+    grid: Grid
+    block_px: int
+    tags: dict[str, str]
+
+
+@dataclass(frozen=True)
 class Placement:
     """Where a tile core goes in the output grid: its part ``inside`` the grid, written at (row, col)."""
 
@@ -79,9 +89,10 @@ def head_writer(
 ) -> HeadWriter:
     """The writer of one per-pixel head; ``keep_confidence`` computes the confidence even when no
     file is written (a cached tile keeps it for the runs that want it)."""
+    target = MapFile(path, grid, block_px, tags)
     if head.task == TASK_SEGMENTATION:
-        return ClassMapWriter(head, path, grid, block_px, threshold, tags, confidence_path, keep_confidence)
-    return ValueMapWriter(head, path, grid, block_px, tags)
+        return ClassMapWriter(head, target, threshold, confidence_path, keep_confidence)
+    return ValueMapWriter(head, target)
 
 
 class ClassMapWriter(HeadWriter):
@@ -90,11 +101,8 @@ class ClassMapWriter(HeadWriter):
     def __init__(
         self,
         head: OutputSpec,
-        path: str,
-        grid: Grid,
-        block_px: int,
+        target: MapFile,
         threshold: float,
-        tags: dict[str, str],
         confidence_path: str | None,
         keep_confidence: bool = False,
     ) -> None:
@@ -107,19 +115,28 @@ class ClassMapWriter(HeadWriter):
         self.counts = np.zeros(int(self.lut.max(initial=0)) + 1, dtype=np.int64)
         self.files = [
             AtomicGeoTiff(
-                path,
-                grid,
+                target.path,
+                target.grid,
                 dtype,
                 self.nodata,
-                block_px,
+                target.block_px,
                 classes=head.classes,
-                description=head.name or "class",
-                tags=tags,
+                # A GIS names a band by its description ("Band 1: …" in QGIS's legend): the model's
+                # name says whose classes these are, where the ONNX output name ("logits") does not.
+                description=f"{target.tags.get('FLAIR_MODEL_NAME') or head.name or 'model'} classes",
+                tags=target.tags,
             )
         ]
         if confidence_path:
             self.files.append(
-                AtomicGeoTiff(confidence_path, grid, "float32", CONFIDENCE_NODATA, block_px, description="confidence")
+                AtomicGeoTiff(
+                    confidence_path,
+                    target.grid,
+                    "float32",
+                    CONFIDENCE_NODATA,
+                    target.block_px,
+                    description="confidence",
+                )
             )
 
     def decide(
@@ -162,18 +179,18 @@ class ClassMapWriter(HeadWriter):
 class ValueMapWriter(HeadWriter):
     """A per-pixel regression head: float32 values times the head's scale, NaN where nodata."""
 
-    def __init__(self, head: OutputSpec, path: str, grid: Grid, block_px: int, tags: dict[str, str]) -> None:
+    def __init__(self, head: OutputSpec, target: MapFile) -> None:
         self.head = head
         description = f"{head.name} ({head.unit})" if head.unit else head.name
         self.files = [
             AtomicGeoTiff(
-                path,
-                grid,
+                target.path,
+                target.grid,
                 "float32",
                 float("nan"),
-                block_px,
+                target.block_px,
                 description=description,
-                tags={**tags, "FLAIR_UNIT": head.unit},
+                tags={**target.tags, "FLAIR_UNIT": head.unit},
             )
         ]
 

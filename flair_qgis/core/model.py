@@ -138,6 +138,17 @@ class ModelInfo:
         return self.inputs[0]
 
     @property
+    def display_name(self) -> str:
+        """The model as a person names it: its metadata ``name``, else its file name without ``.onnx``."""
+        try:
+            name = meta_json(self.metadata, "name", "")
+        except ModelError:
+            name = ""
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+        return os.path.splitext(os.path.basename(self.path))[0]
+
+    @property
     def resolution_m(self) -> float | None:
         """Native resolution of the first input, metres per pixel."""
         return self.inputs[0].resolution_m

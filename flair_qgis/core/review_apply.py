@@ -95,6 +95,44 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     return {"output": output_path, "changed": changed, "reviewed": len(items), "outside": outside}
 
 
+def _corrected_labels(gdf, field: str, items, xy, fids: dict) -> tuple:
+    """The class field with each decided item's true class written on the polygon it falls in.
+
+    An item is matched by its ``source_fid`` when the layer has that feature, else by the last
+    polygon holding its point (as when scoring).
+
+    Args:
+        gdf: the reference polygons.
+        field: the class field.
+        items: the decided review items.
+        xy: each item's point in the layer's CRS, same order.
+        fids: ``source_fid`` per item id.
+
+    Returns:
+        ``(corrected, outside)``: the corrected field (object dtype) and how many items fell in
+        no polygon.
+    """
+    from shapely.geometry import Point
+
+    corrected = gdf[field].astype(object).copy()
+    outside = 0
+    geometries = list(gdf.geometry)
+    index = BoxIndex(geometries)
+    for item, (x, y) in zip(items, xy):
+        fid = fids.get(item.item_id)
+        if fid is not None and fid in gdf.index:
+            position = gdf.index.get_loc(fid)
+        else:
+            point = Point(x, y)
+            hits = [int(h) for h in index.query((x, y, x, y)) if geometries[int(h)].intersects(point)]
+            if not hits:
+                outside += 1
+                continue
+            position = max(hits)  # the last polygon holding the point, as when scoring
+        corrected.iloc[position] = int(item.true_class)
+    return corrected, outside
+
+
 def apply_review_polygons(
     polygons, field: str, review_path: str, output_path: str, reference_path: str | None = None
 ) -> dict:
@@ -132,24 +170,7 @@ def apply_review_polygons(
     layer_wkt = gdf.crs.to_wkt() if gdf.crs is not None else None
     xy = _points(items, review_wkt, layer_wkt)
     before = gdf[field].copy()
-    corrected = gdf[field].astype(object).copy()
-    outside = 0
-    geometries = list(gdf.geometry)
-    index = BoxIndex(geometries)
-    from shapely.geometry import Point
-
-    for item, (x, y) in zip(items, xy):
-        fid = fids.get(item.item_id)
-        if fid is not None and fid in gdf.index:
-            position = gdf.index.get_loc(fid)
-        else:
-            point = Point(x, y)
-            hits = [int(h) for h in index.query((x, y, x, y)) if geometries[int(h)].intersects(point)]
-            if not hits:
-                outside += 1
-                continue
-            position = max(hits)  # the last polygon holding the point, as when scoring
-        corrected.iloc[position] = int(item.true_class)  # type: ignore[arg-type]
+    corrected, outside = _corrected_labels(gdf, field, items, xy, fids)
     changed_mask = corrected.astype(object).to_numpy() != before.astype(object).to_numpy()
     out = gdf.copy()
     numeric = before.dtype.kind in "iuf"

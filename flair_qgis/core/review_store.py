@@ -105,39 +105,61 @@ def create_review_file(
         frame.to_file(tmp, layer=REVIEW_LAYER, driver="GPKG")
         with sqlite3.connect(tmp) as conn:
             register_gpkg_functions(conn)
-            for name, kind in FIELDS[1:]:
-                conn.execute(f"ALTER TABLE {REVIEW_LAYER} ADD COLUMN {name} {kind}")
-            rows = [
-                (
-                    *(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in FIELDS[1:]),
-                    int(items["item_id"].iloc[k]),
-                )
-                for k in range(len(items))
-            ]
-            sets = ", ".join(f"{name} = ?" for name, _ in FIELDS[1:])
-            conn.executemany(f"UPDATE {REVIEW_LAYER} SET {sets} WHERE item_id = ?", rows)
-            conn.execute(f"UPDATE {REVIEW_LAYER} SET verdict = '' WHERE verdict IS NULL")
-            conn.execute(f"CREATE UNIQUE INDEX {REVIEW_LAYER}_item_id ON {REVIEW_LAYER}(item_id)")
-            conn.execute(
-                f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL)"
-            )
-            conn.executemany(
-                f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?)",
-                [(int(s), int(n), float(pixel_area_m2)) for s, n in sorted(strata.items())],
-            )
-            conn.execute(f"CREATE TABLE {DESIGN_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
-            values = {**design, "schema_version": SCHEMA_VERSION}
-            conn.executemany(
-                f"INSERT INTO {DESIGN_TABLE} VALUES (?, ?)",
-                [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in values.items()],
-            )
-            # Registered as attribute tables so QGIS and GDAL list them.
-            conn.executemany(
-                "INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
-                [(STRATA_TABLE, STRATA_TABLE), (DESIGN_TABLE, DESIGN_TABLE)],
-            )
+            _fill_item_fields(conn, items)
+            _write_design_tables(conn, strata, pixel_area_m2, design)
 
     write_atomic(path, write, suffix=".gpkg")
+
+
+def _fill_item_fields(conn: sqlite3.Connection, items) -> None:
+    """Add the :data:`FIELDS` columns to the written review layer and fill them from ``items``.
+
+    Args:
+        conn: the new GeoPackage, its review layer holding ``item_id`` and the geometries.
+        items: the items (fields it lacks stay null; a null verdict becomes ``''``).
+    """
+    for name, kind in FIELDS[1:]:
+        conn.execute(f"ALTER TABLE {REVIEW_LAYER} ADD COLUMN {name} {kind}")
+    rows = [
+        (
+            *(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in FIELDS[1:]),
+            int(items["item_id"].iloc[k]),
+        )
+        for k in range(len(items))
+    ]
+    sets = ", ".join(f"{name} = ?" for name, _ in FIELDS[1:])
+    conn.executemany(f"UPDATE {REVIEW_LAYER} SET {sets} WHERE item_id = ?", rows)
+    conn.execute(f"UPDATE {REVIEW_LAYER} SET verdict = '' WHERE verdict IS NULL")
+    conn.execute(f"CREATE UNIQUE INDEX {REVIEW_LAYER}_item_id ON {REVIEW_LAYER}(item_id)")
+
+
+def _write_design_tables(
+    conn: sqlite3.Connection, strata: Mapping[int, int], pixel_area_m2: float, design: Mapping[str, object]
+) -> None:
+    """Write the strata and design tables and register them as GeoPackage attribute tables.
+
+    Args:
+        conn: the new GeoPackage.
+        strata: ``N_h`` per stratum.
+        pixel_area_m2: area of one pixel of the sampled grid.
+        design: the design parameters (values JSON-encoded unless strings).
+    """
+    conn.execute(f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL)")
+    conn.executemany(
+        f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?)",
+        [(int(s), int(n), float(pixel_area_m2)) for s, n in sorted(strata.items())],
+    )
+    conn.execute(f"CREATE TABLE {DESIGN_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
+    values = {**design, "schema_version": SCHEMA_VERSION}
+    conn.executemany(
+        f"INSERT INTO {DESIGN_TABLE} VALUES (?, ?)",
+        [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in values.items()],
+    )
+    # Registered as attribute tables so QGIS and GDAL list them.
+    conn.executemany(
+        "INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
+        [(STRATA_TABLE, STRATA_TABLE), (DESIGN_TABLE, DESIGN_TABLE)],
+    )
 
 
 def _db_value(value: object) -> object:

@@ -100,6 +100,21 @@ class SegmentResult:
                 stats.append((name, len(finite), sum(finite) / len(finite), min(finite), max(finite)))
         return stats
 
+    def tile_value_lines(self, template: str) -> list[str]:
+        """A line per per-image head with a value, from :meth:`tile_value_stats`.
+
+        Args:
+            template: the (translated) line, with fields ``name``, ``n`` (tiles), ``mean``, ``lo``,
+                ``hi`` and ``path`` (the per-tile values file).
+
+        Returns:
+            The lines, in the order of :meth:`tile_value_stats`.
+        """
+        return [
+            template.format(name=name, n=n, mean=mean, lo=lo, hi=hi, path=self.tile_values_path)
+            for name, n, mean, lo, hi in self.tile_value_stats()
+        ]
+
 
 def segment(
     model: ModelInfo,
@@ -135,7 +150,7 @@ def _writers(plan: SegmentPlan, provider: str) -> tuple[list[HeadWriter], TileVa
     """One writer per per-pixel head (the primary first) and the per-tile values collector."""
     request, model, grid = plan.request, plan.model, plan.grid
     block_px = core_stride_px(plan.tile_px, plan.overlap_px)
-    tags = {"FLAIR_MODEL": model.path, "FLAIR_PROVIDER": provider}
+    tags = {"FLAIR_MODEL": model.path, "FLAIR_MODEL_NAME": model.display_name, "FLAIR_PROVIDER": provider}
     threshold = model.seg_threshold
     writers = [
         head_writer(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import traceback
+from collections.abc import Callable
+from typing import TypeVar
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtWidgets import (
@@ -24,6 +26,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters import deps, settings
+from ..core.errors import FlairError
 from ..i18n import tr
 from ..resource_paths import resources_path
 from .follow_view import FollowView
@@ -34,6 +37,7 @@ from .widgets import DependencyBanner, compact
 LOG_TAG = "FLAIR"
 MESSAGE_TITLE = "FLAIR"
 MESSAGE_SECONDS = 8
+Prepared = TypeVar("Prepared")
 
 # Names the dock has always answered (tests, scripts, other tabs use them): the section of the
 # Segment tab that holds each one.
@@ -204,6 +208,24 @@ class FlairDock(QDockWidget):
             ),
             Qgis.Critical,
         )
+
+    def attempt(self, work: Callable[[], Prepared]) -> Prepared | None:
+        """Run a tab's main-thread preparation of a run, saying why when it cannot start.
+
+        Args:
+            work: the preparation (captures layers and checks the request).
+
+        Returns:
+            What ``work`` returns, or None after a warning (bad input: a ``FlairError``, whose
+            text says what to do) or a critical message (any other error, traceback in the log).
+        """
+        try:
+            return work()
+        except FlairError as err:
+            self.push(str(err), Qgis.Warning)
+        except Exception as err:
+            self.report_unexpected(err)
+        return None
 
     # ---------------------------------------------------------------- cleanup
     def shutdown(self) -> None:

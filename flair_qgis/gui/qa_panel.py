@@ -78,20 +78,21 @@ class QaPanel(QWidget):
             return None
         self.scores.remember_toggles()
         self._confidence_for_ranking()
-        try:
-            prepared = prepare_evaluation(
+        prepared = self.dock.attempt(
+            lambda: prepare_evaluation(
                 self.prediction_combo.currentLayer(),
                 self.reference_combo.currentLayer(),
                 self.field_combo.currentField(),
-                self.protocol_combo.currentData(), self.canvas.extent(), self.canvas.mapSettings().destinationCrs(),
-                error_map=self.error_check.isChecked(), suspicious=self.suspicious_check.isChecked(),
-                confidence=self.confidence_combo.currentLayer(), folder=settings.output_folder(),
-            )  # fmt: skip
-        except FlairError as err:
-            self.dock.push(str(err), Qgis.Warning)
-            return None
-        except Exception as err:
-            self.dock.report_unexpected(err)
+                self.protocol_combo.currentData(),
+                self.canvas.extent(),
+                self.canvas.mapSettings().destinationCrs(),
+                error_map=self.error_check.isChecked(),
+                suspicious=self.suspicious_check.isChecked(),
+                confidence=self.confidence_combo.currentLayer(),
+                folder=settings.output_folder(),
+            )
+        )
+        if prepared is None:
             return None
         self._remove_overlays()
         self.task = EvaluateTask(prepared, self._on_scored)

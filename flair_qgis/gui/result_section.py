@@ -49,10 +49,7 @@ class ResultSection(QGroupBox):
 def result_lines(result: SegmentResult) -> list[str]:
     """What a finished run says in plain words (area, device, time); a line per per-image head."""
     lines = [run_summary(result.session.provider, result.grid.area_km2, result.seconds)]
-    for name, n, mean, lo, hi in result.tile_value_stats():
-        lines.append(
-            tr(
-                "Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
-            ).format(name=name, n=n, mean=mean, lo=lo, hi=hi, path=result.tile_values_path)
-        )
+    lines += result.tile_value_lines(
+        tr("Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).")
+    )
     return lines

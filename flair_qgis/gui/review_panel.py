@@ -111,21 +111,7 @@ class ReviewPanel(QWidget):
         self.note_edit.returnPressed.connect(self._save_note)
         for widget in (self.progress, self.headline, self.card, self.note_edit):
             layout.addWidget(widget)
-        buttons = QGridLayout()  # two by two: the tab fits a normal dock width
-        for position, (text, tip, action) in enumerate(
-            (
-                ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
-                ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
-                (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True)),
-                (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True)),
-            )
-        ):
-            button = QPushButton(text)
-            button.setToolTip(tip)
-            button.setFocusPolicy(Qt.NoFocus)  # keys stay with the tab
-            button.clicked.connect(action)
-            buttons.addWidget(button, position // 2, position % 2)
-        layout.addLayout(buttons)
+        layout.addLayout(self._verdict_buttons())
         self.unreviewed_check = QCheckBox(tr("Unreviewed items only"))
         self.unreviewed_check.toggled.connect(self._on_filter)
         self.advance_check = QCheckBox(tr("Next after a verdict"))
@@ -139,6 +125,30 @@ class ReviewPanel(QWidget):
         self.class_table.cellClicked.connect(self._on_class_clicked)
         self.class_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeToContents)
         layout.addWidget(self.class_table)
+        layout.addLayout(self._layer_form())
+        layout.addStretch(1)
+        self.show_current()
+
+    def _verdict_buttons(self) -> QGridLayout:
+        """Previous, next, correct and unsure buttons, two by two: the tab fits a normal dock width."""
+        buttons = QGridLayout()
+        for position, (text, tip, action) in enumerate(
+            (
+                ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
+                ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
+                (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True)),
+                (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True)),
+            )
+        ):
+            button = QPushButton(text)
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.NoFocus)  # keys stay with the tab
+            button.clicked.connect(action)
+            buttons.addWidget(button, position // 2, position % 2)
+        return buttons
+
+    def _layer_form(self) -> QFormLayout:
+        """Layer combos for the prediction [M], the labels [R] and the error map [E], empty at first."""
         layers = QFormLayout()
         self.layer_combos = {}
         for key, label in (("M", tr("Prediction")), ("R", tr("Labels")), ("E", tr("Error map"))):
@@ -148,9 +158,7 @@ class ReviewPanel(QWidget):
             combo.setLayer(None)
             self.layer_combos[key] = compact(combo)
             layers.addRow(f"{label} [{key}]", combo)
-        layout.addLayout(layers)
-        layout.addStretch(1)
-        self.show_current()
+        return layers
 
     @property
     def session(self) -> ReviewSession | None:

@@ -138,13 +138,8 @@ class SegmentPanel(QWidget):
         request = self.build_request()
         settings.set_value("batch_size", request.batch_size)
         settings.set_value("confidence", request.confidence)
-        try:
-            prepared = prepare_segment(request, self.model)
-        except FlairError as err:
-            self.dock.push(str(err), Qgis.Warning)
-            return None
-        except Exception as err:
-            self.dock.report_unexpected(err)
+        prepared = self.dock.attempt(lambda: prepare_segment(request, self.model))
+        if prepared is None:
             return None
         if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.Warning)

@@ -8,20 +8,17 @@ from typing import Any
 
 from qgis.core import (
     QgsProcessingContext,
-    QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
-    QgsProcessingParameterField,
     QgsProcessingParameterFile,
     QgsProcessingParameterFileDestination,
-    QgsProcessingParameterMapLayer,
     QgsProviderRegistry,
 )
 
 from ..adapters.reference_input import capture_reference
-from ..core.errors import FlairError
 from ..core.review_apply import apply_review_polygons, apply_review_raster
 from .base import FlairAlgorithm, tr
+from .scoring_params import reference_layer_parameter, reference_parameters
 
 
 def _file_of(layer) -> str | None:
@@ -75,13 +72,9 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
-        self.addParameter(QgsProcessingParameterMapLayer(self.REFERENCE, tr("Reference (raster mask or polygons)")))
-        self.addParameter(
-            QgsProcessingParameterField(
-                self.REFERENCE_FIELD, tr("Class field (polygons)"), parentLayerParameterName=self.REFERENCE,
-                optional=True,
-            )
-        )  # fmt: skip
+        reference = reference_layer_parameter(tr("Reference (raster mask or polygons)"))
+        for param in reference_parameters(reference, tr("Class field (polygons)")):
+            self.addParameter(param)
         self.addParameter(QgsProcessingParameterFile(self.REVIEW, tr("Review GeoPackage"), extension="gpkg"))
         self.addParameter(
             QgsProcessingParameterFileDestination(
@@ -91,27 +84,19 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
         )  # fmt: skip
         self.addOutput(QgsProcessingOutputNumber("CHANGED", tr("Cells or polygons changed")))
 
-    def prepareAlgorithm(
-        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
-    ) -> bool:
-        try:
-            self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
-            layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-            self.reference = capture_reference(layer, self.field)
-            if self.reference.polygons is not None:
-                self.reference = dataclasses.replace(
-                    self.reference, polygons=_all_fields(layer, self.reference.polygons)
-                )
-            self.reference_file = _file_of(layer)
-        except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
+    def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
+        self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+        layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
+        self.reference = capture_reference(layer, self.field)
+        if self.reference.polygons is not None:
+            self.reference = dataclasses.replace(self.reference, polygons=_all_fields(layer, self.reference.polygons))
+        self.reference_file = _file_of(layer)
         self.review_path = self.parameterAsFile(parameters, self.REVIEW, context)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         wanted = ".tif" if self.reference.raster_path else ".gpkg"
         if os.path.splitext(output)[1].lower() not in (".tif", ".tiff", ".gpkg"):
             output += wanted
         self.output_path = output
-        return True
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback

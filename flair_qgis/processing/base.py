@@ -62,6 +62,26 @@ class FlairAlgorithm(QgsProcessingAlgorithm):
                 return False, message
         return super().checkParameterValues(parameters, context)
 
+    def prepareAlgorithm(
+        self, parameters: dict[str, Any], context: QgsProcessingContext, feedback: QgsProcessingFeedback
+    ) -> bool:
+        """Run :meth:`capture` on the main thread, turning core errors into Processing errors."""
+        try:
+            self.capture(parameters, context)
+        except FlairError as err:
+            raise QgsProcessingException(str(err)) from err
+        return True
+
+    def capture(self, parameters: dict[str, Any], context: QgsProcessingContext) -> None:
+        """Read the parameters and layers into what ``processAlgorithm`` needs (main thread).
+
+        ``processAlgorithm`` runs in a worker thread and touches no layer, so everything it needs
+        is captured here; nothing by default.
+
+        Raises:
+            FlairError: bad input (reported as a ``QgsProcessingException`` with its text).
+        """
+
     def createInstance(self) -> QgsProcessingAlgorithm:
         return type(self)()
 

@@ -12,7 +12,6 @@ from qgis.core import (
     QgsProcessingOutputFolder,
     QgsProcessingOutputNumber,
     QgsProcessingOutputString,
-    QgsProcessingParameterEnum,
     QgsProcessingParameterFile,
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterFolderDestination,
@@ -23,10 +22,9 @@ from qgis.core import (
 from ..core.benchmark import BenchmarkRequest, default_samples_csv, plan_benchmark, run_benchmark
 from ..core.datasets import LAYOUTS, ON_UNPAIRED
 from ..core.engine import DEVICES
-from ..core.errors import FlairError
 from ..core.protocols import ABSENT_SCORES, PROTOCOLS
 from .base import FlairAlgorithm, tr
-from .scoring_params import class_map_of, class_map_parameter
+from .scoring_params import choice_parameter, class_map_of, class_map_parameter, protocol_parameter
 
 BENCHMARK_PROTOCOLS = tuple(p for p in PROTOCOLS if p != "custom")
 LAYOUT_CHOICES = ("auto", *LAYOUTS)
@@ -78,15 +76,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             QgsProcessingParameterFile(self.DATASET, tr("Dataset folder"), QgsProcessingParameterFile.Folder)
         )
         self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                self.PROTOCOL,
-                tr("Protocol"),
-                options=list(BENCHMARK_PROTOCOLS),
-                defaultValue="flair1",
-                usesStaticStrings=True,
-            )
-        )
+        self.addParameter(protocol_parameter(tr("Protocol"), "flair1", BENCHMARK_PROTOCOLS))
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 self.OUTPUT_REPORT, tr("Report (JSON)"), fileFilter="JSON files (*.json)"
@@ -106,13 +96,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             )
         )
         self.addParameter(
-            QgsProcessingParameterEnum(
-                self.ON_UNPAIRED,
-                tr("Images without masks / masks without images"),
-                options=list(ON_UNPAIRED),
-                defaultValue="skip",
-                usesStaticStrings=True,
-            )
+            choice_parameter(self.ON_UNPAIRED, tr("Images without masks / masks without images"), ON_UNPAIRED, "skip")
         )
         for param in self._advanced_parameters():
             param.setFlags(param.flags() | param.FlagAdvanced)
@@ -121,19 +105,12 @@ class BenchmarkAlgorithm(FlairAlgorithm):
 
     def _advanced_parameters(self) -> list:
         return [
-            QgsProcessingParameterEnum(
-                self.LAYOUT,
-                tr("Dataset layout"),
-                options=list(LAYOUT_CHOICES),
-                defaultValue="auto",
-                usesStaticStrings=True,
-            ),
-            QgsProcessingParameterEnum(
+            choice_parameter(self.LAYOUT, tr("Dataset layout"), LAYOUT_CHOICES, "auto"),
+            choice_parameter(
                 self.ABSENT,
                 tr("Score of a class absent from both sides (protocol = the protocol's own)"),
-                options=list(ABSENT_CHOICES),
-                defaultValue="protocol",
-                usesStaticStrings=True,
+                ABSENT_CHOICES,
+                "protocol",
             ),
             QgsProcessingParameterFileDestination(
                 self.OUTPUT_SAMPLES,
@@ -166,9 +143,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         index = self.parameterAsEnum(parameters, key, context)
         return choices[index]
 
-    def prepareAlgorithm(
-        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
-    ) -> bool:
+    def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
         device = self.parameterAsString(parameters, self.DEVICE, context).strip().lower() or "auto"
         if device not in DEVICES:
             raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
@@ -178,10 +153,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         if parameters.get(self.OUTPUT_PREDICTIONS) not in (None, ""):
             predictions = self.parameterAsString(parameters, self.OUTPUT_PREDICTIONS, context) or None
         absent = self._choice(parameters, self.ABSENT, ABSENT_CHOICES, context)
-        try:
-            class_map = class_map_of(self, parameters, context)
-        except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
+        class_map = class_map_of(self, parameters, context)
         self.request = BenchmarkRequest(
             dataset=self.parameterAsFile(parameters, self.DATASET, context),
             model_path=self.parameterAsFile(parameters, self.MODEL, context),
@@ -196,12 +168,8 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             absent=None if absent == "protocol" else absent,
             class_map=class_map,
         )
-        try:
-            # Dataset discovery and model checks before the run, so bad input fails early.
-            self.plan = plan_benchmark(self.request)
-        except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
-        return True
+        # Dataset discovery and model checks before the run, so bad input fails early.
+        self.plan = plan_benchmark(self.request)
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback

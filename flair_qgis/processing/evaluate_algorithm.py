@@ -7,29 +7,22 @@ from typing import Any
 
 from qgis.core import (
     QgsProcessingContext,
-    QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingOutputFile,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
-    QgsProcessingParameterEnum,
-    QgsProcessingParameterExtent,
-    QgsProcessingParameterField,
     QgsProcessingParameterFileDestination,
-    QgsProcessingParameterMapLayer,
     QgsProcessingParameterRasterDestination,
-    QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
 )
 
-from ..adapters.reference_input import capture_reference, raster_file
-from ..core.errors import FlairError
+from ..adapters.reference_input import capture_reference
 from ..core.evaluate import score
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..core.protocols import PROTOCOLS, protocol_from_parameters
+from ..core.protocols import protocol_from_parameters
 from ..core.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from . import scoring_params
 from .base import FlairAlgorithm, tr
-from .scoring_params import class_map_of, class_map_parameter, extent_of, log_alignment
 
 ABSENT_OPTIONS = ("protocol", "skip", "one", "zero")
 
@@ -74,25 +67,14 @@ class EvaluateAlgorithm(FlairAlgorithm):
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
-        self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
-        self.addParameter(QgsProcessingParameterMapLayer(self.REFERENCE, tr("Reference (raster mask or polygons)")))
-        self.addParameter(
-            QgsProcessingParameterField(
-                self.REFERENCE_FIELD,
-                tr("Class field (polygon reference)"),
-                parentLayerParameterName=self.REFERENCE,
-                optional=True,
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                self.PROTOCOL, tr("Protocol"), options=list(PROTOCOLS), defaultValue="flair1", usesStaticStrings=True
-            )
-        )
+        reference = scoring_params.reference_layer_parameter(tr("Reference (raster mask or polygons)"))
+        for param in scoring_params.class_map_inputs(reference, tr("Class field (polygon reference)")):
+            self.addParameter(param)
+        self.addParameter(scoring_params.protocol_parameter(tr("Protocol"), "flair1"))
         self.addParameter(
             QgsProcessingParameterString(self.IGNORE_CLASSES, tr("Values never counted (e.g. 0,255)"), optional=True)
         )
-        self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Score only this area"), optional=True))
+        self.addParameter(scoring_params.extent_parameter(tr("Score only this area")))
         self.addParameter(
             QgsProcessingParameterFileDestination(self.OUTPUT_REPORT, tr("Report (JSON)"), fileFilter="JSON (*.json)")
         )
@@ -111,17 +93,13 @@ class EvaluateAlgorithm(FlairAlgorithm):
             QgsProcessingParameterString(
                 self.CLASSES, tr("Classes of a custom protocol (empty = the values found)"), optional=True
             ),
-            QgsProcessingParameterEnum(
-                self.ABSENT_CLASS_SCORE,
-                tr("A class absent from both sides counts as"),
-                options=list(ABSENT_OPTIONS),
-                defaultValue="protocol",
-                usesStaticStrings=True,
+            scoring_params.choice_parameter(
+                self.ABSENT_CLASS_SCORE, tr("A class absent from both sides counts as"), ABSENT_OPTIONS, "protocol"
             ),
             QgsProcessingParameterBoolean(
                 self.DROP_EXCLUDED, tr("Drop pixels of non-evaluated classes (custom protocol)"), defaultValue=True
             ),
-            class_map_parameter(),
+            scoring_params.class_map_parameter(),
         ]
         for param in advanced:
             param.setFlags(param.flags() | param.FlagAdvanced)
@@ -132,30 +110,22 @@ class EvaluateAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CSV", tr("Per-class CSV")))
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CHART", tr("Confusion matrix PNG")))
 
-    def prepareAlgorithm(
-        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
-    ) -> bool:
-        # Main thread: capture layers and check the request; processAlgorithm touches no layer.
-        try:
-            prediction = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
-            self.prediction_path = raster_file(prediction, "prediction")
-            field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
-            reference_layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-            self.reference = capture_reference(reference_layer, field)
-            self.protocol = self._protocol(parameters, context)
-            self.class_map = class_map_of(self, parameters, context)
-            self.extent = extent_of(self, parameters, self.EXTENT, context, prediction.crs())
-            self.report_path, self.csv_path, self.chart_path = report_paths(
-                self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
-            )
-            self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
-            inputs = {self.PREDICTION: self.prediction_path, self.REFERENCE: reference_layer.source()}
-            outputs = {self.OUTPUT_REPORT: self.report_path, self.OUTPUT_ERROR_MAP: self.error_map_path}
-            check_outputs_not_inputs(outputs, inputs)
-            check_sidecars_not_input(self.OUTPUT_REPORT, self.report_path, SIDECAR_SUFFIXES, inputs)
-        except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
-        return True
+    def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
+        prediction, self.prediction_path = scoring_params.prediction_of(self, parameters, context)
+        field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+        reference_layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
+        self.reference = capture_reference(reference_layer, field)
+        self.protocol = self._protocol(parameters, context)
+        self.class_map = scoring_params.class_map_of(self, parameters, context)
+        self.extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
+        self.report_path, self.csv_path, self.chart_path = report_paths(
+            self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        )
+        self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
+        inputs = {self.PREDICTION: self.prediction_path, self.REFERENCE: reference_layer.source()}
+        outputs = {self.OUTPUT_REPORT: self.report_path, self.OUTPUT_ERROR_MAP: self.error_map_path}
+        check_outputs_not_inputs(outputs, inputs)
+        check_sidecars_not_input(self.OUTPUT_REPORT, self.report_path, SIDECAR_SUFFIXES, inputs)
 
     def _protocol(self, parameters: dict, context: QgsProcessingContext):
         name = self.parameterAsString(parameters, self.PROTOCOL, context) or "flair1"
@@ -196,7 +166,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
             return report
 
         report = self.run_core(feedback, work)
-        log_alignment(report, feedback)
+        scoring_params.log_alignment(report, feedback)
         _log_scores(report, feedback)
         miou, oa = report["miou"], report["oa"]
         return {

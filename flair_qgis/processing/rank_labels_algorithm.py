@@ -10,22 +10,17 @@ from qgis.core import (
     QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
-    QgsProcessingParameterEnum,
-    QgsProcessingParameterExtent,
-    QgsProcessingParameterField,
     QgsProcessingParameterFileDestination,
-    QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
     QgsProcessingParameterVectorLayer,
 )
 
 from ..adapters.reference_input import polygons_of, raster_file
-from ..core.errors import FlairError
 from ..core.labels import rank_labels
 from ..core.paths import check_outputs_not_inputs
-from ..core.protocols import PROTOCOLS, protocol_from_parameters
+from ..core.protocols import protocol_from_parameters
+from . import scoring_params
 from .base import FlairAlgorithm, tr
-from .scoring_params import class_map_of, class_map_parameter, extent_of, log_alignment
 
 
 class RankLabelsAlgorithm(FlairAlgorithm):
@@ -60,71 +55,51 @@ class RankLabelsAlgorithm(FlairAlgorithm):
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
-        self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
-        self.addParameter(
-            QgsProcessingParameterVectorLayer(
-                self.REFERENCE, tr("Reference polygons"), [QgsProcessing.TypeVectorPolygon]
-            )
+        reference = QgsProcessingParameterVectorLayer(
+            self.REFERENCE, tr("Reference polygons"), [QgsProcessing.TypeVectorPolygon]
         )
-        self.addParameter(
-            QgsProcessingParameterField(
-                self.REFERENCE_FIELD, tr("Class field"), parentLayerParameterName=self.REFERENCE
-            )
-        )
-        self.addParameter(QgsProcessingParameterRasterLayer(self.CONFIDENCE, tr("Confidence raster"), optional=True))
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                self.PROTOCOL,
-                tr("Protocol (value regrouping)"),
-                options=list(PROTOCOLS),
-                defaultValue="custom",
-                usesStaticStrings=True,
-            )
-        )
+        for param in scoring_params.class_map_inputs(
+            reference, tr("Class field"), field_optional=False, confidence=True
+        ):
+            self.addParameter(param)
+        self.addParameter(scoring_params.protocol_parameter(tr("Protocol (value regrouping)"), "custom"))
         self.addParameter(QgsProcessingParameterString(self.IGNORE_CLASSES, tr("Values never counted"), optional=True))
         self.addParameter(QgsProcessingParameterString(self.REMAP, tr("Regroup values (e.g. 13-19:13)"), optional=True))
-        self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Only this area"), optional=True))
+        self.addParameter(scoring_params.extent_parameter(tr("Only this area")))
         self.addParameter(
             QgsProcessingParameterFileDestination(self.OUTPUT, tr("Ranked labels"), fileFilter="GeoPackage (*.gpkg)")
         )
-        self.addParameter(class_map_parameter())
+        self.addParameter(scoring_params.class_map_parameter())
         self.addOutput(QgsProcessingOutputNumber("POLYGONS", tr("Polygons ranked")))
         self.addOutput(
             QgsProcessingOutputNumber("DISAGREEING", tr("Polygons whose majority class differs from the label"))
         )
 
-    def prepareAlgorithm(
-        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
-    ) -> bool:
-        try:
-            prediction = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
-            self.prediction_path = raster_file(prediction, "prediction")
-            self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
-            layer = self.parameterAsVectorLayer(parameters, self.REFERENCE, context)
-            if layer is None or not layer.isValid():
-                raise QgsProcessingException(tr("REFERENCE is not a polygon layer QGIS can open."))
-            self.polygons = polygons_of(layer, self.field)
-            confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
-            self.confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
-            self.protocol = protocol_from_parameters(
-                self.parameterAsString(parameters, self.PROTOCOL, context) or "custom",
-                ignore=self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
-                remap=self.parameterAsString(parameters, self.REMAP, context),
-            )
-            self.class_map = class_map_of(self, parameters, context)
-            self.extent = extent_of(self, parameters, self.EXTENT, context, prediction.crs())
-            self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-            if not self.output_path.lower().endswith(".gpkg"):
-                self.output_path += ".gpkg"
-            inputs = {
-                self.PREDICTION: self.prediction_path,
-                self.REFERENCE: layer.source(),
-                self.CONFIDENCE: self.confidence_path,
-            }
-            check_outputs_not_inputs({self.OUTPUT: self.output_path}, inputs)
-        except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
-        return True
+    def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
+        prediction, self.prediction_path = scoring_params.prediction_of(self, parameters, context)
+        self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+        layer = self.parameterAsVectorLayer(parameters, self.REFERENCE, context)
+        if layer is None or not layer.isValid():
+            raise QgsProcessingException(tr("REFERENCE is not a polygon layer QGIS can open."))
+        self.polygons = polygons_of(layer, self.field)
+        confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
+        self.confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
+        self.protocol = protocol_from_parameters(
+            self.parameterAsString(parameters, self.PROTOCOL, context) or "custom",
+            ignore=self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
+            remap=self.parameterAsString(parameters, self.REMAP, context),
+        )
+        self.class_map = scoring_params.class_map_of(self, parameters, context)
+        self.extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
+        self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        if not self.output_path.lower().endswith(".gpkg"):
+            self.output_path += ".gpkg"
+        inputs = {
+            self.PREDICTION: self.prediction_path,
+            self.REFERENCE: layer.source(),
+            self.CONFIDENCE: self.confidence_path,
+        }
+        check_outputs_not_inputs({self.OUTPUT: self.output_path}, inputs)
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
@@ -145,7 +120,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
                 on_progress=on_progress,
             ),
         )
-        log_alignment(ranked.attrs, feedback)
+        scoring_params.log_alignment(ranked.attrs, feedback)
         disagreeing = int(((ranked["predicted"].notna()) & (ranked["predicted"] != ranked["label"])).sum())
         feedback.pushInfo(
             tr("{n} polygons ranked; the model's majority class differs from the label on {d}.").format(

@@ -6,23 +6,18 @@ from typing import Any
 
 from qgis.core import (
     QgsProcessingContext,
-    QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
-    QgsProcessingParameterEnum,
-    QgsProcessingParameterExtent,
-    QgsProcessingParameterField,
     QgsProcessingParameterFileDestination,
-    QgsProcessingParameterMapLayer,
     QgsProcessingParameterNumber,
-    QgsProcessingParameterRasterLayer,
 )
 
 from ..adapters.reference_input import capture_reference, raster_file
-from ..core.errors import FlairError, InputError
+from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
 from ..core.review_create import SampleRequest, create_review
 from ..core.sampling import DESIGNS
+from . import scoring_params
 from .base import FlairAlgorithm, tr
 
 
@@ -57,25 +52,14 @@ class SampleAlgorithm(FlairAlgorithm):
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
-        self.addParameter(QgsProcessingParameterRasterLayer(self.PREDICTION, tr("Prediction (class map)")))
-        self.addParameter(
-            QgsProcessingParameterMapLayer(
-                self.REFERENCE, tr("Labels under review (raster mask or polygons)"), optional=True
-            )
+        reference = scoring_params.reference_layer_parameter(
+            tr("Labels under review (raster mask or polygons)"), optional=True
         )
+        for param in scoring_params.class_map_inputs(reference, tr("Class field (polygons)"), confidence=True):
+            self.addParameter(param)
+        self.addParameter(scoring_params.extent_parameter(tr("Only this area")))
         self.addParameter(
-            QgsProcessingParameterField(
-                self.REFERENCE_FIELD, tr("Class field (polygons)"), parentLayerParameterName=self.REFERENCE,
-                optional=True,
-            )
-        )  # fmt: skip
-        self.addParameter(QgsProcessingParameterRasterLayer(self.CONFIDENCE, tr("Confidence raster"), optional=True))
-        self.addParameter(QgsProcessingParameterExtent(self.EXTENT, tr("Only this area"), optional=True))
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                self.DESIGN, tr("Sampling design"), options=list(DESIGNS), defaultValue="stratified",
-                usesStaticStrings=True,
-            )
+            scoring_params.choice_parameter(self.DESIGN, tr("Sampling design"), DESIGNS, "stratified")
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterNumber(self.SAMPLES, tr("Items (total)"), QgsProcessingParameterNumber.Integer, 200)
@@ -96,48 +80,33 @@ class SampleAlgorithm(FlairAlgorithm):
         )
         self.addOutput(QgsProcessingOutputNumber("ITEMS", tr("Items to review")))
 
-    def prepareAlgorithm(
-        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
-    ) -> bool:
-        # Main thread: capture layers; processAlgorithm touches no layer.
-        try:
-            prediction = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
-            prediction_path = raster_file(prediction, "prediction")
-            samples = self.parameterAsInt(parameters, self.SAMPLES, context)
-            if samples <= 0:
-                raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
-            field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
-            layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-            reference = capture_reference(layer, field) if layer is not None else None
-            confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
-            extent = None
-            if parameters.get(self.EXTENT) not in (None, ""):
-                rect = self.parameterAsExtent(parameters, self.EXTENT, context, prediction.crs())
-                if rect.isNull() or rect.isEmpty():
-                    raise InputError(tr("The extent is empty: choose an area with a width and a height."))
-                extent = (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
-            output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-            sources = {"REFERENCE": layer.source() if layer is not None else None}
-            check_outputs_not_inputs(
-                {"OUTPUT": output if output.lower().endswith(".gpkg") else output + ".gpkg"}, sources
-            )
-            self.request = SampleRequest(
-                prediction_path=prediction_path,
-                output_path=output if output.lower().endswith(".gpkg") else output + ".gpkg",
-                design=self.parameterAsString(parameters, self.DESIGN, context) or "stratified",
-                samples=samples,
-                min_per_class=self.parameterAsInt(parameters, self.MIN_PER_CLASS, context),
-                seed=self.parameterAsInt(parameters, self.SEED, context),
-                reference_raster=reference.raster_path if reference else None,
-                reference_polygons=reference.polygons if reference else None,
-                reference_field=field,
-                reference_name=reference.name if reference else "",
-                confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
-                extent=extent,
-            )
-        except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
-        return True
+    def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
+        prediction, prediction_path = scoring_params.prediction_of(self, parameters, context)
+        samples = self.parameterAsInt(parameters, self.SAMPLES, context)
+        if samples <= 0:
+            raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
+        field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
+        layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
+        reference = capture_reference(layer, field) if layer is not None else None
+        confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
+        extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
+        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        sources = {"REFERENCE": layer.source() if layer is not None else None}
+        check_outputs_not_inputs({"OUTPUT": output if output.lower().endswith(".gpkg") else output + ".gpkg"}, sources)
+        self.request = SampleRequest(
+            prediction_path=prediction_path,
+            output_path=output if output.lower().endswith(".gpkg") else output + ".gpkg",
+            design=self.parameterAsString(parameters, self.DESIGN, context) or "stratified",
+            samples=samples,
+            min_per_class=self.parameterAsInt(parameters, self.MIN_PER_CLASS, context),
+            seed=self.parameterAsInt(parameters, self.SEED, context),
+            reference_raster=reference.raster_path if reference else None,
+            reference_polygons=reference.polygons if reference else None,
+            reference_field=field,
+            reference_name=reference.name if reference else "",
+            confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
+            extent=extent,
+        )
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback

@@ -1,19 +1,145 @@
-"""Parameters shared by the scoring algorithms (evaluate, rank_labels, benchmark)."""
+"""Parameters shared by the algorithms that read class maps and references.
+
+evaluate, rank_labels, sample and apply_review take the same groups of parameters (class map,
+reference and its class field, confidence, protocol, extent, CLASS_MAP); each group is built
+here once, with the names, types and defaults listed in DESIGN.md, and the labels each algorithm
+shows passed in.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsProcessingContext,
     QgsProcessingFeedback,
+    QgsProcessingParameterDefinition,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterExtent,
+    QgsProcessingParameterField,
+    QgsProcessingParameterMapLayer,
+    QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
+    QgsRasterLayer,
 )
 
+from ..adapters.reference_input import raster_file
 from ..core.errors import InputError
-from ..core.protocols import parse_class_map
+from ..core.protocols import PROTOCOLS, parse_class_map
 from .base import tr
 
+PREDICTION = "PREDICTION"
+REFERENCE = "REFERENCE"
+REFERENCE_FIELD = "REFERENCE_FIELD"
+CONFIDENCE = "CONFIDENCE"
+PROTOCOL = "PROTOCOL"
+EXTENT = "EXTENT"
 CLASS_MAP = "CLASS_MAP"
+
+
+def reference_layer_parameter(label: str, optional: bool = False) -> QgsProcessingParameterMapLayer:
+    """``REFERENCE``: a raster mask or a polygon layer.
+
+    Args:
+        label: the (translated) text the dialog shows.
+        optional: whether the algorithm runs without it.
+
+    Returns:
+        The parameter.
+    """
+    return QgsProcessingParameterMapLayer(REFERENCE, label, optional=optional)
+
+
+def class_map_inputs(
+    reference: QgsProcessingParameterDefinition, field_label: str, field_optional: bool = True, confidence: bool = False
+) -> list[QgsProcessingParameterDefinition]:
+    """``PREDICTION`` (the class map), ``REFERENCE``, its ``REFERENCE_FIELD`` and, optionally, ``CONFIDENCE``.
+
+    Args:
+        reference: the ``REFERENCE`` parameter (raster or polygons, as the algorithm reads it).
+        field_label: the (translated) text of the class field.
+        field_optional: False when the reference is polygons only (the field is needed).
+        confidence: whether the algorithm reads a confidence raster.
+
+    Returns:
+        The parameters, in the order the dialog shows them.
+    """
+    params = [QgsProcessingParameterRasterLayer(PREDICTION, tr("Prediction (class map)"))]
+    params += reference_parameters(reference, field_label, field_optional)
+    if confidence:
+        params.append(QgsProcessingParameterRasterLayer(CONFIDENCE, tr("Confidence raster"), optional=True))
+    return params
+
+
+def reference_parameters(
+    reference: QgsProcessingParameterDefinition, field_label: str, field_optional: bool = True
+) -> list[QgsProcessingParameterDefinition]:
+    """``REFERENCE`` and its class field ``REFERENCE_FIELD`` (used by polygon references).
+
+    Args:
+        reference: the ``REFERENCE`` parameter.
+        field_label: the (translated) text of the class field.
+        field_optional: False when the reference is polygons only.
+
+    Returns:
+        The two parameters.
+    """
+    field = QgsProcessingParameterField(
+        REFERENCE_FIELD, field_label, parentLayerParameterName=REFERENCE, optional=field_optional
+    )
+    return [reference, field]
+
+
+def choice_parameter(name: str, label: str, options: Sequence[str], default: str) -> QgsProcessingParameterEnum:
+    """An enum parameter of static strings: scripts pass the option's text, not its index.
+
+    Args:
+        name: the parameter name.
+        label: the (translated) text the dialog shows.
+        options: the choices.
+        default: the choice used when none is given.
+
+    Returns:
+        The parameter.
+    """
+    return QgsProcessingParameterEnum(name, label, options=list(options), defaultValue=default, usesStaticStrings=True)
+
+
+def protocol_parameter(label: str, default: str, options: Sequence[str] = PROTOCOLS) -> QgsProcessingParameterEnum:
+    """``PROTOCOL``: a protocol name.
+
+    Args:
+        label: the (translated) text the dialog shows.
+        default: the protocol used when none is given.
+        options: the protocols offered.
+
+    Returns:
+        The parameter.
+    """
+    return choice_parameter(PROTOCOL, label, options, default)
+
+
+def extent_parameter(label: str) -> QgsProcessingParameterExtent:
+    """The optional ``EXTENT``: only this area is read.
+
+    Args:
+        label: the (translated) text the dialog shows.
+
+    Returns:
+        The parameter.
+    """
+    return QgsProcessingParameterExtent(EXTENT, label, optional=True)
+
+
+def prediction_of(algorithm, parameters: dict, context: QgsProcessingContext) -> tuple[QgsRasterLayer, str]:
+    """The ``PREDICTION`` layer and its file.
+
+    Raises:
+        InputError: not a valid raster layer, or not a file (a web or database layer).
+    """
+    prediction = algorithm.parameterAsRasterLayer(parameters, PREDICTION, context)
+    return prediction, raster_file(prediction, "prediction")
 
 
 def class_map_parameter() -> QgsProcessingParameterString:

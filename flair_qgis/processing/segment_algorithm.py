@@ -294,10 +294,8 @@ class SegmentAlgorithm(FlairAlgorithm):
         for name, path in result.head_paths.items():
             feedback.pushInfo(tr("Output '{name}' written to {path}").format(name=name, path=path))
             outputs[output_name(name)] = path
-        for name, n, mean, lo, hi in result.tile_value_stats():
-            feedback.pushInfo(
-                tr(
-                    "Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path})."
-                ).format(name=name, n=n, mean=mean, lo=lo, hi=hi, path=result.tile_values_path)
-            )
+        for line in result.tile_value_lines(
+            tr("Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).")
+        ):
+            feedback.pushInfo(line)
         return outputs
