@@ -28,16 +28,22 @@ WGS84_WKT = pyproj.CRS.from_epsg(4326).to_wkt()
 
 def test_successive_tasks_use_pyproj_on_reused_threads(qtbot):
     results: list[tuple[int, int | None]] = []
+    errors: list[BaseException] = []
 
     def work(_task):
         keep_proj_context()
         crs = pyproj.CRS.from_wkt(LAMBERT93_WKT)
         results.append((threading.get_native_id(), crs.to_epsg()))
 
+    def finished(exception, _result=None):
+        errors.append(exception)
+
+    tasks = []  # kept referenced until they finish
     for done in range(4):
-        task = QgsTask.fromFunction("pyproj on a pooled thread", work)
-        QgsApplication.taskManager().addTask(task)
-        qtbot.waitUntil(lambda done=done: len(results) == done + 1, timeout=10000)
+        tasks.append(QgsTask.fromFunction("pyproj on a pooled thread", work, on_finished=finished))
+        QgsApplication.taskManager().addTask(tasks[-1])
+        qtbot.waitUntil(lambda done=done: len(errors) == done + 1, timeout=60000)
+    assert errors == [None] * 4
     assert [epsg for _, epsg in results] == [2154] * 4
     if _per_thread_contexts() is not None:  # pyproj 3.7+: every thread that ran pyproj keeps its context
         assert {tid for tid, _ in results} <= kept_threads()

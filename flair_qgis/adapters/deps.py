@@ -87,6 +87,7 @@ REQUIREMENTS = (
     Requirement("rasterio", "python3-rasterio", "rasterio"),
     Requirement("shapely", "python3-shapely", "shapely"),
     Requirement("geopandas", "python3-geopandas", "geopandas"),
+    Requirement("pyproj", "python3-pyproj", "pyproj"),  # geopandas brings it; imported for its thread contexts
 )
 """Modules the plugin cannot load without (Debian's QGIS has them; other installers may not)."""
 

@@ -68,11 +68,10 @@ def without_own_crs(gdf):
         The same rows and columns (geometry last) with ``crs`` None and the WKT in its attrs.
     """
     import geopandas as gpd
-    import pandas as pd
 
     name = gdf.geometry.name
-    frame = pd.DataFrame({column: gdf[column].to_numpy() for column in gdf.columns if column != name}, index=gdf.index)
-    out = gpd.GeoDataFrame(frame, geometry=list(gdf.geometry))
+    # Geometries as a plain list: a GeometryArray would bring its pyproj CRS along.
+    out = gpd.GeoDataFrame(gdf.drop(columns=name), geometry=list(gdf.geometry))
     out.attrs[CRS_WKT_ATTR] = polygons_crs_wkt(gdf)
     return out
 
