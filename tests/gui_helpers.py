@@ -93,3 +93,22 @@ def run_and_wait(qtbot, dock) -> None:
     qtbot.mouseClick(dock.run_button, Qt.LeftButton)
     assert dock.task is not None
     wait_for_task(qtbot, dock)
+
+
+def score_and_wait(
+    qa, qtbot, reference, field: str = "", error_map: bool | None = None, timeout_ms: int = 60000
+) -> None:
+    """Score the view against ``reference`` under flair1 with suspicious labels, and wait for the report.
+
+    ``error_map`` ticks or unticks the error map; None leaves the box as it is.
+    """
+    qa.reference_combo.setLayer(reference)
+    if field:
+        qa.field_combo.setField(field)
+    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
+    if error_map is not None:
+        qa.error_check.setChecked(error_map)
+    qa.suspicious_check.setChecked(True)
+    assert qa.score_view() is not None
+    qtbot.waitUntil(lambda: qa.task is None, timeout=timeout_ms)
+    assert qa.report is not None

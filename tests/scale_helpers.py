@@ -146,6 +146,11 @@ def run_cli(*args: str, timeout_s: float = 300.0) -> subprocess.CompletedProcess
     )
 
 
+def run_segment_cli(image: object, model: object, out: object, *args: str, timeout_s: float = 300.0):
+    """``segment --input IMAGE --model MODEL --output-dir OUT ARGS`` through :func:`run_cli`."""
+    return run_cli("--input", str(image), "--model", str(model), "--output-dir", str(out), *args, timeout_s=timeout_s)
+
+
 def tiled_vrt(folder: Path, image: np.ndarray, pieces: int = 4, res: float = 0.2) -> Path:
     """``image`` cut into ``pieces`` x ``pieces`` GeoTIFFs and a VRT over them (like ortho deliveries)."""
     from osgeo import gdal

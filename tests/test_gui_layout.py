@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gui_helpers import add_raster, copy_patch, messages, run_and_wait, toy_model
+from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_and_wait, toy_model
 from layout_helpers import (
     DOCK_WIDTH_PX,
     group_kinds,
@@ -20,18 +20,12 @@ from flair_qgis.core.nomenclature import FLAIR1_CLASSES
 
 
 def _score(qa, qtbot, reference, field=""):
-    qa.reference_combo.setLayer(reference)
-    if field:
-        qa.field_combo.setField(field)
-    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
-    qa.error_check.setChecked(True)
-    qa.suspicious_check.setChecked(True)
-    assert qa.score_view() is not None
-    qtbot.waitUntil(lambda: qa.task is None, timeout=60000)
-    assert qa.report is not None
+    score_and_wait(qa, qtbot, reference, field, error_map=True)
 
 
-def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis_canvas, qtbot, tmp_path):
+def _run_with_confidence(plugin, qtbot, tmp_path):
+    """The toy model run from a 300 px dock over a patch, with confidence; the patch's mask as polygons
+    in the project. Returns ``(dock, image layer, polygon layer)``."""
     dock = plugin.dock
     show_at_dock_width(dock, qtbot)
     image = add_raster(copy_patch(tmp_path))
@@ -41,8 +35,12 @@ def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis
     dock.layer_combo.setLayer(image)
     dock.set_extent_mode(EXTENT_LAYER)
     dock.confidence_check.setChecked(True)
-
     run_and_wait(qtbot, dock)
+    return dock, image, polygons
+
+
+def test_run_and_score_land_on_top_in_one_group_per_run(plugin, qgis_iface, qgis_canvas, qtbot, tmp_path):
+    dock, image, polygons = _run_with_confidence(plugin, qtbot, tmp_path)
     first = top_nodes()[0]
     assert isinstance(first, QgsLayerTreeGroup)
     # Named for the model, the extent and the time.
@@ -127,16 +125,7 @@ def test_demo_model_is_in_the_picker_from_the_first_start(plugin):
 
 def _scored_polygons(plugin, qgis_canvas, qtbot, tmp_path):
     """A demo-like session in a 300 px dock: a run with confidence, then the view scored against mask polygons."""
-    dock = plugin.dock
-    show_at_dock_width(dock, qtbot)
-    image = add_raster(copy_patch(tmp_path))
-    polygons = mask_polygons(copy_patch(tmp_path, "MSK_000473.tif"))
-    QgsProject.instance().addMapLayer(polygons)
-    dock.set_model(str(toy_model(tmp_path)))
-    dock.layer_combo.setLayer(image)
-    dock.set_extent_mode(EXTENT_LAYER)
-    dock.confidence_check.setChecked(True)
-    run_and_wait(qtbot, dock)
+    dock, image, polygons = _run_with_confidence(plugin, qtbot, tmp_path)
     qgis_canvas.setDestinationCrs(image.crs())
     qgis_canvas.setExtent(image.extent())
     _score(dock.qa, qtbot, polygons, "code")

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 import rasterio
-from gui_helpers import add_raster, copy_patch, messages, run_and_wait, toy_model
+from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_and_wait, toy_model
 from qgis.core import Qgis, QgsFeature, QgsField, QgsGeometry, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import QVariant
 
@@ -142,13 +142,7 @@ def test_polygon_reference_suspicious_labels_and_zoom(scored_setup, qgis_canvas,
         polygons.dataProvider().addFeatures([feature])
     QgsProject.instance().addMapLayer(polygons)
     qgis_canvas.setExtent(full)
-    qa.reference_combo.setLayer(polygons)
-    qa.field_combo.setField("code")
-    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
-    qa.suspicious_check.setChecked(True)
-    assert qa.score_view() is not None
-    qtbot.waitUntil(lambda: qa.task is None, timeout=30000)
-    assert qa.report is not None
+    score_and_wait(qa, qtbot, polygons, "code", timeout_ms=30000)
     ranked = qa.ranked
     assert len(ranked) == 3
     # The square labelled with the model's majority class is ranked last; its agreement is the
@@ -211,12 +205,7 @@ def test_polygon_reference_in_another_crs_crosses_to_the_task_as_wkt(scored_setu
     assert isinstance(wkt, str) and "WGS 84" in wkt
 
     qgis_canvas.setExtent(full)
-    qa.reference_combo.setLayer(polygons)
-    qa.field_combo.setField("code")
-    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
-    qa.suspicious_check.setChecked(True)
-    assert qa.score_view() is not None
-    qtbot.waitUntil(lambda: qa.task is None, timeout=30000)
+    score_and_wait(qa, qtbot, polygons, "code", timeout_ms=30000)
     ranked = qa.ranked
     assert ranked is not None and len(ranked) == 1
     assert ranked.crs is None  # handed back to the main thread without the task's pyproj CRS

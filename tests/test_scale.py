@@ -17,7 +17,17 @@ import numpy as np
 import pytest
 import rasterio
 from rasters import random_image, write_raster
-from scale_helpers import REPO, DaskProcesses, cli_command, conv_stack_model, free_port, manifest, run_cli, tiled_vrt
+from scale_helpers import (
+    REPO,
+    DaskProcesses,
+    cli_command,
+    conv_stack_model,
+    free_port,
+    manifest,
+    run_cli,
+    run_segment_cli,
+    tiled_vrt,
+)
 from toy_models import box3x3_model
 
 TILING = ["--tile-size", "64", "--overlap", "16", "--chunk-tiles", "3"]
@@ -127,12 +137,9 @@ def test_cog_over_vsicurl(cluster, data, run_alg, tmp_path):
         url = f"/vsicurl/http://127.0.0.1:{port}/ortho.tif"
         wait_for_port(port)
         out = tmp_path / "run"
-        done = run_cli(
-            "--input",
+        done = run_segment_cli(
             url,
-            "--model",
             str(data["model"]),
-            "--output-dir",
             str(out),
             *TILING,
             "--scheduler",
@@ -204,12 +211,9 @@ def test_chunk_on_bad_data_is_reported_and_others_finish(cluster, data, tmp_path
     broken = tiled_vrt(tmp_path / "tiles", data["image"])
     (tmp_path / "tiles" / "tile_3_3.tif").write_bytes(b"not a GeoTIFF any more")
     out = tmp_path / "run"
-    done = run_cli(
-        "--input",
+    done = run_segment_cli(
         str(broken),
-        "--model",
         str(data["model"]),
-        "--output-dir",
         str(out),
         *TILING,
         "--scheduler",
@@ -365,8 +369,9 @@ def test_cuda_runs_only_on_workers_declaring_a_gpu(data, tmp_path):
         procs.start_worker("gpu0", extra=["--resources", "GPU=1"])
         procs.start_worker("cpu")
         addresses = procs.wait_for_workers(2)
-        done = run_cli("--input", str(data["vrt"]), "--model", str(data["model"]), "--output-dir", str(out),
-                       *TILING, "--device", "cuda", "--scheduler", procs.address)  # fmt: skip
+        done = run_segment_cli(
+            data["vrt"], data["model"], out, *TILING, "--device", "cuda", "--scheduler", procs.address
+        )
     finally:
         procs.close()
     assert done.returncode == 0, done.stderr

@@ -8,7 +8,7 @@ import time
 
 import pytest
 from rasters import random_image, write_raster
-from scale_helpers import REPO, DaskProcesses, free_port, run_cli
+from scale_helpers import REPO, DaskProcesses, free_port, run_segment_cli
 from toy_models import box3x3_model
 
 META = {"mean": [0] * 5, "std": [1] * 5}
@@ -31,12 +31,9 @@ def test_unreachable_scheduler_fails_fast(data, tmp_path):
     image, model = data
     out = tmp_path / "run"
     started = time.monotonic()
-    done = run_cli(
-        "--input",
+    done = run_segment_cli(
         str(image),
-        "--model",
         str(model),
-        "--output-dir",
         str(out),
         "--scheduler",
         f"tcp://127.0.0.1:{free_port()}",
@@ -66,12 +63,9 @@ def test_workers_lacking_packages_are_named(data, tmp_path):
         procs.start_worker("no-package", env={"PYTHONPATH": ""})
         procs.start_worker("no-onnxruntime", env={"PYTHONPATH": f"{broken}:{REPO}"})
         addresses = procs.wait_for_workers(3)
-        done = run_cli(
-            "--input",
+        done = run_segment_cli(
             str(image),
-            "--model",
             str(model),
-            "--output-dir",
             str(out),
             "--scheduler",
             procs.address,
@@ -92,7 +86,7 @@ def test_output_folder_holding_other_files_is_refused(data, tmp_path):
     out = tmp_path / "mine"
     out.mkdir()
     (out / "notes.txt").write_text("keep me")
-    done = run_cli("--input", str(image), "--model", str(model), "--output-dir", str(out), "--workers", "1", *TILING)
+    done = run_segment_cli(str(image), str(model), str(out), "--workers", "1", *TILING)
     assert done.returncode == 2
     assert "holds other files (notes.txt)" in done.stderr and "choose a new or empty folder" in done.stderr
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
@@ -103,7 +97,7 @@ def test_output_dir_that_is_a_file_is_refused(data, tmp_path):
     image, model = data
     target = tmp_path / "a-file"
     target.write_text("x")
-    done = run_cli("--input", str(image), "--model", str(model), "--output-dir", str(target), "--workers", "1")
+    done = run_segment_cli(str(image), str(model), str(target), "--workers", "1")
     assert done.returncode == 2 and "is a file: give a folder" in done.stderr
     assert target.read_text() == "x"
 
@@ -121,7 +115,7 @@ def test_output_dir_that_is_a_file_is_refused(data, tmp_path):
 def test_bad_request_is_refused_before_anything_is_written(data, tmp_path, args, message):
     image, model = data
     out = tmp_path / "run"
-    done = run_cli("--input", str(image), "--model", str(model), "--output-dir", str(out), *args)
+    done = run_segment_cli(str(image), str(model), str(out), *args)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert not out.exists()
@@ -129,11 +123,9 @@ def test_bad_request_is_refused_before_anything_is_written(data, tmp_path, args,
 
 def test_missing_input_and_model_are_named(data, tmp_path):
     image, model = data
-    missing = run_cli("--input", str(tmp_path / "nope.tif"), "--model", str(model), "--output-dir", str(tmp_path / "o"))
+    missing = run_segment_cli(str(tmp_path / "nope.tif"), str(model), str(tmp_path / "o"))
     assert missing.returncode == 2 and "Cannot open the input raster" in missing.stderr
-    no_model = run_cli(
-        "--input", str(image), "--model", str(tmp_path / "nope.onnx"), "--output-dir", str(tmp_path / "o")
-    )
+    no_model = run_segment_cli(str(image), str(tmp_path / "nope.onnx"), str(tmp_path / "o"))
     assert no_model.returncode == 2 and "nope.onnx does not exist" in no_model.stderr
     assert not (tmp_path / "o").exists()
 
