@@ -210,7 +210,10 @@ for tile in range(6):
     expected[tile] = value
 reads = 0
 for i in range(rounds):
-    tile = (i * 7 + seed) % 6
+    # Each tile is asked four times in a row: the repeats hit whatever the other process does, and
+    # walking through six tiles with room for three makes both evict. (A plain cycle over six tiles
+    # with room for three is LRU's worst case: it can miss every time.)
+    tile = (i // 4 + seed) % 6
     got = cache.get(0, tile * 16)
     if got is None:
         cache.put(0, tile * 16, {{"v": expected[tile], "c": expected[tile].astype(np.uint8)}})
