@@ -69,8 +69,8 @@ def bench_sklearn(ref_path: Path, pred_path: Path) -> float:
 
 def bench_core(ref_path: Path, pred_path: Path) -> tuple[float, int, float]:
     """``(seconds, tracemalloc peak bytes, mIoU)`` of the core evaluate_rasters."""
-    from flair_qgis.core.evaluate import evaluate_rasters
-    from flair_qgis.core.protocols import get_protocol
+    from flair_qgis.core.score.evaluate import evaluate_rasters
+    from flair_qgis.core.score.protocols import get_protocol
 
     tracemalloc.start()
     started = time.perf_counter()

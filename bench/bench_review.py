@@ -53,7 +53,7 @@ def class_map(folder: Path) -> Path:
 
 
 def bench_sampling(path: Path, folder: Path) -> None:
-    from flair_qgis.core.review_create import SampleRequest, create_review
+    from flair_qgis.core.review.create import SampleRequest, create_review
 
     request = SampleRequest(str(path), str(folder / "big.gpkg"), design="stratified", samples=1000, min_per_class=20)
     tracemalloc.start()
@@ -79,7 +79,7 @@ def bench_tab(path: Path, folder: Path, items: int) -> None:
     from qgis.PyQt.QtCore import Qt
     from qgis.PyQt.QtWidgets import QMainWindow
 
-    from flair_qgis.core.review_create import SampleRequest, create_review
+    from flair_qgis.core.review.create import SampleRequest, create_review
     from flair_qgis.gui.review_panel import ReviewPanel
 
     review = folder / f"tab{items}.gpkg"

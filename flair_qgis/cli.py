@@ -13,8 +13,8 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from .core.bands import parse_band_list
 from .core.errors import Canceled, FlairError, InputError
+from .core.segment.bands import parse_band_list
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 

@@ -278,7 +278,7 @@ def test_no_selected_polygon_is_a_message(plugin, qgis_iface, tmp_path):
 
 
 def test_cuda_asked_without_cuda_warns_and_runs_on_cpu(plugin, qgis_iface, qtbot, tmp_path):
-    from flair_qgis.core.engine import cuda_available
+    from flair_qgis.core.segment.engine import cuda_available
 
     if cuda_available():
         pytest.skip("this machine has CUDA")

@@ -175,7 +175,7 @@ def test_polygon_reference_in_another_crs_crosses_to_the_task_as_wkt(scored_setu
     from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform
 
     from flair_qgis.adapters.reference_input import capture_reference
-    from flair_qgis.core.polygons import CRS_WKT_ATTR
+    from flair_qgis.core.score.polygons import CRS_WKT_ATTR
 
     dock, layer, _reference, _image, _mask = scored_setup
     qa = dock.qa

@@ -213,4 +213,4 @@ def test_no_geopandas_spatial_index():
                 and node.value.id in {"gpd", "geopandas"}
             ):
                 uses.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
-    assert not uses, f"use shapely's STRtree (as core/reference.py does) instead of geopandas' index: {uses}"
+    assert not uses, f"use shapely's STRtree (as core/score/polygons.py does) instead of geopandas' index: {uses}"

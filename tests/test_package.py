@@ -34,7 +34,7 @@ def test_zip_layout(package_zip):
     names = zipfile.ZipFile(package_zip).namelist()
     assert {n.split("/")[0] for n in names} == {"flair_qgis"}
     for required in ("flair_qgis/__init__.py", "flair_qgis/plugin.py", "flair_qgis/metadata.txt",
-                     "flair_qgis/resources/icon.svg", "flair_qgis/gui/dock.py", "flair_qgis/core/segment.py",
+                     "flair_qgis/resources/icon.svg", "flair_qgis/gui/dock.py", "flair_qgis/core/segment/run.py",
                      "flair_qgis/processing/provider.py", "flair_qgis/adapters/segment_task.py"):  # fmt: skip
         assert required in names, required
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".pyo"))]

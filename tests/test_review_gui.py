@@ -11,9 +11,9 @@ from qgis.core import Qgis, QgsPointXY, QgsProject
 from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction, read_band, value_at
 
-from flair_qgis.core.review_apply import apply_review_raster
-from flair_qgis.core.review_create import SampleRequest, create_review
-from flair_qgis.core.review_store import ReviewStore
+from flair_qgis.core.review.apply import apply_review_raster
+from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review.store import ReviewStore
 from flair_qgis.gui.review_panel import ReviewPanel
 
 

@@ -11,8 +11,8 @@ import pytest
 from qgis.core import QgsProcessingException
 from review_data import demo_prediction, polygons_of_mask, read_band, reprojected, value_at
 
-from flair_qgis.core.estimators import Z95
-from flair_qgis.core.review_store import ReviewStore
+from flair_qgis.core.review.estimators import Z95
+from flair_qgis.core.review.store import ReviewStore
 
 
 @pytest.fixture(scope="module")

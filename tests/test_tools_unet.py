@@ -214,8 +214,8 @@ def test_flair1_scores_on_a_hand_made_confusion_matrix():
 
 def test_demo_model_metadata_declares_flair1_conventions():
     pytest.importorskip("onnxruntime")
-    from flair_qgis.core.model import read_model_info
     from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
+    from flair_qgis.core.segment.model import read_model_info
 
     info = read_model_info(DEMO_MODEL)
     assert info.model_type == "Segmentor"
@@ -233,7 +233,7 @@ def test_demo_model_metadata_declares_flair1_conventions():
 
 def test_demo_model_scores_on_held_out_patches_match_its_card(tmp_path):
     ort = pytest.importorskip("onnxruntime")
-    from flair_qgis.core.model import read_model_info
+    from flair_qgis.core.segment.model import read_model_info
 
     info = read_model_info(DEMO_MODEL)
     mean = np.asarray(info.input.mean, dtype=np.float32)[:, None, None]

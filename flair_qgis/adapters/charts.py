@@ -3,7 +3,7 @@
 :func:`confusion_image` draws the row-normalised confusion matrix of a report: each row (a
 reference class) sums to 100 %, the cell colour is the share, the diagonal is what was right.
 :func:`draw_confusion` saves it as PNG: the ``chart`` of
-:func:`flair_qgis.core.report.publish_report`, which writes it atomically beside the report.
+:func:`flair_qgis.core.score.report.publish_report`, which writes it atomically beside the report.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def confusion_image(report: dict) -> QImage:
     """The report's row-normalised confusion matrix as an image.
 
     Args:
-        report: a report from :func:`flair_qgis.core.metrics.build_report`.
+        report: a report from :func:`flair_qgis.core.score.metrics.build_report`.
     """
     matrix = report["confusion_matrix"]
     labels = report["confusion_labels"]

@@ -3,8 +3,8 @@
 :func:`prepare_evaluation` (main thread) captures the class map, the reference (a raster file or
 the polygons as a GeoDataFrame), the protocol and the map view's extent into a frozen
 :class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
-:func:`flair_qgis.core.evaluate.score` and, for polygon references, ranks suspicious labels with
-:func:`flair_qgis.core.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
+:func:`flair_qgis.core.score.evaluate.score` and, for polygon references, ranks suspicious labels with
+:func:`flair_qgis.core.score.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
 the error map and the ranked polygons to the project. (The segmentation run is in
 :mod:`.segment_task`.)
 """
@@ -29,8 +29,8 @@ from qgis.core import (
 )
 
 from ..core.errors import Canceled, FlairError
-from ..core.evaluate import Reference, score
-from ..core.protocols import Protocol, get_protocol
+from ..core.score.evaluate import Reference, score
+from ..core.score.protocols import Protocol, get_protocol
 from ..i18n import class_label, tr
 from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
@@ -129,7 +129,7 @@ def prepare_evaluation(
 
 
 class EvaluateTask(QgsTask):
-    """Scores a class map against a reference with :mod:`flair_qgis.core.evaluate` in the background."""
+    """Scores a class map against a reference with :mod:`flair_qgis.core.score.evaluate` in the background."""
 
     def __init__(self, prepared: PreparedEvaluation, done: Callable[[EvaluationOutcome], None]) -> None:
         super().__init__("FLAIR: scoring the view", QgsTask.CanCancel)
@@ -150,8 +150,8 @@ class EvaluateTask(QgsTask):
                 is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(v * share / 100.0),
             )  # fmt: skip
             if p.ranked_path:
-                from ..core.labels import rank_labels
-                from ..core.polygons import without_own_crs
+                from ..core.score.labels import rank_labels
+                from ..core.score.polygons import without_own_crs
 
                 ranked = rank_labels(
                     p.prediction_path, p.reference.polygons, p.field, p.ranked_path,

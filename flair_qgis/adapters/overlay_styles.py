@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from qgis.core import QgsPalettedRasterRenderer, QgsRasterLayer, QgsVectorLayer
 
-from ..core.errormap import CORRECT, ERROR_WORDS, NOT_EVALUATED
+from ..core.score.errormap import CORRECT, ERROR_WORDS, NOT_EVALUATED
 
 
 def style_suspicious(layer: QgsVectorLayer) -> None:
@@ -57,7 +57,7 @@ def localize_error_legend(layer: QgsRasterLayer, words: Sequence[str], class_lab
 
 
 def error_words() -> tuple[str, str, str]:
-    """The error map's legend wording in the plugin's language (see :data:`~flair_qgis.core.errormap.ERROR_WORDS`)."""
+    """The error map's legend wording in the plugin's language (see :data:`~.core.score.errormap.ERROR_WORDS`)."""
     from ..i18n import tr
 
     return (tr("not evaluated"), tr("correct"), tr("missed: {name} ({value})"))

@@ -24,11 +24,11 @@ from qgis.core import (
     QgsRectangle,
 )
 
-from ..core.bands import band_label, check_band_numbers
+from ..core.crs import same_crs
 from ..core.errors import InputError, NotSupportedError
-from ..core.grid import Grid
-from ..core.reference import same_crs
-from ..core.sources import PixelSource, RasterioSource
+from ..core.segment.bands import band_label, check_band_numbers
+from ..core.segment.grid import Grid
+from ..core.segment.sources import PixelSource, RasterioSource
 
 _QGIS_TO_NUMPY = {
     Qgis.Byte: np.uint8,
@@ -74,7 +74,7 @@ class RasterInput:
 
 
 def layer_band_labels(layer: QgsRasterLayer) -> list[str]:
-    """A label per band of a raster layer (:func:`flair_qgis.core.bands.band_label`).
+    """A label per band of a raster layer (:func:`flair_qgis.core.segment.bands.band_label`).
 
     Web layers (ARGB32) are read as four virtual bands R, G, B, A.
     """

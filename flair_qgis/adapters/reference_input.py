@@ -1,7 +1,7 @@
 """QGIS layers as evaluation inputs for the core (captured on the main thread).
 
 :func:`capture_reference` turns the ``REFERENCE`` layer into the core
-:class:`~flair_qgis.core.evaluate.Reference` that :func:`flair_qgis.core.evaluate.score` takes:
+:class:`~flair_qgis.core.score.evaluate.Reference` that :func:`flair_qgis.core.score.evaluate.score` takes:
 a raster file path, or a GeoDataFrame of the polygon layer's features (class field + geometry,
 the layer CRS as WKT beside it, never a pyproj CRS), so the worker thread never touches the layer.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from qgis.core import QgsMapLayer, QgsRasterLayer, QgsVectorLayer, QgsWkbTypes
 
 from ..core.errors import InputError
-from ..core.evaluate import Reference
-from ..core.polygons import CRS_WKT_ATTR
+from ..core.score.evaluate import Reference
+from ..core.score.polygons import CRS_WKT_ATTR
 from .raster_input import crs_wkt_of, file_path_of
 
 
@@ -35,7 +35,7 @@ def raster_file(layer: QgsMapLayer | None, what: str) -> str:
 
 def polygons_of(layer: QgsVectorLayer, field: str):
     """The features of a polygon layer as a GeoDataFrame (one class field) without a pyproj CRS:
-    the layer's CRS travels as WKT in ``gdf.attrs[CRS_WKT_ATTR]`` (see :mod:`flair_qgis.core.polygons`).
+    the layer's CRS travels as WKT in ``gdf.attrs[CRS_WKT_ATTR]`` (see :mod:`flair_qgis.core.score.polygons`).
 
     Raises:
         InputError: not a polygon layer, or no such field.

@@ -2,7 +2,7 @@
 
 The dock's widgets freeze their choices into a :class:`RunRequest`; :func:`prepare_segment`
 captures the layers (files or cloned data providers), the extent in the first layer's CRS and,
-for "selected polygons", the polygons, then calls :func:`flair_qgis.core.plan.plan_segment`, the
+for "selected polygons", the polygons, then calls :func:`flair_qgis.core.segment.plan.plan_segment`, the
 same planner ``flair:segment`` calls. :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs
 the plan.
 """
@@ -23,11 +23,11 @@ from qgis.core import (
     QgsRectangle,
 )
 
-from ..core.bands import choose_bands
 from ..core.errors import FlairError, InputError
-from ..core.heads import check_supported
-from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo
-from ..core.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
+from ..core.segment.bands import choose_bands
+from ..core.segment.heads import check_supported
+from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo
+from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
 from . import settings
 from .layers import extent_in_crs
 from .mask_input import selected_polygons, vector_file
@@ -47,7 +47,7 @@ class InputChoice:
     Attributes:
         layer_id: id of the raster layer in the project.
         bands: layer band (1-based) per channel of the input; empty to let
-            :func:`flair_qgis.core.bands.choose_bands` choose; a 0 marks a channel left without a band.
+            :func:`flair_qgis.core.segment.bands.choose_bands` choose; a 0 marks a channel left without a band.
     """
 
     layer_id: str
@@ -249,7 +249,7 @@ def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> Seg
 
 
 def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject | None = None) -> PreparedRun:
-    """Capture a run on the main thread and plan it (:func:`flair_qgis.core.plan.plan_segment`).
+    """Capture a run on the main thread and plan it (:func:`flair_qgis.core.segment.plan.plan_segment`).
 
     Args:
         request: what the dock's widgets say.

@@ -1,7 +1,7 @@
 """The dock's segmentation run in the QGIS task manager.
 
 :class:`SegmentTask` runs a :class:`~flair_qgis.adapters.segment_request.PreparedRun`'s plan with
-:func:`flair_qgis.core.segment.run_plan` in the background, with its own cancel and progress
+:func:`flair_qgis.core.segment.run.run_plan` in the background, with its own cancel and progress
 hooks, and only in :meth:`SegmentTask.finished` (main thread again) adds the styled layers, in one
 new group at the top of the layer tree: the class map, the maps of further per-pixel heads (class
 maps, value maps) and the confidence.
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from qgis.core import QgsMapLayer, QgsTask
 
 from ..core.errors import Canceled, FlairError
-from ..core.model import TASK_SEGMENTATION, OutputSpec
-from ..core.segment import SegmentResult, run_plan
+from ..core.segment.model import TASK_SEGMENTATION, OutputSpec
+from ..core.segment.run import SegmentResult, run_plan
 from ..i18n import localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs

@@ -31,8 +31,8 @@ from ..adapters.layers import add_class_map, paletted_renderer, remove_outputs
 from ..adapters.segment_request import EXTENT_CANVAS, prepare_segment
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
-from ..core.heads import check_supported
-from ..core.model import TASK_SEGMENTATION
+from ..core.segment.heads import check_supported
+from ..core.segment.model import TASK_SEGMENTATION
 from .widgets import tr
 
 DEBOUNCE_MS = 300

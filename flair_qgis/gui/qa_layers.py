@@ -9,7 +9,7 @@ from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel
 from ..adapters import settings
 from ..adapters.layers import class_name
 from ..core.errors import FlairError
-from ..core.protocols import PROTOCOLS, Protocol, get_protocol
+from ..core.score.protocols import PROTOCOLS, Protocol, get_protocol
 from ..i18n import class_label
 from .widgets import tr
 

@@ -19,7 +19,7 @@ from ..adapters.layer_tree import run_confidence
 from ..adapters.layers import palette_classes
 from ..core.errors import FlairError
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..core.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from ..core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
 from .qa_identify import IdentifySection
 from .qa_layers import LayersSection
 from .qa_scores import ScoresSection
@@ -212,7 +212,7 @@ class QaPanel(QWidget):
         return self.identify.identify_at(point)
 
     def protocol(self):
-        """The chosen scoring protocol (core :class:`~flair_qgis.core.protocols.Protocol`)."""
+        """The chosen scoring protocol (core :class:`~flair_qgis.core.score.protocols.Protocol`)."""
         return self.layers.protocol()
 
     def map_tools(self) -> list:

@@ -56,7 +56,7 @@ class SuspiciousTable(QTableWidget):
         return [tr("Rank"), tr("Label"), tr("Model"), tr("Agreement"), tr("Suspicion"), tr("Pixels in disagreement")]
 
     def show_ranked(self, ranked, crs: QgsCoordinateReferenceSystem) -> None:
-        """List ranked polygons (a GeoDataFrame from :func:`flair_qgis.core.labels.rank_labels`) in ``crs``."""
+        """List ranked polygons (a GeoDataFrame from :func:`flair_qgis.core.score.labels.rank_labels`) in ``crs``."""
         self.ranked, self.crs = ranked, crs
         self.highlight.clear()
         if ranked is None or len(ranked) == 0:

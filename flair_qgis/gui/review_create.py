@@ -18,7 +18,7 @@ from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, Qg
 from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QPushButton, QSpinBox
 
-from ..core.sampling import DESIGNS
+from ..core.review.sampling import DESIGNS
 from .widgets import compact, tr
 
 

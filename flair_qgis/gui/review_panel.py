@@ -3,7 +3,7 @@
 Keys (on the tab, or on the map while a review is open): ``C`` label correct, ``1``..``9``/``0``
 true class (``Shift`` for the next ten; the class list shows the keys), ``U`` unsure, ``N`` or
 ``Space`` next, ``P`` previous, ``M``/``R``/``E`` show or hide the prediction, the labels and the
-error map. The logic lives in :class:`~flair_qgis.core.review_session.ReviewSession`.
+error map. The logic lives in :class:`~flair_qgis.core.review.session.ReviewSession`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from qgis.PyQt.QtWidgets import (
 
 from ..adapters import settings
 from ..core.errors import FlairError
-from ..core.review_session import ReviewSession
-from ..core.review_store import ReviewStore
+from ..core.review.session import ReviewSession
+from ..core.review.store import ReviewStore
 from .review_create import ReviewCreateBox
 from .review_keys import digit_of
 from .review_view import (

@@ -19,7 +19,7 @@ from qgis.gui import QgsRubberBand
 from qgis.PyQt.QtGui import QColor
 
 from ..core.nomenclature import ClassInfo
-from ..core.review_store import ReviewItem
+from ..core.review.store import ReviewItem
 from .widgets import tr
 
 CONTEXT_PX = 75

@@ -17,7 +17,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters import settings
-from ..core.model import ModelInfo
+from ..core.segment.model import ModelInfo
 from ..i18n import tr
 
 

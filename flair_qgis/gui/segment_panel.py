@@ -17,7 +17,7 @@ from ..adapters import settings
 from ..adapters.segment_request import RunRequest, prepare_segment, ready_reason
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
-from ..core.model import ModelInfo
+from ..core.segment.model import ModelInfo
 from ..i18n import tr
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
@@ -68,7 +68,7 @@ class SegmentPanel(QWidget):
             self.update_ready()
             return False
         try:
-            from ..core.model import read_model_info
+            from ..core.segment.model import read_model_info
 
             self.model = read_model_info(path)
         except FlairError as err:
@@ -89,7 +89,7 @@ class SegmentPanel(QWidget):
         """The execution provider a run with the chosen device will use."""
         if not self.dock.onnxruntime_ok:
             return "—"
-        from ..core.engine import CPU, CUDA, cuda_available
+        from ..core.segment.engine import CPU, CUDA, cuda_available
 
         device = self.run_section.device_combo.currentData()
         return CUDA if device in ("auto", "cuda") and cuda_available() else CPU

@@ -25,9 +25,9 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters.raster_input import layer_band_labels
-from ..core.bands import channel_labels, propose_bands
-from ..core.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..core.nomenclature import ClassInfo
+from ..core.segment.bands import channel_labels, propose_bands
+from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..i18n import class_label, tr
 
 

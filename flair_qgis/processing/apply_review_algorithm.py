@@ -16,7 +16,7 @@ from qgis.core import (
 )
 
 from ..adapters.reference_input import capture_reference
-from ..core.review_apply import apply_review_polygons, apply_review_raster
+from ..core.review.apply import apply_review_polygons, apply_review_raster
 from .base import FlairAlgorithm, tr
 from .scoring_params import reference_layer_parameter, reference_parameters
 

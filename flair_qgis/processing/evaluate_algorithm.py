@@ -17,10 +17,10 @@ from qgis.core import (
 )
 
 from ..adapters.reference_input import capture_reference
-from ..core.evaluate import score
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..core.protocols import protocol_from_parameters
-from ..core.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from ..core.score.evaluate import score
+from ..core.score.protocols import protocol_from_parameters
+from ..core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 

@@ -16,9 +16,9 @@ from qgis.core import (
 )
 
 from ..adapters.reference_input import polygons_of, raster_file
-from ..core.labels import rank_labels
 from ..core.paths import check_outputs_not_inputs
-from ..core.protocols import protocol_from_parameters
+from ..core.score.labels import rank_labels
+from ..core.score.protocols import protocol_from_parameters
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 

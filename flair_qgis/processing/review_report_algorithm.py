@@ -13,8 +13,8 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
 )
 
-from ..core.review_report import review_report, write_review_report
-from ..core.review_store import ReviewStore
+from ..core.review.report import review_report, write_review_report
+from ..core.review.store import ReviewStore
 from .base import FlairAlgorithm, tr
 
 

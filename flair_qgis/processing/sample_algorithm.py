@@ -15,8 +15,8 @@ from qgis.core import (
 from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
-from ..core.review_create import SampleRequest, create_review
-from ..core.sampling import DESIGNS
+from ..core.review.create import SampleRequest, create_review
+from ..core.review.sampling import DESIGNS
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 

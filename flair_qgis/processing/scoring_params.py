@@ -26,7 +26,7 @@ from qgis.core import (
 
 from ..adapters.reference_input import raster_file
 from ..core.errors import InputError
-from ..core.protocols import PROTOCOLS, parse_class_map
+from ..core.score.protocols import PROTOCOLS, parse_class_map
 from .base import tr
 
 PREDICTION = "PREDICTION"

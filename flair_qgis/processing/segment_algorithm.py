@@ -25,13 +25,13 @@ from qgis.core import (
 from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
-from ..core.bands import parse_band_list
-from ..core.engine import DEVICES
 from ..core.errors import FlairError
-from ..core.heads import check_supported
-from ..core.model import ModelInfo, read_model_info
-from ..core.plan import SegmentRequest, output_name, plan_segment
-from ..core.segment import run_plan
+from ..core.segment.bands import parse_band_list
+from ..core.segment.engine import DEVICES
+from ..core.segment.heads import check_supported
+from ..core.segment.model import ModelInfo, read_model_info
+from ..core.segment.plan import SegmentRequest, output_name, plan_segment
+from ..core.segment.run import run_plan
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
 

@@ -14,8 +14,8 @@ import shutil
 import time
 from typing import Any
 
+from ..core.atomic import write_text_atomic
 from ..core.errors import InputError
-from ..core.writer import write_text_atomic
 from .plan import CHUNKS_DIR, ScaleJob, input_identity
 
 MANIFEST = "run.json"

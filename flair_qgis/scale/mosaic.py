@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from ..core.atomic import write_atomic, write_text_atomic
 from ..core.errors import InputError
-from ..core.grid import Grid
 from ..core.nomenclature import ClassInfo
-from ..core.writer import qml_style, write_atomic, write_text_atomic
+from ..core.segment.grid import Grid
+from ..core.segment.writer import qml_style
 
 
 def build_mosaic(path: str, chunk_paths: Sequence[str], grid: Grid, classes: Sequence[ClassInfo]) -> str:

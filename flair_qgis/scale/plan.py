@@ -10,10 +10,10 @@ import rasterio
 import rasterio.errors
 
 from ..core.errors import InputError, NotSupportedError
-from ..core.grid import Grid
-from ..core.model import ModelInfo, read_model_info
-from ..core.plan import SegmentPlan, SegmentRequest, plan_segment
-from ..core.sources import capture_file
+from ..core.segment.grid import Grid
+from ..core.segment.model import ModelInfo, read_model_info
+from ..core.segment.plan import SegmentPlan, SegmentRequest, plan_segment
+from ..core.segment.sources import capture_file
 from .chunks import Chunk, chunk_layout
 
 CHUNKS_DIR = "chunks"

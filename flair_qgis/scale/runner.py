@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import Canceled
-from ..core.model import ModelInfo
-from ..core.segment import plan_heads
+from ..core.segment.model import ModelInfo
+from ..core.segment.run import plan_heads
 from .chunks import Chunk
 from .cluster import ship_by_value
 from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest

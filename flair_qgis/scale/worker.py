@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import SessionInfo, create_session
 from ..core.errors import ModelError
-from ..core.model import ModelInfo, read_model_info
-from ..core.plan import SegmentRequest, plan_run
-from ..core.segment import run_plan
-from ..core.sources import PixelSource, RasterioSource, WindowReader
+from ..core.segment.engine import SessionInfo, create_session
+from ..core.segment.model import ModelInfo, read_model_info
+from ..core.segment.plan import SegmentRequest, plan_run
+from ..core.segment.run import run_plan
+from ..core.segment.sources import PixelSource, RasterioSource, WindowReader
 from .chunks import Chunk
 from .plan import ScaleJob, file_sha256
 

@@ -28,7 +28,7 @@ from bench_helpers import (
 from conftest import FLAIR_DATA
 from qgis.core import QgsProcessingException
 
-from flair_qgis.core.benchmark import BenchmarkRequest, run_benchmark
+from flair_qgis.core.benchmark.runner import BenchmarkRequest, run_benchmark
 from flair_qgis.core.errors import Canceled, InputError
 
 

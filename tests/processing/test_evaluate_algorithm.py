@@ -13,8 +13,8 @@ from eval_helpers import image_crs, independent_scores, perturb, polygons_from_m
 from qgis.core import QgsProcessingException
 
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.evaluate import evaluate_rasters, evaluate_vector
-from flair_qgis.core.protocols import get_protocol
+from flair_qgis.core.score.evaluate import evaluate_rasters, evaluate_vector
+from flair_qgis.core.score.protocols import get_protocol
 
 PATCH = "024577"
 

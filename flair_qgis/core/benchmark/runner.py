@@ -1,0 +1,305 @@
+"""Score a model on every sample of a benchmark folder with a published protocol, streaming.
+
+One function, :func:`run_benchmark`, behind ``flair:benchmark``. It runs the three stages of
+:func:`flair_qgis.core.pipeline.run_stages`, like the tile pipeline: a producer thread reads each
+sample's files (GDAL releases the GIL), selects and normalises the model's bands and stacks
+samples of equal shape into batches (:mod:`.benchmark_samples`); the calling thread runs
+onnxruntime; a consumer thread turns scores into class maps, adds each sample's confusion counts
+to the dataset's, updates the per-image metrics, writes the per-sample CSV row and, when asked,
+the prediction file (:mod:`.benchmark_scorer`). Queues of two batches bound memory to a few
+batches whatever the number of samples; the only things kept for the whole run are the
+confusion counts, a few sums and the ten worst samples. What is run is decided beforehand by
+:func:`~flair_qgis.core.benchmark_plan.plan_benchmark`.
+
+Outputs are complete or absent: the per-sample CSV is written through
+:func:`flair_qgis.core.writer.write_atomic` and the prediction files in a hidden folder, both
+moved into place only when the run ends, then the report is published by
+:func:`flair_qgis.core.report.publish_report`; a cancel or an error deletes them. A sample that
+fails to read is reported with its path and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..atomic import check_output_path, write_atomic
+from ..errors import InputError, ModelError
+from ..score.metrics import build_report
+from ..score.report import publish_report
+from ..segment.engine import SessionInfo, create_session, run_batch
+from ..segment.pipeline import ignore_progress, never_canceled, run_stages
+from .plan import BenchmarkPlan, BenchmarkRequest, default_samples_csv, plan_benchmark
+from .samples import Batch, Failed, SampleReader
+from .scorer import LISTED_MAX, SampleScorer
+from .task_metrics import image_targets_report
+
+__all__ = ["BenchmarkRequest", "BenchmarkResult", "default_samples_csv", "plan_benchmark", "run_benchmark"]
+
+
+@dataclass
+class BenchmarkResult:
+    """What a run produced.
+
+    Attributes:
+        report: the report written (DESIGN.md format plus the protocol's own metrics).
+        report_path: the report JSON.
+        samples_csv_path: the per-sample CSV.
+        predictions_dir: the folder of prediction rasters, or None.
+        session: the execution provider that ran.
+        samples: samples scored.
+        failed: samples that could not be read or scored.
+        seconds: wall time, session creation included.
+        warnings: messages the user should see.
+    """
+
+    report: dict
+    report_path: str
+    samples_csv_path: str
+    predictions_dir: str | None
+    session: SessionInfo
+    samples: int
+    failed: int
+    seconds: float
+    warnings: list[str] = field(default_factory=list)
+
+
+def _predictions_folder(request: BenchmarkRequest) -> str | None:
+    """The predictions folder, created when its parent exists."""
+    if not request.predictions_dir:
+        return None
+    folder = os.path.abspath(request.predictions_dir)
+    if not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if not os.path.isdir(parent):
+            raise InputError(f"The folder for predictions cannot be created: {parent} does not exist.")
+        os.makedirs(folder)
+    return folder
+
+
+def _log_plan(plan: BenchmarkPlan, on_info: Callable[[str], None]) -> None:
+    dataset = plan.dataset
+    on_info(f"{dataset.layout} dataset: {len(dataset.samples)} sample(s) in {dataset.root}.")
+    for line in dataset.unpaired[:50]:
+        on_info(f"Skipped, {line}")
+    if len(dataset.unpaired) > 50:
+        on_info(f"... and {len(dataset.unpaired) - 50} more unpaired file(s), listed in the report.")
+    for p in plan.inputs:
+        on_info(f"Model input '{p.spec.name}' <- {p.modality} bands {list(p.choice.bands)} ({p.choice.how}).")
+
+
+def _infer(session, names: list[str], batch: Batch, fixed_batch: int | None) -> dict[str, np.ndarray]:
+    try:
+        return dict(zip(names, run_batch(session, names, batch.feeds, fixed_batch)))
+    except Exception as err:  # onnxruntime raises untyped errors (shape mismatch...)
+        shapes = ", ".join(f"{k} {tuple(v.shape)}" for k, v in batch.feeds.items())
+        ids = f"{batch.loaded[0].sample.sample_id}..{batch.loaded[-1].sample.sample_id}"
+        raise ModelError(
+            f"onnxruntime failed on samples {ids} (inputs {shapes}): {str(err).splitlines()[0][:300]}"
+        ) from err
+
+
+def _run_samples(
+    plan: BenchmarkPlan,
+    session,
+    scorer: SampleScorer,
+    batch_size: int,
+    is_canceled: Callable[[], bool],
+    on_progress: Callable[[float], None],
+) -> None:
+    """Reader thread -> onnxruntime in the calling thread -> scorer thread, over every sample."""
+    reader = SampleReader(plan, batch_size)
+    names = [h.name for h in plan.heads.used]
+    fixed_batch = plan.model.inputs[0].fixed_batch
+    total, done = len(plan.dataset.samples), 0
+
+    def process(item: Batch | Failed) -> Failed | tuple[Batch, dict[str, np.ndarray]]:
+        # A sample that failed to read goes straight to the scorer.
+        return item if isinstance(item, Failed) else (item, _infer(session, names, item, fixed_batch))
+
+    def consume(item: Failed | tuple[Batch, dict[str, np.ndarray]]) -> None:
+        nonlocal done
+        if isinstance(item, Failed):
+            scorer.fail(item)
+            done += 1
+        else:
+            scorer.score(*item)
+            done += len(item[0].loaded)
+        on_progress(99.0 * done / total)
+
+    run_stages(
+        lambda stop: reader.items(plan.dataset.samples, stop), process, consume,
+        is_canceled=is_canceled, name="flair-bench",
+    )  # fmt: skip
+
+
+def _score_all(
+    plan: BenchmarkPlan,
+    session,
+    csv_path: str,
+    predictions_tmp: str | None,
+    batch_size: int,
+    is_canceled: Callable[[], bool],
+    on_progress: Callable[[float], None],
+) -> tuple[SampleScorer, float]:
+    """Score every sample, the per-sample CSV into ``csv_path``; returns the scorer and the pipeline's seconds.
+
+    Raises:
+        InputError: no sample could be scored.
+    """
+    with open(csv_path, "w", newline="", encoding="utf-8") as handle:
+        scorer = SampleScorer(plan, handle, predictions_tmp)
+        pipeline_started = time.perf_counter()
+        _run_samples(plan, session, scorer, batch_size, is_canceled, on_progress)
+        pipeline_seconds = time.perf_counter() - pipeline_started
+    if scorer.scored == 0:
+        first = "; ".join(f"{f['path']}: {f['error']}" for f in scorer.failed[:3])
+        raise InputError(f"No sample of {plan.dataset.root} could be scored ({scorer.failed_count} failed: {first}).")
+    return scorer, pipeline_seconds
+
+
+def _move_all(folder: str | None, target: str | None) -> None:
+    """Move every file of ``folder`` (the hidden partial predictions) into ``target``."""
+    if folder is not None and target is not None:
+        for name in sorted(os.listdir(folder)):
+            os.replace(os.path.join(folder, name), os.path.join(target, name))
+
+
+def run_benchmark(
+    request: BenchmarkRequest,
+    *,
+    is_canceled: Callable[[], bool] = never_canceled,
+    on_progress: Callable[[float], None] = ignore_progress,
+    on_info: Callable[[str], None] = lambda _line: None,
+    plan: BenchmarkPlan | None = None,
+) -> BenchmarkResult:
+    """Run ``request``: score every sample, write the report, the per-sample CSV and predictions.
+
+    Args:
+        request: what to run.
+        is_canceled: polled between batches; True stops the run and deletes partial outputs.
+        on_progress: receives 0..100.
+        on_info: receives log lines (dataset found, unpaired files, which inputs feed the model).
+        plan: a plan from :func:`plan_benchmark` for this request (made here when None).
+
+    Returns:
+        What was written.
+
+    Raises:
+        Canceled: nothing was written.
+        InputError, ModelError: the request cannot be run, or no sample could be scored.
+    """
+    started = time.perf_counter()
+    plan = plan or plan_benchmark(request)
+    report_path = check_output_path(request.report_path, "report")
+    csv_path = check_output_path(request.samples_csv_path or default_samples_csv(report_path), "per-sample CSV")
+    predictions_dir = _predictions_folder(request)
+    _log_plan(plan, on_info)
+    notes = list(plan.warnings)
+    session, info = create_session(plan.model.path, request.device, request.threads)
+    if info.warning:
+        notes.append(info.warning)
+    batch_size = plan.model.inputs[0].fixed_batch or max(1, int(request.batch_size))
+    predictions_tmp = tempfile.mkdtemp(prefix=".flair-partial-", dir=predictions_dir) if predictions_dir else None
+    run: dict = {}
+
+    def score_into(csv_tmp: str) -> None:
+        scorer, pipeline_seconds = _score_all(
+            plan, session, csv_tmp, predictions_tmp, batch_size, is_canceled, on_progress
+        )
+        seconds = time.perf_counter() - started
+        facts = _RunFacts(info, request.on_unpaired, csv_path, predictions_dir, seconds, pipeline_seconds)
+        run.update(scorer=scorer, seconds=seconds, report=_report(plan, scorer, facts, notes))
+
+    try:
+        write_atomic(csv_path, score_into, suffix=".partial.csv")
+        _move_all(predictions_tmp, predictions_dir)
+        publish_report(run["report"], report_path)
+    finally:
+        if predictions_tmp is not None and os.path.isdir(predictions_tmp):
+            shutil.rmtree(predictions_tmp)
+    on_progress(100.0)
+    scorer = run["scorer"]
+    return BenchmarkResult(
+        report=run["report"], report_path=report_path, samples_csv_path=csv_path, predictions_dir=predictions_dir,
+        session=info, samples=scorer.scored, failed=scorer.failed_count, seconds=run["seconds"], warnings=notes,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _RunFacts:
+    """What the report says about the run itself.
+
+    ``seconds`` includes session creation and discovery; ``pipeline_seconds`` is reading,
+    inference and scoring only (samples per second is the pipeline's throughput).
+    """
+
+    session: SessionInfo
+    on_unpaired: str
+    csv_path: str
+    predictions_dir: str | None
+    seconds: float
+    pipeline_seconds: float
+
+
+def _report(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts, notes: list[str]) -> dict:
+    """The DESIGN.md report plus the benchmark block and the protocol's per-image targets."""
+    report = build_report(scorer.total, plan.protocol, strict=False)
+    if "undeclared_values" in report:
+        notes.append(
+            "Values outside the protocol's classes were left out of the scores: "
+            + json.dumps(report["undeclared_values"])
+            + ". Check that the protocol matches the dataset and the model's classes (or give CLASS_MAP)."
+        )
+    evaluated_f1 = [c["f1"] for c in report["classes"] if c["f1"] is not None]
+    report["mf1"] = float(np.mean(evaluated_f1)) if evaluated_f1 else None
+    report["benchmark"] = _benchmark_block(plan, scorer, facts)
+    if plan.image_targets:
+        targets = scorer.targets
+        report.update(
+            image_targets_report(
+                report["miou"], report["mf1"],
+                targets.heights if plan.height_head is not None else None,
+                targets.stages if plan.stage_head is not None else None,
+            )
+        )  # fmt: skip
+    report["class_alignment"] = plan.alignment.to_dict()
+    report["warnings"] = list(notes)
+    return report
+
+
+def _benchmark_block(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts) -> dict:
+    """The report's ``benchmark`` entry: what ran, on what, how fast, what failed, the worst samples."""
+    dataset = plan.dataset
+    return {
+        "dataset": dataset.root,
+        "layout": dataset.layout,
+        "label_modality": dataset.label_modality or None,
+        "model": plan.model.path,
+        "device": facts.session.device,
+        "provider": facts.session.provider,
+        "inputs": [p.to_dict() for p in plan.inputs],
+        "segmentation_output": plan.segmentation.name,
+        "class_values": [int(v) for v in plan.class_lut],
+        "samples_found": len(dataset.samples),
+        "samples_scored": scorer.scored,
+        "samples_failed": scorer.failed_count,
+        "failed": scorer.failed,
+        "unpaired_count": len(dataset.unpaired),
+        "unpaired": dataset.unpaired[:LISTED_MAX],
+        "on_unpaired": facts.on_unpaired,
+        "seconds": facts.seconds,
+        "pipeline_seconds": facts.pipeline_seconds,
+        "samples_per_second": scorer.scored / facts.pipeline_seconds if facts.pipeline_seconds > 0 else None,
+        "samples_csv": facts.csv_path,
+        "predictions_dir": facts.predictions_dir,
+        "per_sample_miou": "mean IoU of the evaluated classes present in the sample (reference or prediction)",
+        "worst_samples": scorer.worst_samples(),
+    }

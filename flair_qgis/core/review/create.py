@@ -1,0 +1,242 @@
+"""Create a review GeoPackage: draw the sample, read label and confidence at each item, write it.
+
+Public entry point: :func:`create_review` (``flair:sample`` and the Review tab call it).
+
+Per item: ``map_class`` is the prediction at the pixel (the majority class over the polygon for
+``suspicious``), ``label_class`` the reference there (null without a reference, or where the
+reference has no value), ``confidence`` the confidence raster there (the polygon's mean for
+``suspicious``) and ``suspicion``:
+
+* with a label: ``(label != map) * confidence`` (``* 1`` without confidence), as in
+  :mod:`flair_qgis.core.labels` with a single pixel;
+* without a label: ``1 - confidence`` (how unsure the model is), null without confidence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import numpy as np
+
+from ..atomic import check_output_path
+from ..crs import same_crs
+from ..errors import InputError
+from ..nomenclature import default_color
+from ..paths import check_outputs_not_inputs
+from ..score.alignment import raster_classes
+from ..score.polygons import BoxIndex, PolygonSource
+from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
+from ..segment.grid import Grid
+from .sampling import DESIGNS, count_classes, sample_pixels
+from .store import create_review_file
+
+
+@dataclass(frozen=True)
+class SampleRequest:
+    """What ``flair:sample`` needs, captured from layers on the main thread.
+
+    Attributes:
+        prediction_path: the class map under assessment.
+        output_path: the review GeoPackage to write.
+        design: one of :data:`~flair_qgis.core.sampling.DESIGNS`.
+        samples: total number of items.
+        min_per_class: stratified only: minimum items per stratum.
+        seed: random seed.
+        reference_raster: a reference mask file, or None.
+        reference_polygons: reference polygons (GeoDataFrame or vector file), or None.
+        reference_field: class field of the polygons.
+        reference_name: the reference layer's name (recorded in the design table).
+        confidence_path: optional confidence raster.
+        extent: only this area (prediction CRS), or None.
+    """
+
+    prediction_path: str
+    output_path: str
+    design: str = "stratified"
+    samples: int = 100
+    min_per_class: int = 5
+    seed: int = 0
+    reference_raster: str | None = None
+    reference_polygons: object | None = None
+    reference_field: str = ""
+    reference_name: str = ""
+    confidence_path: str | None = None
+    extent: tuple[float, float, float, float] | None = None
+
+
+def create_review(
+    request: SampleRequest,
+    *,
+    is_canceled: Callable[[], bool] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> dict:
+    """Draw the sample of ``request`` and write the review GeoPackage.
+
+    Returns:
+        ``{"path", "items", "strata", "design"}``.
+
+    Raises:
+        InputError: bad parameters or inputs (the message says what to do); nothing is written.
+        Canceled: on cancel; nothing is written.
+    """
+    if request.design not in DESIGNS:
+        raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
+    if request.samples <= 0:
+        raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
+    output_path = check_output_path(request.output_path, "review GeoPackage")
+    reference = request.reference_raster or _path_or_none(request.reference_polygons)
+    inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
+    check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
+    if request.design == "suspicious":
+        grid, strata, items = _suspicious_items(request, is_canceled, on_progress)
+    else:
+        grid, strata, pixels = sample_pixels(
+            request.prediction_path, request.design, request.samples, min_per_class=request.min_per_class,
+            seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress,
+        )  # fmt: skip
+        if len(pixels) == 0:
+            raise InputError("The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.")
+        items = _pixel_items(request, grid, pixels)
+    pixel_area_m2 = abs(grid.transform.a * grid.transform.e)
+    create_review_file(output_path, items, strata, pixel_area_m2, _design_table(request, grid, strata, items))
+    if on_progress is not None:
+        on_progress(100.0)
+    return {"path": output_path, "items": len(items), "strata": strata, "design": request.design}
+
+
+def _path_or_none(reference: object) -> str | None:
+    return os.fspath(reference) if isinstance(reference, (str, os.PathLike)) else None
+
+
+def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
+    import geopandas as gpd
+
+    rows, cols, classes = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    xs, ys = grid.transform * (cols + 0.5, rows + 0.5)
+    labels = _labels_at(request, grid, rows, cols, np.asarray(xs), np.asarray(ys))
+    confidence = (
+        _raster_at(request.confidence_path, grid, rows, cols, "confidence raster")
+        if request.confidence_path
+        else np.full(len(pixels), np.nan)
+    )
+    has_label = ~np.isnan(labels)
+    with np.errstate(invalid="ignore"):
+        disagree = (labels != classes).astype(np.float64)
+        suspicion = np.where(has_label, disagree * np.where(np.isnan(confidence), 1.0, confidence), 1.0 - confidence)
+    return gpd.GeoDataFrame(
+        {
+            "item_id": np.arange(1, len(pixels) + 1),
+            "stratum": classes if request.design == "stratified" else np.zeros(len(pixels), dtype=np.int64),
+            "map_class": classes,
+            "label_class": labels,
+            "confidence": confidence,
+            "suspicion": suspicion,
+        },
+        geometry=gpd.points_from_xy(xs, ys),
+        crs=grid.crs_wkt,
+    )
+
+
+def _labels_at(request: SampleRequest, grid: Grid, rows: np.ndarray, cols: np.ndarray, xs, ys) -> np.ndarray:
+    """Reference class at each pixel (NaN where none)."""
+    if request.reference_raster:
+        return _raster_at(request.reference_raster, grid, rows, cols, "reference")
+    if request.reference_polygons is None:
+        return np.full(len(rows), np.nan)
+    from shapely.geometry import Point
+
+    source = PolygonSource(request.reference_polygons, request.reference_field, grid)
+    geometries = list(source.geometries)
+    index = BoxIndex(geometries)
+    out = np.full(len(rows), np.nan)
+    for k, (x, y) in enumerate(zip(np.asarray(xs).tolist(), np.asarray(ys).tolist())):
+        point = Point(x, y)
+        hits = [int(h) for h in index.query((x, y, x, y)) if geometries[int(h)].intersects(point)]
+        if hits:
+            value = source.values[max(hits)]  # later features win, as when scoring
+            out[k] = value if value >= 0 else np.nan
+    return out
+
+
+def _raster_at(path: str, grid: Grid, rows: np.ndarray, cols: np.ndarray, what: str) -> np.ndarray:
+    """Values of a raster at grid pixels, read on the grid (warped when in another CRS); NaN where invalid."""
+    info = raster_info(path, what)
+    if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
+        raise InputError(f"The {what} does not overlap the prediction: choose layers covering the same area.")
+    out = np.full(len(rows), np.nan)
+    source = ClassRasterSource(path, grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt))
+    with source.open() as reader:
+        for k, (row, col) in enumerate(zip(rows.tolist(), cols.tolist())):
+            value, valid = reader.read(int(row), int(col), 1, 1)
+            if valid[0, 0]:
+                out[k] = float(value[0, 0])
+    return out
+
+
+def _suspicious_items(request: SampleRequest, is_canceled, on_progress):
+    import geopandas as gpd
+
+    from ..score.evaluate import prediction_grid
+    from ..score.labels import rank_labels
+
+    if request.reference_polygons is None:
+        raise InputError("The suspicious design ranks reference polygons: give REFERENCE as a polygon layer.")
+    grid = prediction_grid(request.prediction_path, request.extent)
+    strata = count_classes(request.prediction_path, grid, is_canceled=is_canceled)
+    with tempfile.TemporaryDirectory() as folder:
+        ranked = rank_labels(
+            request.prediction_path, request.reference_polygons, request.reference_field,
+            os.path.join(folder, "ranked.gpkg"), confidence_path=request.confidence_path, extent=request.extent,
+            is_canceled=is_canceled, on_progress=on_progress,
+        )  # fmt: skip
+    ranked = ranked[ranked["suspicion"].notna() & ranked["predicted"].notna()].head(request.samples)
+    if len(ranked) == 0:
+        raise InputError("No reference polygon has a scored pixel in the extent: nothing to review.")
+    predicted = ranked["predicted"].astype(np.int64).to_numpy()
+    items = gpd.GeoDataFrame(
+        {
+            "item_id": np.arange(1, len(ranked) + 1),
+            "source_fid": ranked["source_fid"].to_numpy(),
+            "stratum": predicted,
+            "map_class": predicted,
+            "label_class": ranked["label"].to_numpy(),
+            "confidence": ranked["mean_confidence"].to_numpy(dtype=np.float64),
+            "suspicion": ranked["suspicion"].to_numpy(dtype=np.float64),
+        },
+        geometry=ranked.geometry.values,
+        crs=ranked.crs,
+    )
+    return grid, strata, items
+
+
+def _design_table(request: SampleRequest, grid: Grid, strata: dict[int, int], items) -> dict[str, object]:
+    declared = {c.value: c for c in raster_classes(request.prediction_path)}
+    seen = set(strata) | {int(v) for v in items["label_class"].dropna().tolist()}
+    classes = [
+        {"value": v, "name": declared[v].name if v in declared else f"class {v}",
+         "color": (declared[v].color if v in declared else "") or default_color(v)}
+        for v in sorted(seen | set(declared))
+    ]  # fmt: skip
+    return {
+        "design": request.design,
+        "samples": request.samples,
+        "min_per_class": request.min_per_class,
+        "seed": request.seed,
+        "prediction": os.path.abspath(request.prediction_path),
+        "reference": request.reference_name or (request.reference_raster or ""),
+        "reference_field": request.reference_field,
+        "reference_kind": "raster"
+        if request.reference_raster
+        else ("polygons" if request.reference_polygons is not None else ""),
+        "confidence": request.confidence_path or "",
+        "extent": list(request.extent) if request.extent else None,
+        "crs_wkt": grid.crs_wkt or "",
+        "pixel_area_m2": abs(grid.transform.a * grid.transform.e),
+        "classes": json.dumps(classes),
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }

@@ -1,0 +1,226 @@
+"""Sampling designs for the label review: which pixels (or polygons) a person looks at.
+
+Designs (``DESIGNS``):
+
+* ``stratified``: stratified random pixel sample, strata = predicted classes (Olofsson et al.
+  2014). Allocation: every stratum gets ``min(MIN_PER_CLASS, N_h)`` pixels (a stratum smaller
+  than ``MIN_PER_CLASS`` gives all its pixels), the rest of ``SAMPLES`` is shared in proportion to
+  ``N_h`` (largest remainders).
+* ``random``: simple random sample of the valid pixels.
+* ``grid``: systematic sample: pixel centres every ``step = round(sqrt(N / SAMPLES))`` pixels in
+  both directions from a random offset in ``[0, step)`` (about ``SAMPLES`` points).
+* ``suspicious``: reference polygons in decreasing suspicion (:func:`flair_qgis.core.labels.rank_labels`).
+
+Memory: two passes over windows of the class map; the first counts pixels per class, the second
+draws the chosen ranks per class in each window. Nothing is held but counts and the sample.
+
+Items of the random designs are shuffled (seeded): a review stopped halfway is still a random
+sample of every stratum. Grid items run row by row (a systematic sweep, as in ThRasE).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+
+import numpy as np
+
+from ..errors import Canceled, InputError
+from ..score.evaluate import prediction_grid, windows
+from ..score.reference import ClassRasterSource
+from ..segment.grid import Grid
+
+DESIGNS = ("stratified", "random", "grid", "suspicious")
+
+Progress = Callable[[float], None] | None
+CancelCheck = Callable[[], bool] | None
+
+
+def _window_reads(
+    grid: Grid, prediction_path: str, is_canceled: CancelCheck, on_progress: Progress, share: tuple[float, float]
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    """``(row, col, values, valid)`` for each window, in a fixed order; progress in ``share``."""
+    plan = windows(grid)
+    with ClassRasterSource(prediction_path, grid).open() as reader:
+        for done, (row, col, rows, cols) in enumerate(plan):
+            if is_canceled is not None and is_canceled():
+                raise Canceled()
+            values, valid = reader.read(row, col, rows, cols)
+            yield row, col, values, valid
+            if on_progress is not None:
+                on_progress(share[0] + (share[1] - share[0]) * (done + 1) / len(plan))
+
+
+def count_classes(
+    prediction_path: str,
+    grid: Grid,
+    *,
+    is_canceled: CancelCheck = None,
+    on_progress: Progress = None,
+) -> dict[int, int]:
+    """Valid pixels per class value of the class map on ``grid`` (``N_h``).
+
+    Raises:
+        InputError: no valid pixel at all (nothing to stratify).
+        Canceled: on cancel.
+    """
+    totals: dict[int, int] = {}
+    for _row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0)):
+        classes, counts = np.unique(values[valid], return_counts=True)
+        for value, count in zip(classes.tolist(), counts.tolist()):
+            totals[int(value)] = totals.get(int(value), 0) + int(count)
+    if not totals:
+        raise InputError(
+            "The prediction has no valid pixel in the extent (all nodata): there is no class to sample. "
+            "Choose another extent or the class map itself."
+        )
+    return totals
+
+
+def allocate(strata: Mapping[int, int], samples: int, min_per_class: int) -> dict[int, int]:
+    """Sample size per stratum: ``min(min_per_class, N_h)`` each, the rest proportional to ``N_h``.
+
+    The total is ``samples`` unless the minimums alone exceed it (then it is their sum) or the
+    map has fewer pixels.
+    """
+    sizes = {h: min(max(0, min_per_class), n) for h, n in strata.items()}
+    left = samples - sum(sizes.values())
+    room = {h: strata[h] - sizes[h] for h in strata}
+    while left > 0 and any(room.values()):
+        weight = sum(strata[h] for h in strata if room[h] > 0)
+        quota = {h: left * strata[h] / weight if room[h] > 0 else 0.0 for h in strata}
+        extra = {h: min(room[h], int(np.floor(q))) for h, q in quota.items()}
+        given = sum(extra.values())
+        # Largest remainders take the units the floors left over.
+        for h in sorted(strata, key=lambda h: (-(quota[h] - np.floor(quota[h])), h)):
+            if given >= left:
+                break
+            if room[h] - extra[h] > 0 and quota[h] > 0:
+                extra[h] += 1
+                given += 1
+        if given == 0:
+            break
+        for h in strata:
+            sizes[h] += extra[h]
+            room[h] -= extra[h]
+        left -= given
+    return sizes
+
+
+def _choose_ranks(rng: np.random.Generator, population: int, size: int) -> np.ndarray:
+    """``size`` distinct sorted ranks in ``[0, population)``."""
+    size = min(size, population)
+    if size <= 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.sort(rng.choice(population, size=size, replace=False).astype(np.int64))
+
+
+def draw_pixels(
+    prediction_path: str,
+    grid: Grid,
+    ranks: Mapping[int | None, np.ndarray],
+    *,
+    is_canceled: CancelCheck = None,
+    on_progress: Progress = None,
+) -> np.ndarray:
+    """The pixels holding the chosen ranks, counted in window order.
+
+    Args:
+        ranks: per class value, sorted ranks among that class's valid pixels; key None: ranks
+            among all valid pixels.
+
+    Returns:
+        ``(n, 3)`` int64 array of ``row, col, class`` in grid pixels.
+    """
+    seen = dict.fromkeys(ranks, 0)
+    found: list[np.ndarray] = []
+    for row, col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
+        cols = values.shape[1]
+        flat, flat_valid = values.ravel(), valid.ravel()
+        for key, chosen in ranks.items():
+            mask = flat_valid if key is None else flat_valid & (flat == key)
+            count = int(mask.sum())
+            low = seen[key]
+            first, last = np.searchsorted(chosen, [low, low + count])
+            if last > first:
+                position = np.flatnonzero(mask)[chosen[first:last] - low]
+                found.append(np.stack([row + position // cols, col + position % cols, flat[position]], axis=1))
+            seen[key] = low + count
+    return np.concatenate(found).astype(np.int64) if found else np.zeros((0, 3), dtype=np.int64)
+
+
+def draw_grid(
+    prediction_path: str,
+    grid: Grid,
+    step_px: int,
+    offset_px: tuple[int, int],
+    *,
+    is_canceled: CancelCheck = None,
+    on_progress: Progress = None,
+) -> np.ndarray:
+    """Valid pixels on the systematic grid ``offset + k * step``, row by row: ``(n, 3)`` row, col, class."""
+    found: list[np.ndarray] = []
+    for row, col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
+        rows_here = np.arange(row + (offset_px[0] - row) % step_px, row + values.shape[0], step_px)
+        cols_here = np.arange(col + (offset_px[1] - col) % step_px, col + values.shape[1], step_px)
+        if rows_here.size == 0 or cols_here.size == 0:
+            continue
+        rr, cc = np.meshgrid(rows_here, cols_here, indexing="ij")
+        keep = valid[rr - row, cc - col]
+        found.append(np.stack([rr[keep], cc[keep], values[rr - row, cc - col][keep]], axis=1))
+    if not found:
+        return np.zeros((0, 3), dtype=np.int64)
+    pixels = np.concatenate(found).astype(np.int64)
+    return pixels[np.lexsort((pixels[:, 1], pixels[:, 0]))]
+
+
+def sample_pixels(
+    prediction_path: str,
+    design: str,
+    samples: int,
+    *,
+    min_per_class: int = 0,
+    seed: int = 0,
+    extent: tuple[float, float, float, float] | None = None,
+    is_canceled: CancelCheck = None,
+    on_progress: Progress = None,
+) -> tuple[Grid, dict[int, int], np.ndarray]:
+    """Draw a pixel sample of a class map.
+
+    Args:
+        prediction_path: the class map.
+        design: ``stratified``, ``random`` or ``grid``.
+        samples: total sample size wanted (> 0).
+        min_per_class: stratified only: the minimum per stratum.
+        seed: random seed (same seed, same sample).
+        extent: only this area (prediction CRS).
+
+    Returns:
+        ``(grid, N_h per class, pixels)`` with pixels an ``(n, 3)`` array of row, col, class in
+        review order.
+
+    Raises:
+        InputError: samples <= 0, unknown design, no valid pixel, unreadable raster.
+        Canceled: on cancel.
+    """
+    if samples <= 0:
+        raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
+    if design not in DESIGNS[:3]:
+        raise InputError(f"Unknown pixel design '{design}': use stratified, random or grid.")
+    grid = prediction_grid(prediction_path, extent)
+    strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress)
+    rng = np.random.default_rng(seed)
+    if design == "grid":
+        step_px = max(1, round(float(np.sqrt(sum(strata.values()) / samples))))
+        offset = (int(rng.integers(step_px)), int(rng.integers(step_px)))
+        return (
+            grid,
+            strata,
+            draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress),
+        )
+    if design == "stratified":
+        sizes = allocate(strata, samples, min_per_class)
+        ranks: dict[int | None, np.ndarray] = {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
+    else:
+        ranks = {None: _choose_ranks(rng, sum(strata.values()), samples)}
+    pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress)
+    return grid, strata, pixels[rng.permutation(len(pixels))]

@@ -1,0 +1,158 @@
+"""One person reviewing items one at a time: position, filter, verdicts, class keys. No Qt here.
+
+The Review tab drives a :class:`ReviewSession`; each verdict goes straight to the GeoPackage
+(:meth:`~flair_qgis.core.review_store.ReviewStore.set_verdict`), then the in-memory copy of that
+item is re-read, so progress and figures follow the file.
+
+Class keys: the review's classes, sorted by value, are given keys by position: the first nine
+``1``..``9``, the tenth ``0``, the next ten ``Shift+1``..``Shift+0`` (20 classes by keyboard; the
+class list takes clicks for more).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..nomenclature import ClassInfo, default_color
+from .report import review_report
+from .store import ReviewItem, ReviewStore
+
+KEYS_PER_ROW = 10
+
+
+@dataclass(frozen=True)
+class ClassKey:
+    """A class and the key that selects it (``"3"``, ``"0"``, ``"Shift+2"``, or "" beyond 20)."""
+
+    info: ClassInfo
+    key: str
+
+
+def class_keys(classes: list[ClassInfo]) -> list[ClassKey]:
+    """Keys by position (see the module docstring)."""
+    out = []
+    for position, info in enumerate(sorted(classes, key=lambda c: c.value)):
+        digit = str((position % KEYS_PER_ROW + 1) % 10)
+        key = digit if position < KEYS_PER_ROW else (f"Shift+{digit}" if position < 2 * KEYS_PER_ROW else "")
+        out.append(ClassKey(info, key))
+    return out
+
+
+def review_classes(store: ReviewStore, items: list[ReviewItem]) -> list[ClassInfo]:
+    """Classes recorded in the design table, plus any value met in the items."""
+    try:
+        declared = [
+            ClassInfo(int(c["value"]), str(c["name"]), str(c["color"]))
+            for c in json.loads(store.design.get("classes", "[]"))
+        ]
+    except (ValueError, KeyError, TypeError):
+        declared = []
+    known = {c.value for c in declared}
+    seen = {v for i in items for v in (i.map_class, i.label_class, i.true_class) if v is not None}
+    extra = [ClassInfo(v, f"class {v}", default_color(v)) for v in sorted(seen - known)]
+    return sorted(declared + extra, key=lambda c: c.value)
+
+
+class ReviewSession:
+    """Position and verdicts of one review.
+
+    Args:
+        store: the open review (the session closes it in :meth:`close`).
+        reviewer: written with every verdict.
+    """
+
+    def __init__(self, store: ReviewStore, reviewer: str = "") -> None:
+        self.store = store
+        self.reviewer = reviewer
+        self.items = store.items()
+        self.keys = class_keys(review_classes(store, self.items))
+        self.only_unreviewed = False
+        self.index = self.first_unreviewed()
+
+    def close(self) -> None:
+        """Close the file (verdicts are already on disk)."""
+        self.store.close()
+
+    @property
+    def current(self) -> ReviewItem | None:
+        """The item shown, or None for an empty review."""
+        return self.items[self.index] if self.items else None
+
+    def reviewed_count(self) -> int:
+        """Items with a verdict (unsure included)."""
+        return sum(1 for i in self.items if i.reviewed)
+
+    def first_unreviewed(self) -> int:
+        """Index of the first item without a verdict (0 when all are reviewed)."""
+        return next((k for k, i in enumerate(self.items) if not i.reviewed), 0)
+
+    def move(self, step: int) -> ReviewItem | None:
+        """Go ``step`` (+1 next, -1 previous) items on, skipping reviewed ones under the filter.
+
+        Returns:
+            The new current item (unchanged at either end).
+        """
+        k = self.index + step
+        while 0 <= k < len(self.items):
+            if not (self.only_unreviewed and self.items[k].reviewed):
+                self.index = k
+                break
+            k += step
+        return self.refresh()
+
+    def go_to(self, index: int) -> ReviewItem | None:
+        """Show item ``index`` (0-based, clipped)."""
+        self.index = min(max(index, 0), max(len(self.items) - 1, 0))
+        return self.refresh()
+
+    def refresh(self) -> ReviewItem | None:
+        """Re-read the current item from the file (another session may have decided it)."""
+        if not self.items:
+            return None
+        self.items[self.index] = self.store.item(self.items[self.index].item_id)
+        return self.items[self.index]
+
+    def expected_class(self) -> int | None:
+        """What ``C`` confirms: the label, or the map class when the item has no label."""
+        item = self.current
+        if item is None:
+            return None
+        return item.label_class if item.label_class is not None else item.map_class
+
+    def decide(self, verdict: str, true_class: int | None) -> ReviewItem | None:
+        """Write a verdict for the current item (durable when this returns)."""
+        item = self.current
+        if item is None:
+            return None
+        self.store.set_verdict(item.item_id, verdict, true_class, self.reviewer)
+        return self.refresh()
+
+    def confirm(self) -> ReviewItem | None:
+        """``C``: the label (or, without a label, the map class) is right."""
+        return self.decide("correct", self.expected_class())
+
+    def choose_class(self, value: int) -> ReviewItem | None:
+        """The interpreter sees class ``value``: correct when it is the label, else wrong."""
+        return self.decide("correct" if value == self.expected_class() else "wrong", value)
+
+    def unsure(self) -> ReviewItem | None:
+        """``U``: cannot tell."""
+        return self.decide("unsure", None)
+
+    def set_note(self, note: str) -> ReviewItem | None:
+        """Keep a note on the current item (saved at once)."""
+        item = self.current
+        if item is None or note == item.note:
+            return item
+        self.store.set_note(item.item_id, note)
+        return self.refresh()
+
+    def class_for_key(self, digit: int, shifted: bool) -> int | None:
+        """The class value of key ``digit`` (0..9), with Shift or not; None when no class has it."""
+        position = (digit - 1) % KEYS_PER_ROW + (KEYS_PER_ROW if shifted else 0)
+        return self.keys[position].info.value if position < len(self.keys) else None
+
+    def report(self) -> dict:
+        """The review report over the items as they are now (no file read)."""
+        return review_report(self.store, self.items)

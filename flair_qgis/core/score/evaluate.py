@@ -1,0 +1,270 @@
+"""Score a class-map raster against a reference raster or polygon layer, window by window.
+
+One entry point, :func:`score`, behind ``flair:evaluate``, the dock's "Score this view" and the
+demo. The reference is a :class:`Reference`: a class raster (read on the prediction's grid:
+directly when both share pixels, else warped with nearest-neighbour resampling) or polygons with
+a class field (rasterised at pixel centres). :func:`evaluate_rasters` and
+:func:`evaluate_vector` are the same call for one kind of reference.
+
+The class map's declared classes are aligned with the protocol's codes first
+(:func:`flair_qgis.core.alignment.align_classes`: by value, by name, or ``CLASS_MAP``). Pixels
+that are nodata (or outside the layer) on either side are not counted. The report is
+:func:`flair_qgis.core.metrics.build_report`'s, plus ``prediction``, ``reference``, ``extent``,
+``grid`` and ``class_alignment``. The error map (:mod:`flair_qgis.core.errormap`) is published
+only when the report could be built: bad input leaves nothing behind. Reports are written by
+:func:`flair_qgis.core.report.publish_report`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from ..atomic import check_output_path
+from ..crs import same_crs
+from ..errors import Canceled, InputError
+from ..nomenclature import ClassInfo, default_color
+from ..segment.grid import Grid, plan_grid
+from .alignment import ClassAlignment, align_classes, raster_classes
+from .errormap_writer import ErrorMapOutput
+from .metrics import ConfusionMatrix, build_report
+from .polygons import PolygonSource
+from .protocols import Protocol
+from .reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
+
+WINDOW_PX = 1024 * 1024
+"""Pixels per window (1 Mpx: about 16 MB of temporaries in flight, whatever the area)."""
+_ROW_MULTIPLE = 128
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference a class map is scored against.
+
+    Attributes:
+        raster_path: a class raster (band 1), or None for polygons.
+        polygons: a GeoDataFrame or a vector file, or None for a raster.
+        field: the class field of the polygons.
+        layer: layer of a multi-layer vector file (None = first).
+        name: the layer's name, what the report calls polygons (default: their file).
+    """
+
+    raster_path: str | None = None
+    polygons: object | None = None
+    field: str = ""
+    layer: str | None = None
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """The reference as the report names it: a raster's file, else the layer's name or file."""
+        if self.raster_path is not None:
+            return self.raster_path
+        if self.name:
+            return self.name
+        return os.fspath(self.polygons) if isinstance(self.polygons, (str, os.PathLike)) else "<layer>"
+
+
+def prediction_grid(prediction_path: str, extent: tuple[float, float, float, float] | None) -> Grid:
+    """The grid scored: the prediction raster's, clipped to ``extent`` (in the prediction's CRS).
+
+    Raises:
+        InputError: unreadable raster, empty extent, or an extent outside the raster.
+    """
+    info = raster_info(prediction_path, "prediction")
+    if info.count < 1:
+        raise InputError(f"The prediction {prediction_path} has no band.")
+    return plan_grid(info.transform, info.width, info.height, info.crs_wkt, extent)
+
+
+def windows(grid: Grid, window_px: int = WINDOW_PX) -> list[tuple[int, int, int, int]]:
+    """``(row, col, rows, cols)`` windows covering the grid, full-width strips when they fit."""
+    cols = min(grid.width, 4096)
+    rows = max(_ROW_MULTIPLE, (window_px // cols) // _ROW_MULTIPLE * _ROW_MULTIPLE)
+    return [
+        (r, c, min(rows, grid.height - r), min(cols, grid.width - c))
+        for r in range(0, grid.height, rows)
+        for c in range(0, grid.width, cols)
+    ]
+
+
+def each_window(
+    grid: Grid,
+    window_px: int = WINDOW_PX,
+    is_canceled: Callable[[], bool] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> Iterator[tuple[int, int, int, int]]:
+    """The :func:`windows` of a grid, polling ``is_canceled`` before and reporting 0..100 after each.
+
+    Raises:
+        Canceled: ``is_canceled`` answered True.
+    """
+    plan = windows(grid, window_px)
+    for done, window in enumerate(plan):
+        if is_canceled is not None and is_canceled():
+            raise Canceled()
+        yield window
+        if on_progress is not None:
+            on_progress(100.0 * (done + 1) / len(plan))
+
+
+def _no_overlap(what: str, extent: tuple | None) -> InputError:
+    return InputError(
+        f"The prediction and the {what} do not overlap"
+        + (" within the extent" if extent else "")
+        + ": choose layers (and an extent) covering the same area."
+    )
+
+
+def reference_source(reference: Reference, grid: Grid, extent: tuple | None) -> ClassRasterSource | PolygonSource:
+    """The reader of a reference on the prediction grid.
+
+    Raises:
+        InputError: unreadable layer, bad field or geometries, or no overlap with the grid.
+    """
+    if reference.raster_path is not None:
+        info = raster_info(reference.raster_path, "reference")
+        if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
+            raise _no_overlap("reference", extent)
+        return ClassRasterSource(
+            os.fspath(reference.raster_path), grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt)
+        )
+    if reference.polygons is None:
+        raise InputError("No reference given: choose a raster mask or a polygon layer.")
+    source = PolygonSource(reference.polygons, reference.field, grid, layer=reference.layer)
+    if len(source.values) == 0 or not bounds_overlap(grid.bounds, source.bounds):
+        raise _no_overlap("reference polygons", extent)
+    return source
+
+
+def score(
+    prediction_path: str | os.PathLike[str],
+    reference: Reference,
+    protocol: Protocol,
+    *,
+    extent: tuple[float, float, float, float] | None = None,
+    error_map_path: str | None = None,
+    class_map: Mapping[int, int] | None = None,
+    is_canceled: Callable[[], bool] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+    window_px: int = WINDOW_PX,
+) -> dict:
+    """Score a class map against a reference under a protocol.
+
+    Args:
+        prediction_path: the class map (band 1); its grid is the grid scored.
+        reference: a class raster (any CRS/resolution) or polygons with a class field.
+        protocol: see :mod:`flair_qgis.core.protocols`.
+        extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS; None = the whole prediction.
+        error_map_path: optional GeoTIFF error map on the scored grid.
+        class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
+        is_canceled: polled between windows.
+        on_progress: called with 0..100.
+        window_px: pixels per window (memory bound).
+
+    Returns:
+        The report dict (DESIGN.md format).
+
+    Raises:
+        InputError: unreadable layers, no overlap, empty extent, classes that cannot be aligned,
+            undeclared values.
+        Canceled: ``is_canceled`` answered True; nothing was written.
+    """
+    prediction_path = os.fspath(prediction_path)
+    if error_map_path:
+        check_output_path(error_map_path, "error map")
+    grid = prediction_grid(prediction_path, extent)
+    source = reference_source(reference, grid, extent)
+    declared = raster_classes(prediction_path)
+    alignment = align_classes(declared, protocol, class_map, what="class map")
+    report = _score(
+        prediction_path, grid, source, protocol, alignment, error_map_path, is_canceled, on_progress, window_px
+    )
+    report.update(
+        prediction=prediction_path,
+        reference=reference.label,
+        extent=list(grid.bounds) if extent is not None else None,
+        grid={"width": grid.width, "height": grid.height, "pixel_size": grid.pixel_size_m},
+        class_alignment=alignment.to_dict(),
+    )
+    if isinstance(source, ClassRasterSource):
+        report["reference_resampled"] = not source.aligned
+    else:
+        report["reference_field"] = reference.field
+    return report
+
+
+def _named(protocol: Protocol, declared: tuple[ClassInfo, ...], values) -> Protocol:
+    """An open protocol closed on ``values``, named by the class map where it declares names."""
+    names = {c.value: c for c in declared}
+    return protocol.with_classes([names.get(v, ClassInfo(v, f"class {v}", default_color(v))) for v in values])
+
+
+def _score(
+    prediction_path: str,
+    grid: Grid,
+    source: ClassRasterSource | PolygonSource,
+    protocol: Protocol,
+    alignment: ClassAlignment,
+    error_map_path: str | None,
+    is_canceled: Callable[[], bool] | None,
+    on_progress: Callable[[float], None] | None,
+    window_px: int,
+) -> dict:
+    """Count the pairs window by window (writing the error map), then build the report."""
+    matrix = ConfusionMatrix()
+    # An open protocol's error map cannot wait for the values found: it lists every uint8 value.
+    map_protocol = _named(protocol, alignment.declared, range(256)) if protocol.is_open else protocol
+    error_map = ErrorMapOutput(error_map_path, grid, map_protocol) if error_map_path else None
+    try:
+        with ClassRasterSource(prediction_path, grid).open() as pred_reader, source.open() as ref_reader:
+            for row, col, rows, cols in each_window(grid, window_px, is_canceled, on_progress):
+                pred, valid = pred_reader.read(row, col, rows, cols)
+                ref, ref_valid = ref_reader.read(row, col, rows, cols)
+                valid &= ref_valid
+                pred = alignment.apply(pred)
+                matrix.update(ref, pred, valid)
+                if error_map is not None:
+                    error_map.write(ref, pred, valid, row, col)
+        if matrix.total == 0:
+            raise InputError(
+                "No pixel has data in both the prediction and the reference over the area scored: check "
+                "that they cover the same place (and the extent), and their nodata."
+            )
+        if protocol.is_open and alignment.declared:
+            found = sorted(set(matrix.reference_values()) | set(matrix.prediction_values()))
+            protocol = _named(protocol, alignment.declared, found)
+        report = build_report(matrix, protocol)
+        if error_map is not None:
+            report["error_map"] = error_map.commit(report["confusion_labels"] if map_protocol is not protocol else None)
+    except BaseException:
+        if error_map is not None:
+            error_map.abort()
+        raise
+    return report
+
+
+def evaluate_rasters(
+    prediction_path: str | os.PathLike[str],
+    reference_path: str | os.PathLike[str],
+    protocol: Protocol,
+    **options,
+) -> dict:
+    """:func:`score` against a reference raster (``options``: those of :func:`score`)."""
+    return score(prediction_path, Reference(raster_path=os.fspath(reference_path)), protocol, **options)
+
+
+def evaluate_vector(
+    prediction_path: str | os.PathLike[str],
+    reference_gdf_or_path,
+    field: str,
+    protocol: Protocol,
+    *,
+    layer: str | None = None,
+    **options,
+) -> dict:
+    """:func:`score` against polygons with a class field (``options``: those of :func:`score`)."""
+    return score(
+        prediction_path, Reference(polygons=reference_gdf_or_path, field=field, layer=layer), protocol, **options
+    )

@@ -1,0 +1,237 @@
+"""Polygons with a class field, rasterised window by window on a prediction grid.
+
+:class:`PolygonSource` answers ``read(row, col, rows, cols) -> (values, valid)`` like the class
+rasters of :mod:`flair_qgis.core.reference`: a pixel belongs to the polygon that contains its
+centre (later features win where polygons overlap); a polygon with a null class is not counted.
+:meth:`PolygonReader.read_index` yields the 1-based index of the polygon of each pixel (the
+suspicious-label ranking counts per polygon with it). Only the polygons whose bounding boxes meet
+a window are rasterised for it (:class:`BoxIndex`, shapely's R-tree).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+import numpy as np
+import rasterio.windows
+from rasterio.windows import Window
+
+from ..crs import is_local, same_crs
+from ..errors import InputError
+from ..segment.grid import Grid
+
+# A GeoDataFrame captured on QGIS's main thread carries its CRS as WKT under this key of
+# ``gdf.attrs`` and has no CRS of its own: a pyproj CRS holds PROJ objects that must not be used
+# from another thread (QGIS 3.40 and PROJ 9.6 crash), so the worker builds its own from the WKT.
+CRS_WKT_ATTR = "flair_crs_wkt"
+
+
+def polygons_crs_wkt(gdf) -> str | None:
+    """The CRS of polygons as WKT: the GeoDataFrame's own CRS, else the WKT carried beside it.
+
+    Args:
+        gdf: a GeoDataFrame, with a CRS or with the WKT under ``gdf.attrs[CRS_WKT_ATTR]``.
+
+    Returns:
+        WKT, or None when the polygons have no CRS.
+    """
+    if gdf.crs is not None:
+        return gdf.crs.to_wkt()
+    return gdf.attrs.get(CRS_WKT_ATTR) or None
+
+
+def with_own_crs(gdf):
+    """``gdf`` with a CRS built in the calling thread from the WKT carried beside it.
+
+    Args:
+        gdf: a GeoDataFrame (captured without a CRS, or already with one).
+
+    Returns:
+        ``gdf`` itself when it has a CRS or carries none, else a copy with its CRS set.
+    """
+    wkt = gdf.attrs.get(CRS_WKT_ATTR)
+    if gdf.crs is not None or not wkt:
+        return gdf
+    return gdf.set_crs(wkt)
+
+
+def without_own_crs(gdf):
+    """A copy of ``gdf`` with no pyproj CRS, its CRS carried as WKT beside it: what a worker hands
+    back to QGIS's main thread.
+
+    Args:
+        gdf: a GeoDataFrame made in the calling thread.
+
+    Returns:
+        The same rows and columns (geometry last) with ``crs`` None and the WKT in its attrs.
+    """
+    import geopandas as gpd
+
+    name = gdf.geometry.name
+    # Geometries as a plain list: a GeometryArray would bring its pyproj CRS along.
+    out = gpd.GeoDataFrame(gdf.drop(columns=name), geometry=list(gdf.geometry))
+    out.attrs[CRS_WKT_ATTR] = polygons_crs_wkt(gdf)
+    return out
+
+
+def _class_values(series, field: str) -> np.ndarray:
+    """Integer class values of a field; nulls become -1 (polygon not counted).
+
+    Raises:
+        InputError: a value is text (or a number) that is not a whole class value.
+    """
+    values = np.full(len(series), -1, dtype=np.int64)
+    bad = []
+    for i, value in enumerate(series.tolist()):
+        if value is None or (isinstance(value, float) and np.isnan(value)):
+            continue
+        try:
+            number = float(str(value).strip()) if isinstance(value, str) else float(value)
+            if not number.is_integer():
+                raise ValueError
+            values[i] = int(number)
+        except (TypeError, ValueError):
+            bad.append(value)
+    if bad:
+        shown = ", ".join(repr(v) for v in bad[:5])
+        raise InputError(
+            f"Field '{field}' holds values that are not class values ({shown}{', ...' if len(bad) > 5 else ''}): "
+            "choose the field that holds the integer class codes."
+        )
+    return values
+
+
+class PolygonSource:
+    """Polygons with a class field, rasterised on a grid (pixel centres).
+
+    Args:
+        reference: a GeoDataFrame or a path GeoPandas can read (GeoPackage, Shapefile, ...).
+        field: the class field.
+        grid: the prediction grid.
+        layer: layer name inside a multi-layer file (None = first).
+
+    Raises:
+        InputError: unreadable file, missing field, non-class values, non-polygon geometries.
+    """
+
+    def __init__(self, reference, field: str, grid: Grid, layer: str | None = None) -> None:
+        import geopandas as gpd
+
+        if isinstance(reference, (str, os.PathLike)):
+            path = os.fspath(reference)
+            if not os.path.exists(path):
+                raise InputError(f"The reference file does not exist: {path}.")
+            try:
+                gdf = gpd.read_file(path, layer=layer) if layer else gpd.read_file(path)
+            except Exception as err:
+                raise InputError(f"Cannot read {path} as a vector layer ({err}).") from err
+        else:
+            gdf = reference
+        if not isinstance(gdf, gpd.GeoDataFrame):
+            raise InputError("The reference is neither a raster nor a polygon layer.")
+        vector_wkt = polygons_crs_wkt(gdf)
+        if not field:
+            raise InputError("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
+        if field not in gdf.columns:
+            fields = ", ".join(c for c in gdf.columns if c != gdf.geometry.name)
+            raise InputError(f"The reference layer has no field '{field}'. Its fields are: {fields or 'none'}.")
+        gdf = gdf[gdf.geometry.notna() & ~gdf.geometry.is_empty]
+        kinds = set(gdf.geometry.geom_type.unique())
+        if not kinds <= {"Polygon", "MultiPolygon"}:
+            raise InputError(
+                f"The reference layer holds {', '.join(sorted(kinds - {'Polygon', 'MultiPolygon'}))} geometries: "
+                "give a polygon layer (or a raster mask) as reference."
+            )
+        if not same_crs(grid.crs_wkt, vector_wkt):
+            if is_local(grid.crs_wkt) or is_local(vector_wkt):
+                raise InputError(
+                    "The reference polygons and the prediction are in different CRSs and one is a local CRS "
+                    "that cannot be reprojected: assign the right CRS to the layer."
+                )
+            gdf = (gdf if gdf.crs is not None else gdf.set_crs(vector_wkt)).to_crs(grid.crs_wkt)
+            vector_wkt = grid.crs_wkt
+        self.crs_wkt = vector_wkt
+        self.source_index = np.asarray(gdf.index)
+        self.values = _class_values(gdf[field], field)
+        self.geometries = gdf.geometry.reset_index(drop=True)
+        self.gdf = gdf
+        self.field = field
+        self.grid = grid
+        self.bounds = tuple(gdf.total_bounds) if len(gdf) else (0.0, 0.0, 0.0, 0.0)
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[PolygonReader]:
+        """Open in the calling thread."""
+        yield PolygonReader(self)
+
+
+class PolygonReader:
+    """Rasterises the polygons intersecting each window."""
+
+    def __init__(self, source: PolygonSource) -> None:
+        self.source = source
+        self.boxes = BoxIndex(list(source.geometries))
+        # Index 0 is "no polygon"; polygon i (0-based) is i + 1.
+        self.lut = np.concatenate([[0], source.values])
+        top = int(source.values.max(initial=0))
+        low = int(source.values.min(initial=0))
+        self.dtype = np.uint8 if 0 <= low and top <= 255 else np.int64
+
+    def read_index(self, row: int, col: int, rows: int, cols: int) -> np.ndarray:
+        """``(rows, cols)`` int32: 1 + index of the polygon holding each pixel centre, 0 for none."""
+        from rasterio.features import rasterize
+
+        t = self.source.grid.transform
+        x0, y0 = t * (col, row)
+        x1, y1 = t * (col + cols, row + rows)
+        box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        hits = self.boxes.query(box)
+        if len(hits) == 0:
+            return np.zeros((rows, cols), dtype=np.int32)
+        window_transform = rasterio.windows.transform(Window(col, row, cols, rows), t)
+        shapes = ((self.source.geometries.iloc[i], int(i) + 1) for i in hits.tolist())
+        return rasterize(
+            shapes, out_shape=(rows, cols), transform=window_transform, fill=0, all_touched=False, dtype="int32"
+        )
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        index = self.read_index(row, col, rows, cols)
+        values = self.lut[index].astype(self.dtype)
+        valid = index > 0
+        # A polygon without a class value (null field) is not counted.
+        valid &= self.lut[index] >= 0
+        return values, valid
+
+
+class BoxIndex:
+    """Which geometries' bounding boxes meet a box: shapely's ``STRtree``, 1.8 or 2.x.
+
+    GeoPandas' ``.sindex`` is not used: geopandas 0.12 (Debian 12) needs rtree or pygeos for it,
+    which QGIS installs often lack. Shapely's own R-tree needs nothing more. Its query answers
+    geometries in shapely 1.8 (indices through ``query_items``) and indices in 2.x.
+
+    Args:
+        geometries: non-empty shapely geometries; their positions are the indices answered.
+    """
+
+    def __init__(self, geometries: list) -> None:
+        import warnings
+
+        from shapely.strtree import STRtree
+
+        with warnings.catch_warnings():
+            # shapely 1.8 warns that STRtree changes in 2.0; the query below handles both.
+            warnings.simplefilter("ignore")
+            self._tree = STRtree(geometries) if geometries else None
+
+    def query(self, bounds: tuple[float, float, float, float]) -> np.ndarray:
+        """Sorted int64 indices of the geometries whose bounding box meets ``bounds`` (xmin, ymin, xmax, ymax)."""
+        if self._tree is None:
+            return np.zeros(0, dtype=np.int64)
+        from shapely.geometry import box
+
+        query_items = getattr(self._tree, "query_items", None)  # shapely 1.8
+        hits = query_items(box(*bounds)) if query_items is not None else self._tree.query(box(*bounds))
+        return np.sort(np.asarray(hits, dtype=np.int64))

@@ -1,0 +1,96 @@
+"""Metadata values of an ONNX model parsed with :func:`json.loads` (never evaluated): numbers, lists, classes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import ModelError
+from ..nomenclature import ClassInfo, default_color
+
+
+def meta_json(metadata: Mapping[str, str], key: str, default: Any = None) -> Any:
+    """Parse one metadata value as JSON; plain unquoted strings are kept as text."""
+    if key not in metadata:
+        return default
+    raw = metadata[key]
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError):
+        if isinstance(raw, str) and raw.strip():
+            return raw.strip()
+        raise ModelError(f"Model metadata key '{key}' is not valid JSON: {raw!r}") from None
+
+
+def float_list(value: Any, key: str, count: int) -> tuple[float, ...]:
+    if isinstance(value, (int, float)):
+        return (float(value),) * count
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise ModelError(f"Model metadata '{key}' must be a number or a list of numbers.")
+    try:
+        values = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ModelError(f"Model metadata '{key}' must hold numbers, got {value!r}.") from None
+    if len(values) == 1:
+        return values * count
+    if len(values) != count:
+        raise ModelError(f"Model metadata '{key}' has {len(values)} values but the model input has {count} channels.")
+    return values
+
+
+def static_dim(value: Any) -> int | None:
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def parse_classes(raw: Any, count: int | None, key: str = "classes") -> tuple[ClassInfo, ...]:
+    """Turn any accepted class declaration into a tuple of :class:`ClassInfo`.
+
+    Accepted: a Deepness dict ``{"0": "name", ...}`` (index -> name, value = index); a list of
+    names; a list of raster values; a list of ``{"value", "name", "color"}`` dicts (an
+    ``index`` key orders them). ``count`` (the channel count) fills unnamed classes.
+    """
+    classes: list[ClassInfo] = []
+    if raw is None:
+        raw = []
+    if isinstance(raw, Mapping):
+        try:
+            items = sorted((int(k), str(v)) for k, v in raw.items())
+        except ValueError:
+            raise ModelError(f"Model metadata '{key}' keys must be class indices.") from None
+        by_index = dict(items)
+        top = max(by_index, default=-1) + 1
+        n = max(top, count or 0)
+        raw = [by_index.get(i, f"class {i}") for i in range(n)]
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise ModelError(f"Model metadata '{key}' must be a list or an index->name object.")
+    entries = list(raw)
+    if entries and all(isinstance(e, Mapping) and "index" in e for e in entries):
+        entries.sort(key=lambda e: int(e["index"]))
+    for index, entry in enumerate(entries):
+        if isinstance(entry, Mapping):
+            value = int(entry.get("value", index))
+            name = str(entry.get("name", f"class {value}"))
+            color = str(entry.get("color", default_color(index)))
+        elif isinstance(entry, bool):
+            raise ModelError(f"Model metadata '{key}' entry {index} is not a class: {entry!r}")
+        elif isinstance(entry, int):
+            value, name, color = entry, f"class {entry}", default_color(index)
+        else:
+            value, name, color = index, str(entry), default_color(index)
+        if not (len(color) == 7 and color.startswith("#")):
+            raise ModelError(f"Class colour {color!r} in '{key}' is not of the form #rrggbb.")
+        classes.append(ClassInfo(value, name, color))
+    if count is not None and len(classes) < count:
+        classes.extend(ClassInfo(i, f"class {i}", default_color(i)) for i in range(len(classes), count))
+    values = [c.value for c in classes]
+    if len(set(values)) != len(values):
+        raise ModelError(f"Model metadata '{key}' gives the same raster value to two classes.")
+    return tuple(classes)
+
+
+def binary_classes(raw: Any) -> tuple[ClassInfo, ...]:
+    """Classes of a single-channel (sigmoid) output: 0 background, 1 the detected class."""
+    named = parse_classes(raw, None) if raw else ()
+    positive = named[-1].name if named else "detected"
+    return (ClassInfo(0, "background", "#000000"), ClassInfo(1, positive, default_color(0)))

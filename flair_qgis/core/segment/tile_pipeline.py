@@ -1,0 +1,191 @@
+"""The tile pipeline: reader thread -> onnxruntime in the calling thread -> writer thread.
+
+The reader reads a batch of tiles (GDAL releases the GIL) and normalises it in place into a
+float32 ``(batch, channels, rows, cols)`` array; the calling thread runs onnxruntime on it (which
+releases the GIL); the writer turns scores into classes on the tile cores only and writes whole
+GeoTIFF blocks (:func:`flair_qgis.core.pipeline.run_stages`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import rasterio
+
+from ..errors import ModelError
+from .engine import run_batch
+from .grid import Tile, batched
+from .model import InputSpec
+from .pipeline import normalisation, run_stages
+from .sources import PixelSource, WindowReader
+from .writer import WRITE_CACHE_MB, AtomicGeoTiff
+
+
+@dataclass(frozen=True)
+class CachedTile:
+    """A tile whose arrays came from the tile cache: it skips the reader and the model."""
+
+    tile: Tile
+    arrays: dict[str, np.ndarray]
+
+
+class TilePipeline:
+    """Reader thread -> onnxruntime in the calling thread -> writer thread.
+
+    With ``lookup`` (the tile cache), the reader first asks it for each tile: a tile it returns
+    goes straight to the writer as a :class:`CachedTile`; the others are read and batched for the
+    model as usual.
+    """
+
+    def __init__(
+        self,
+        session,
+        specs: Sequence[InputSpec],
+        sources: Sequence[PixelSource],
+        factors: Sequence[float],
+        output_names: Sequence[str],
+        tiles: list[Tile],
+        tile_px: int,
+        batch_size: int,
+        is_canceled: Callable[[], bool],
+        lookup: Callable[[Tile], dict[str, np.ndarray] | None] | None = None,
+        make_session: Callable[[], object] | None = None,
+    ) -> None:
+        self.lookup = lookup
+        # None when every tile is expected from the cache: made on the first tile that is not.
+        self.session = session
+        self.make_session = make_session
+        self.specs = tuple(specs)
+        self.sources = tuple(sources)
+        self.factors = tuple(factors)
+        self.output_names = list(output_names)
+        self.tiles = tiles
+        self.tile_px = tile_px
+        self.batch_size = batch_size
+        self.is_canceled = is_canceled
+        # (pixel - mean) / std == pixel * scale + offset, per channel.
+        self.affine = [normalisation(s.mean, s.std) for s in self.specs]
+        self.fixed_batch = next((s.fixed_batch for s in self.specs if s.fixed_batch is not None), None)
+        self.warnings: list[str] = []
+        self.single_tiles = False
+
+    def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
+        feeds = {}
+        valid = np.empty((len(batch), self.tile_px, self.tile_px), dtype=bool)
+        for k, (reader, spec, factor, (scale, offset)) in enumerate(
+            zip(readers, self.specs, self.factors, self.affine)
+        ):
+            t = self.tile_px if k == 0 else round(self.tile_px * factor)
+            inputs = np.empty((len(batch), spec.channels, t, t), dtype=np.float32)
+            for i, tile in enumerate(batch):
+                row, col = (
+                    (tile.read_row, tile.read_col)
+                    if k == 0
+                    else (round(tile.read_row * factor), round(tile.read_col * factor))
+                )
+                data, mask = reader.read(row, col, t, t)
+                if k == 0:
+                    valid[i] = mask
+                # (pixel - mean) / std as one fused multiply-add, in place, in float32.
+                np.multiply(data, scale, out=inputs[i], casting="unsafe")
+                inputs[i] += offset
+                if not mask.all():
+                    # Zero in normalised space, as a network's own zero padding sees its borders.
+                    inputs[i][:, ~mask] = 0.0
+            feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
+        return batch, feeds, valid
+
+    def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Run the model on a batch; models that only run one tile at a time get one at a time.
+
+        Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
+        the first failing batch switches the run to single tiles, with a warning.
+        """
+        if self.session is None and self.make_session is not None:
+            self.session = self.make_session()
+        names = self.output_names
+        count = len(next(iter(feeds.values())))
+        if not self.single_tiles:
+            try:
+                return dict(zip(names, run_batch(self.session, names, feeds, self.fixed_batch)))
+            except Exception as err:  # onnxruntime raises untyped errors
+                if count == 1:
+                    raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+                self.single_tiles = True
+                self.warnings.append(
+                    f"The model failed on a batch of {count} tiles and runs one tile at a time "
+                    "(its graph fixes the batch size to 1 although it declares a dynamic one)."
+                )
+        try:
+            runs = [
+                run_batch(self.session, names, {k: v[i : i + 1] for k, v in feeds.items()}, self.fixed_batch)
+                for i in range(count)
+            ]
+        except Exception as err:
+            raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+        return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
+
+    def _work(self) -> Iterator[CachedTile | list[Tile]]:
+        """Cached tiles one by one, the others in batches of ``batch_size`` for the model."""
+        if self.lookup is None:
+            yield from batched(self.tiles, self.batch_size)
+            return
+        pending: list[Tile] = []
+        for tile in self.tiles:
+            arrays = self.lookup(tile)
+            if arrays is not None:
+                yield CachedTile(tile, arrays)
+                continue
+            pending.append(tile)
+            if len(pending) == self.batch_size:
+                yield pending
+                pending = []
+        if pending:
+            yield pending
+
+    def run(self, write: Callable, outputs: list[AtomicGeoTiff], on_progress: Callable[[float], None]) -> None:
+        """Read (or take from the cache), infer and write every tile.
+
+        ``write`` receives a :class:`CachedTile` or a ``(tiles, scores, valid)`` batch; outputs
+        are opened and closed in the writing thread.
+        """
+        done = 0
+
+        def produce(stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
+            with contextlib.ExitStack() as stack:
+                readers = [stack.enter_context(source.open()) for source in self.sources]
+                for work in self._work():
+                    if stop.is_set():
+                        return
+                    yield work if isinstance(work, CachedTile) else self._read_batch(readers, work)
+
+        def infer(
+            item: CachedTile | tuple[list[Tile], dict, np.ndarray],
+        ) -> CachedTile | tuple[list[Tile], dict, np.ndarray]:
+            if isinstance(item, CachedTile):
+                return item
+            batch, feeds, valid = item
+            return batch, self._infer(feeds), valid
+
+        def consume(item: CachedTile | tuple[list[Tile], dict, np.ndarray]) -> None:
+            nonlocal done
+            write(item)
+            done += 1 if isinstance(item, CachedTile) else len(item[0])
+            on_progress(99.0 * done / len(self.tiles))
+
+        @contextlib.contextmanager
+        def opened_outputs() -> Iterator[None]:
+            with rasterio.Env(GDAL_CACHEMAX=WRITE_CACHE_MB):
+                try:
+                    for out in outputs:
+                        out.open()
+                    yield
+                finally:
+                    for out in outputs:
+                        out.close()
+
+        run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)

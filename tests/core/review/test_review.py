@@ -1,0 +1,295 @@
+"""Label review core: Olofsson estimators against the 2014 paper, Wilson intervals, sampling
+designs on a multi-window class map, the review GeoPackage (schema, durable verdicts, two writers)."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sqlite3
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import REPO
+from rasters import write_raster
+from review_data import classes_array
+
+from flair_qgis.core.errors import InputError
+from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review.estimators import stratified_estimate, wilson_interval
+from flair_qgis.core.review.report import review_report
+from flair_qgis.core.review.sampling import allocate
+from flair_qgis.core.review.store import ReviewStore
+
+# --- Olofsson et al. (2014), section 5 / table 8: rows map class, columns reference class -------------
+OLOFSSON_COUNTS = np.array([[66, 0, 5, 4], [0, 55, 8, 12], [1, 0, 153, 11], [2, 1, 9, 313]])
+OLOFSSON_PIXELS = {1: 200_000, 2: 150_000, 3: 3_200_000, 4: 6_450_000}  # Landsat 30 m pixels
+PIXEL_M2 = 900.0
+
+
+def _units(counts: np.ndarray) -> tuple[list[int], list[int]]:
+    maps, refs = [], []
+    for i in range(counts.shape[0]):
+        for j in range(counts.shape[1]):
+            maps += [i + 1] * int(counts[i, j])
+            refs += [j + 1] * int(counts[i, j])
+    return maps, refs
+
+
+def _olofsson_by_hand(counts: np.ndarray, pixels: list[float]) -> dict:
+    """The paper's formulas written out term by term (independent of the vectorised core)."""
+    q = len(pixels)
+    total = sum(pixels)
+    w = [n / total for n in pixels]
+    n_i = [sum(counts[i]) for i in range(q)]
+    p = [[w[i] * counts[i][j] / n_i[i] for j in range(q)] for i in range(q)]
+    p_col = [sum(p[i][j] for i in range(q)) for j in range(q)]
+    users = [counts[i][i] / n_i[i] for i in range(q)]
+    oa = sum(p[j][j] for j in range(q))
+    oa_var = sum(w[i] ** 2 * users[i] * (1 - users[i]) / (n_i[i] - 1) for i in range(q))
+    area_se = [
+        math.sqrt(
+            sum(w[i] ** 2 * (counts[i][j] / n_i[i]) * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1) for i in range(q))
+        )
+        for j in range(q)
+    ]
+    producers, producers_se = [], []
+    for j in range(q):
+        pa = p[j][j] / p_col[j]
+        n_hat = sum(pixels[i] * counts[i][j] / n_i[i] for i in range(q))
+        first = pixels[j] ** 2 * (1 - pa) ** 2 * users[j] * (1 - users[j]) / (n_i[j] - 1)
+        second = pa**2 * sum(
+            pixels[i] ** 2 * counts[i][j] / n_i[i] * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1)
+            for i in range(q)
+            if i != j
+        )
+        producers.append(pa)
+        producers_se.append(math.sqrt((first + second) / n_hat**2))
+    return {"oa": oa, "oa_se": math.sqrt(oa_var), "users": users, "producers": producers,
+            "producers_se": producers_se, "area": p_col, "area_se": area_se}  # fmt: skip
+
+
+def test_olofsson_2014_worked_example_matches_the_paper_and_an_independent_implementation():
+    maps, refs = _units(OLOFSSON_COUNTS)
+    est = stratified_estimate(maps, refs, OLOFSSON_PIXELS, PIXEL_M2)
+    assert est.classes == (1, 2, 3, 4)
+    hand = _olofsson_by_hand(OLOFSSON_COUNTS, [float(v) for v in OLOFSSON_PIXELS.values()])
+    assert est.overall_accuracy == pytest.approx(hand["oa"], rel=1e-12)
+    assert est.overall_accuracy_se == pytest.approx(hand["oa_se"], rel=1e-12)
+    np.testing.assert_allclose(est.users_accuracy, hand["users"], rtol=1e-12)
+    np.testing.assert_allclose(est.producers_accuracy, hand["producers"], rtol=1e-12)
+    np.testing.assert_allclose(est.producers_accuracy_se, hand["producers_se"], rtol=1e-12)
+    np.testing.assert_allclose(est.area_proportion, hand["area"], rtol=1e-12)
+    np.testing.assert_allclose(est.area_proportion_se, hand["area_se"], rtol=1e-12)
+    # Published figures (Olofsson et al. 2014, p. 54): accuracies +- 95 % CI half-widths, areas in ha.
+    assert round(est.overall_accuracy, 2) == 0.95 and round(1.96 * est.overall_accuracy_se, 2) == 0.02
+    assert [round(v, 2) for v in est.users_accuracy] == [0.88, 0.73, 0.93, 0.96]
+    assert [round(1.96 * v, 2) for v in est.users_accuracy_se] == [0.07, 0.10, 0.04, 0.02]
+    assert [round(v, 2) for v in est.producers_accuracy] == [0.75, 0.85, 0.93, 0.96]
+    assert [round(v) for v in est.area_m2 / 1e4] == [21_158, 11_686, 285_770, 581_386]
+    assert [round(v) for v in est.area_m2_ci95 / 1e4] == [6_158, 3_756, 15_510, 16_282]
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    # Newcombe (1998), Statistics in Medicine 17: 857-872, table I, method 3 (Wilson score).
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)],
+)
+def test_wilson_interval_matches_newcombe(successes, trials, low, high):
+    got = wilson_interval(successes, trials)
+    assert got is not None
+    assert got[0] == pytest.approx(low, abs=1e-4) and got[1] == pytest.approx(high, abs=1e-4)
+
+
+def test_wilson_interval_without_trials_is_none():
+    assert wilson_interval(0, 0) is None
+
+
+def test_single_unit_stratum_has_no_standard_error():
+    est = stratified_estimate([1, 1, 2], [1, 2, 2], {1: 10, 2: 10}, 1.0)
+    assert math.isnan(est.users_accuracy_se[1]) and math.isnan(est.overall_accuracy_se)
+    assert est.users_accuracy[1] == 1.0
+
+
+# --- sampling ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def class_map(tmp_path_factory):
+    data = classes_array()
+    path = write_raster(tmp_path_factory.mktemp("classes") / "classes.tif", data[None], nodata=0)
+    return path, data
+
+
+def test_allocation_minimum_proportional_and_small_strata():
+    sizes = allocate({1: 1000, 2: 3000, 3: 6000, 9: 3}, 100, 10)
+    assert sizes[9] == 3  # a stratum smaller than the minimum gives all its pixels
+    assert sum(sizes.values()) == 100
+    assert sizes[1] >= 10 and sizes[3] > sizes[2] > sizes[1]
+    assert allocate({1: 5, 2: 5}, 100, 2) == {1: 5, 2: 5}  # fewer pixels than asked: all of them
+
+
+def _sample(class_map, tmp_path, design, samples=200, **extra):
+    path, _ = class_map
+    out = tmp_path / f"{design}.gpkg"
+    create_review(SampleRequest(str(path), str(out), design=design, samples=samples, seed=7, **extra))
+    with ReviewStore.open(out) as store:
+        return store, store.items()
+
+
+def _pixel(item, data):
+    x, y = item.bounds[0], item.bounds[1]
+    col, row = int((x - 600000.0) / 0.2), int((6800000.0 - y) / 0.2)
+    return row, col
+
+
+def test_stratified_sample_counts_strata_and_reads_the_map_at_each_item(class_map, tmp_path):
+    _, data = class_map
+    store, items = _sample(class_map, tmp_path, "stratified", samples=200, min_per_class=20)
+    values, counts = np.unique(data[data > 0], return_counts=True)
+    assert store.strata == dict(zip(values.tolist(), counts.tolist()))
+    per_stratum = {h: sum(1 for i in items if i.stratum == h) for h in store.strata}
+    assert per_stratum[9] == 7 and all(n >= 20 for h, n in per_stratum.items() if h != 9)
+    assert sum(per_stratum.values()) == 200
+    pixels = {_pixel(i, data) for i in items}
+    assert len(pixels) == 200  # no pixel twice
+    for item in items:
+        assert data[_pixel(item, data)] == item.map_class == item.stratum
+    assert not any(i.reviewed for i in items) and {i.label_class for i in items} == {None}
+    assert store.design["design"] == "stratified" and store.pixel_area_m2 == pytest.approx(0.04)
+    # Items come shuffled: the first half already spans every large stratum.
+    assert {i.stratum for i in items[:100]} >= {1, 2, 3, 4}
+
+
+def test_same_seed_same_sample(class_map, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _, first = _sample(class_map, tmp_path / "a", "random", samples=50)
+    _, second = _sample(class_map, tmp_path / "b", "random", samples=50)
+    assert [i.wkt for i in first] == [i.wkt for i in second]
+
+
+def test_random_sample_avoids_nodata(class_map, tmp_path):
+    _, data = class_map
+    _, items = _sample(class_map, tmp_path, "random", samples=300)
+    assert len(items) == 300
+    assert all(data[_pixel(i, data)] > 0 for i in items)
+    assert len({_pixel(i, data) for i in items}) == 300
+
+
+def test_grid_sample_is_systematic_with_a_common_offset(class_map, tmp_path):
+    _, data = class_map
+    _, items = _sample(class_map, tmp_path, "grid", samples=100)
+    rows = sorted({_pixel(i, data)[0] for i in items})
+    cols = sorted({_pixel(i, data)[1] for i in items})
+    step = round(math.sqrt((data > 0).sum() / 100))
+    assert set(np.diff(rows)) == {step} and set(np.diff(cols)) == {step}
+    assert 80 <= len(items) <= 120
+    order = [_pixel(i, data) for i in items]
+    assert order == sorted(order)  # row by row
+
+
+@pytest.mark.parametrize("samples", [0, -5])
+def test_samples_must_be_positive(class_map, tmp_path, samples):
+    with pytest.raises(InputError, match="SAMPLES must be at least 1"):
+        create_review(SampleRequest(str(class_map[0]), str(tmp_path / "r.gpkg"), samples=samples))
+    assert not (tmp_path / "r.gpkg").exists()
+
+
+def test_all_nodata_prediction_has_no_stratum(tmp_path):
+    path = write_raster(tmp_path / "empty.tif", np.zeros((1, 64, 64), dtype=np.uint8), nodata=0)
+    with pytest.raises(InputError, match="no valid pixel"):
+        create_review(SampleRequest(str(path), str(tmp_path / "r.gpkg"), samples=10))
+    assert list(tmp_path.iterdir()) == [path]
+
+
+# --- the review GeoPackage --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def review_file(class_map, tmp_path):
+    out = tmp_path / "review.gpkg"
+    create_review(SampleRequest(str(class_map[0]), str(out), design="stratified", samples=40, min_per_class=5))
+    return out
+
+
+def test_another_schema_is_refused(tmp_path, review_file):
+    import geopandas as gpd
+    from shapely.geometry import Point
+
+    other = tmp_path / "other.gpkg"
+    gpd.GeoDataFrame({"a": [1]}, geometry=[Point(0, 0)], crs="EPSG:2154").to_file(other, layer="review")
+    with pytest.raises(InputError, match="not a review GeoPackage"):
+        ReviewStore.open(other)
+    text = tmp_path / "notes.gpkg"
+    text.write_text("hello")
+    with pytest.raises(InputError, match="is not a GeoPackage"):
+        ReviewStore.open(text)
+    conn = sqlite3.connect(review_file)
+    conn.execute("ALTER TABLE review RENAME COLUMN verdict TO decision")
+    conn.commit()
+    conn.close()
+    with pytest.raises(InputError, match=r"another schema.*verdict"):
+        ReviewStore.open(review_file)
+
+
+def _write_verdicts(path: str, item_ids: list[int], reviewer: str) -> None:
+    with ReviewStore.open(path) as store:
+        for item_id in item_ids:
+            store.set_verdict(item_id, "wrong", 3, reviewer)
+
+
+def test_two_writers_at_once_lose_nothing_and_keep_the_file_whole(review_file):
+    ids = list(range(1, 41))
+    context = multiprocessing.get_context("spawn")
+    writers = [
+        context.Process(target=_write_verdicts, args=(str(review_file), ids, name)) for name in ("anne", "bruno")
+    ]
+    for process in writers:
+        process.start()
+    for process in writers:
+        process.join(60)
+        assert process.exitcode == 0
+    conn = sqlite3.connect(review_file)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    with ReviewStore.open(review_file) as store:
+        items = store.items()
+    assert all(i.verdict == "wrong" and i.reviewer in ("anne", "bruno") for i in items)
+
+
+def test_last_write_wins_per_item(review_file):
+    with ReviewStore.open(review_file) as first, ReviewStore.open(review_file) as second:
+        first.set_verdict(1, "correct", 1, "anne")
+        second.set_verdict(1, "wrong", 2, "bruno")
+        first.set_verdict(2, "unsure", None, "anne")
+        assert first.item(1).verdict == "wrong" and first.item(1).true_class == 2
+        assert second.item(2).verdict == "unsure"
+
+
+def test_a_verdict_survives_a_killed_process(review_file):
+    code = (
+        f"import os, sys; sys.path.insert(0, {str(REPO)!r})\n"
+        "from flair_qgis.core.review.store import ReviewStore\n"
+        f"s = ReviewStore.open({str(review_file)!r}); s.set_verdict(5, 'wrong', 2, 'crash')\n"
+        "os._exit(9)  # no close, no cleanup: like QGIS killed\n"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 9
+    with ReviewStore.open(review_file) as store:
+        item = store.item(5)
+    assert (item.verdict, item.true_class, item.reviewer) == ("wrong", 2, "crash")
+    assert item.reviewed_at.endswith("+00:00")
+
+
+def test_report_counts_unsure_and_label_errors(review_file):
+    with ReviewStore.open(review_file) as store:
+        items = store.items()
+        store.set_verdict(items[0].item_id, "correct", items[0].map_class, "t")
+        store.set_verdict(items[1].item_id, "unsure", None, "t")
+        report = review_report(store)
+    assert (report["items"], report["reviewed"], report["unsure"]) == (40, 2, 1)
+    assert report["label_errors"]["reviewed"] == 0  # no reference: no label to judge
+    accuracy = report["map_accuracy"]
+    assert accuracy["reviewed"] == 1 and accuracy["overall_accuracy"] == 1.0
+    assert set(accuracy["strata_without_reviewed_items"]) == {1, 2, 3, 4, 9} - {items[0].stratum}
