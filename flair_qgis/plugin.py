@@ -69,7 +69,7 @@ class FlairPlugin:
                    "install them, or run: {command}").format(
                     names=", ".join(self.missing), command=install_command_text(" ".join(self.missing))
                 ),
-                Qgis.Warning,
+                Qgis.MessageLevel.Warning,
             )  # fmt: skip
 
     def show_dock(self, visible: bool = True) -> None:
@@ -84,7 +84,7 @@ class FlairPlugin:
             from .gui.dock import FlairDock
 
             self.dock = FlairDock(self.iface, self.iface.mainWindow())
-            self.iface.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+            self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
             self.dock.visibilityChanged.connect(self._sync_action)
         self.dock.setVisible(visible)
         if visible:
@@ -105,7 +105,7 @@ class FlairPlugin:
                     names=", ".join(self.missing), folder=deps_dir(), command=install_command_text(names)
                 ),
             )  # fmt: skip
-            if answer != QMessageBox.Yes:
+            if answer != QMessageBox.StandardButton.Yes:
                 return
         self.install_task = InstallTask(names, deps_dir(), self._installed)
         QgsApplication.taskManager().addTask(self.install_task)
@@ -115,10 +115,10 @@ class FlairPlugin:
         if ok:
             self.iface.messageBar().pushMessage(
                 "FLAIR", tr("Installed {names}: restart QGIS to use FLAIR.").format(names=", ".join(self.missing)),
-                Qgis.Success,
+                Qgis.MessageLevel.Success,
             )  # fmt: skip
         else:
-            self.iface.messageBar().pushMessage("FLAIR", detail, Qgis.Critical)
+            self.iface.messageBar().pushMessage("FLAIR", detail, Qgis.MessageLevel.Critical)
 
     def _sync_action(self, visible: bool) -> None:
         if self.action is not None and self.action.isChecked() != visible:

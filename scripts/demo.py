@@ -57,7 +57,7 @@ def render_overview(rows: list[dict], path: Path) -> None:
 
     cell, header = 384, 28
     titles = ["imagery (R,G,B)", "prediction", "reference (MSK)", "error map"]
-    image = QImage(cell * 4, header + cell * len(rows), QImage.Format_ARGB32)
+    image = QImage(cell * 4, header + cell * len(rows), QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setFont(QFont("DejaVu Sans", 11))
@@ -84,7 +84,7 @@ def render_overview(rows: list[dict], path: Path) -> None:
             job.start()
             job.waitForFinished()
             painter.restore()
-        painter.setPen(Qt.white)
+        painter.setPen(Qt.GlobalColor.white)
         painter.drawText(8, header + r * cell + cell - 10, f"IMG_{row['id']}")
     painter.end()
     image.save(str(path))

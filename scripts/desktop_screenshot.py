@@ -55,7 +55,7 @@ def mask_polygons(mask: str, min_area_m2: float = 20.0) -> QgsVectorLayer:
     with rasterio.open(mask) as src:
         codes, transform = src.read(1).astype(np.int32), src.transform
     layer = QgsVectorLayer("Polygon?crs=EPSG:2154", "labels (polygons from the mask)", "memory")
-    layer.dataProvider().addAttributes([QgsField("code", QVariant.Int)])
+    layer.dataProvider().addAttributes([QgsField("code", QVariant.Type.Int)])
     layer.updateFields()
     features = []
     for shape, value in rasterio.features.shapes(codes, transform=transform):

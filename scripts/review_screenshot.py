@@ -77,8 +77,8 @@ def wait() -> None:
             QTimer.singleShot(500, wait)
             return
         panel.create_box.setCollapsed(True)
-        for key in (Qt.Key_C, Qt.Key_C, Qt.Key_3, Qt.Key_C, Qt.Key_U, Qt.Key_C, Qt.Key_7):
-            panel.handle_key(key, Qt.NoModifier)
+        for key in (Qt.Key.Key_C, Qt.Key.Key_C, Qt.Key.Key_3, Qt.Key.Key_C, Qt.Key.Key_U, Qt.Key.Key_C, Qt.Key.Key_7):
+            panel.handle_key(key, Qt.KeyboardModifier.NoModifier)
         QTimer.singleShot(4000, shoot)
     except Exception:
         fail()

@@ -43,17 +43,17 @@ def confusion_image(report: dict) -> QImage:
     names = report.get("confusion_names") or [str(v) for v in labels]
     k = len(labels)
     font = QFont("DejaVu Sans", 9)
-    bold = QFont("DejaVu Sans", 10, QFont.Bold)
+    bold = QFont("DejaVu Sans", 10, QFont.Weight.Bold)
     label_px = 10 + 7 * max((len(f"{v} {n}") for v, n in zip(labels, names)), default=4)
     title_px = 56
     width = _MARGIN_PX * 2 + label_px + k * _CELL_PX
     height = title_px + _MARGIN_PX * 2 + label_px + k * _CELL_PX
-    image = QImage(max(width, 420), height, QImage.Format_ARGB32)
+    image = QImage(max(width, 420), height, QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     try:
-        painter.setRenderHint(QPainter.Antialiasing)
-        painter.setRenderHint(QPainter.TextAntialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         painter.setFont(bold)
         painter.drawText(_MARGIN_PX, 22, _title(report))
         painter.setFont(font)
@@ -71,9 +71,10 @@ def confusion_image(report: dict) -> QImage:
             y = y0 + i * _CELL_PX
             painter.setPen(QColor("black"))
             painter.drawText(
-                QRect(_MARGIN_PX, y, label_px - 6, _CELL_PX), int(Qt.AlignRight | Qt.AlignVCenter),
+                QRect(_MARGIN_PX, y, label_px - 6, _CELL_PX),
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
                 f"{labels[i]} {names[i]}",
-            )  # fmt: skip
+            )
             for j, count in enumerate(row):
                 share = count / total if total else 0.0
                 cell = QRect(x0 + j * _CELL_PX, y, _CELL_PX, _CELL_PX)
@@ -82,7 +83,9 @@ def confusion_image(report: dict) -> QImage:
                 painter.drawRect(cell.adjusted(0, 0, -1, -1))
                 if total and count:
                     painter.setPen(QColor("white") if share > 0.55 else QColor("black"))
-                    painter.drawText(cell, int(Qt.AlignCenter), f"{100 * share:.0f}" if share >= 0.005 else "<1")
+                    painter.drawText(
+                        cell, int(Qt.AlignmentFlag.AlignCenter), f"{100 * share:.0f}" if share >= 0.005 else "<1"
+                    )
     finally:
         painter.end()
     return image

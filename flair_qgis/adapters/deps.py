@@ -271,7 +271,7 @@ class InstallTask(QgsTask):
     """
 
     def __init__(self, package: str, target: str, done: Callable[[bool, str], None]) -> None:
-        super().__init__(f"Installing {package}", QgsTask.CanCancel)
+        super().__init__(f"Installing {package}", QgsTask.Flag.CanCancel)
         self.package = package
         self.target = target
         self.done = done

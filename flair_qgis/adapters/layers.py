@@ -50,7 +50,7 @@ def paletted_renderer(layer: QgsRasterLayer, classes: Sequence[ClassInfo]) -> Qg
 def confidence_renderer(layer: QgsRasterLayer) -> QgsSingleBandPseudoColorRenderer:
     """A black (0) to white (1) ramp for a confidence raster."""
     ramp = QgsColorRampShader(0.0, 1.0)
-    ramp.setColorRampType(QgsColorRampShader.Interpolated)
+    ramp.setColorRampType(QgsColorRampShader.Type.Interpolated)
     ramp.setColorRampItemList(
         [
             QgsColorRampShader.ColorRampItem(0.0, QColor("#000000"), "0"),
@@ -67,7 +67,7 @@ def confidence_renderer(layer: QgsRasterLayer) -> QgsSingleBandPseudoColorRender
 
 def value_renderer(layer: QgsRasterLayer, ramp_name: str = "Viridis") -> QgsSingleBandPseudoColorRenderer:
     """A pseudocolour ramp over band 1, stretched from its minimum to its maximum (NaN is nodata)."""
-    stats = layer.dataProvider().bandStatistics(1, QgsRasterBandStats.Min | QgsRasterBandStats.Max)
+    stats = layer.dataProvider().bandStatistics(1, QgsRasterBandStats.Stats.Min | QgsRasterBandStats.Stats.Max)
     low, high = float(stats.minimumValue), float(stats.maximumValue)
     if not (math.isfinite(low) and math.isfinite(high)):
         low, high = 0.0, 1.0
@@ -77,7 +77,9 @@ def value_renderer(layer: QgsRasterLayer, ramp_name: str = "Viridis") -> QgsSing
     renderer = QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1)
     renderer.setClassificationMin(low)
     renderer.setClassificationMax(high)
-    renderer.createShader(ramp, QgsColorRampShader.Interpolated, QgsColorRampShader.Continuous, 5)
+    renderer.createShader(
+        ramp, QgsColorRampShader.Type.Interpolated, QgsColorRampShader.ClassificationMode.Continuous, 5
+    )
     return renderer
 
 
@@ -201,7 +203,7 @@ def pixel_value(layer: QgsRasterLayer, point: QgsPointXY, point_crs: QgsCoordina
         point = transform.transform(point)
     if not layer.extent().contains(point):
         return None
-    result = layer.dataProvider().identify(point, QgsRaster.IdentifyFormatValue)
+    result = layer.dataProvider().identify(point, QgsRaster.IdentifyFormat.IdentifyFormatValue)
     if not result.isValid():
         return None
     found = result.results().get(1)

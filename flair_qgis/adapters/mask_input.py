@@ -51,7 +51,7 @@ def selected_polygons(layer: QgsVectorLayer | None, target_crs: QgsCoordinateRef
     Raises:
         InputError: not a polygon layer, or nothing selected.
     """
-    if not isinstance(layer, QgsVectorLayer) or layer.geometryType() != QgsWkbTypes.PolygonGeometry:
+    if not isinstance(layer, QgsVectorLayer) or layer.geometryType() != QgsWkbTypes.GeometryType.PolygonGeometry:
         raise InputError("Choose a polygon layer whose selected polygons bound the run.")
     features = list(layer.getSelectedFeatures())
     if not features:

@@ -31,15 +31,15 @@ from ..core.segment.grid import Grid
 from ..core.segment.sources import PixelSource, RasterioSource
 
 _QGIS_TO_NUMPY = {
-    Qgis.Byte: np.uint8,
-    Qgis.UInt16: np.uint16,
-    Qgis.Int16: np.int16,
-    Qgis.UInt32: np.uint32,
-    Qgis.Int32: np.int32,
-    Qgis.Float32: np.float32,
-    Qgis.Float64: np.float64,
+    Qgis.DataType.Byte: np.uint8,
+    Qgis.DataType.UInt16: np.uint16,
+    Qgis.DataType.Int16: np.int16,
+    Qgis.DataType.UInt32: np.uint32,
+    Qgis.DataType.Int32: np.int32,
+    Qgis.DataType.Float32: np.float32,
+    Qgis.DataType.Float64: np.float64,
 }
-_ARGB_TYPES = (Qgis.ARGB32, Qgis.ARGB32_Premultiplied)
+_ARGB_TYPES = (Qgis.DataType.ARGB32, Qgis.DataType.ARGB32_Premultiplied)
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def crs_wkt_of(crs: QgsCoordinateReferenceSystem) -> str | None:
     """WKT of a CRS, or None when it is not valid."""
     if not crs.isValid():
         return None
-    return crs.toWkt(QgsCoordinateReferenceSystem.WKT1_GDAL)
+    return crs.toWkt(QgsCoordinateReferenceSystem.WktVariant.WKT1_GDAL)
 
 
 def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -> RasterInput:
@@ -141,7 +141,7 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
     extent = layer.extent()
     argb = provider.dataType(1) in _ARGB_TYPES
     band_count = 4 if argb else layer.bandCount()
-    if layer.width() > 0 and layer.height() > 0 and provider.capabilities() & QgsRasterDataProvider.Size:
+    if layer.width() > 0 and layer.height() > 0 and provider.capabilities() & QgsRasterDataProvider.Capability.Size:
         width, height = layer.width(), layer.height()
         res_x, res_y = extent.width() / width, extent.height() / height
     else:

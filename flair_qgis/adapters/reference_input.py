@@ -43,7 +43,7 @@ def polygons_of(layer: QgsVectorLayer, field: str):
     import geopandas as gpd
     from shapely import wkb
 
-    if layer.geometryType() != QgsWkbTypes.PolygonGeometry:
+    if layer.geometryType() != QgsWkbTypes.GeometryType.PolygonGeometry:
         kind = QgsWkbTypes.geometryDisplayString(layer.geometryType())
         raise InputError(
             f"The reference layer '{layer.name()}' holds {kind} geometries: give a polygon layer or a raster mask."

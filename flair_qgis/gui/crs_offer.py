@@ -73,7 +73,7 @@ class CrsOffer:
         layer_id = layer.id()
         button.clicked.connect(lambda _checked=False: self.accept(layer_id))
         item.layout().addWidget(button)
-        bar.pushWidget(item, Qgis.Warning)
+        bar.pushWidget(item, Qgis.MessageLevel.Warning)
         self.offers[layer_id] = item
         return button
 
@@ -94,7 +94,7 @@ class CrsOffer:
             tr("'{name}' is now in EPSG:2154 (RGF93 v1 / Lambert-93) in this project; its file is unchanged.").format(
                 name=layer.name()
             ),
-            Qgis.Success,
+            Qgis.MessageLevel.Success,
             5,
         )
         return True

@@ -36,13 +36,13 @@ def narrow(table: QTableWidget, stretch_column: int = 1) -> QTableWidget:
     Long names wrap onto a second line instead of being cut ("impervious surface", not "impervi…").
     """
     table.setMinimumWidth(NARROW_MIN_WIDTH_PX)
-    table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     table.setWordWrap(True)
-    table.setTextElideMode(Qt.ElideNone)
+    table.setTextElideMode(Qt.TextElideMode.ElideNone)
     header = table.horizontalHeader()
     header.setMinimumSectionSize(24)
     for column in range(table.columnCount()):
-        mode = QHeaderView.Stretch if column == stretch_column else QHeaderView.ResizeToContents
+        mode = QHeaderView.ResizeMode.Stretch if column == stretch_column else QHeaderView.ResizeMode.ResizeToContents
         header.setSectionResizeMode(column, mode)
     fitter = _RowFitter(table)
     table.viewport().installEventFilter(fitter)
@@ -63,7 +63,7 @@ class _RowFitter(QObject):
         QTimer.singleShot(0, self.table.resizeRowsToContents)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Resize:
+        if event.type() == QEvent.Type.Resize:
             self.later()
         return False
 
@@ -87,8 +87,8 @@ class DetailsDialog(QDialog):
         self.table = QTableWidget(len(rows), len(headers))
         self.table.setHorizontalHeaderLabels(list(headers))
         self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for row, cells in enumerate(rows):
             for column, text in enumerate(cells):
                 self.table.setItem(row, column, QTableWidgetItem(text))
@@ -127,9 +127,9 @@ class MatrixThumbnail(QLabel):
         super().__init__(parent)
         self.full = QPixmap()
         self.window: ImageWindow | None = None
-        self.setAlignment(Qt.AlignCenter)
-        self.setCursor(Qt.PointingHandCursor)
-        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(NARROW_MIN_WIDTH_PX)
         self.clicked.connect(self.open_full)
 
@@ -143,7 +143,7 @@ class MatrixThumbnail(QLabel):
             self.clear()
             return
         width = max(NARROW_MIN_WIDTH_PX, min(self.width(), self.full.width()))
-        self.setPixmap(self.full.scaledToWidth(width, Qt.SmoothTransformation))
+        self.setPixmap(self.full.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -157,7 +157,7 @@ class MatrixThumbnail(QLabel):
         return QSize(NARROW_MIN_WIDTH_PX, shown.height() if shown is not None and not shown.isNull() else 40)
 
     def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.LeftButton and not self.full.isNull():
+        if event.button() == Qt.MouseButton.LeftButton and not self.full.isNull():
             self.clicked.emit()
         super().mousePressEvent(event)
 

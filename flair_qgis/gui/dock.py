@@ -98,7 +98,7 @@ class FlairDock(QDockWidget):
             compact(combo)
         # A narrow dock (300 px) puts a form's field under its label rather than scrolling sideways.
         for form in self.findChildren(QFormLayout):
-            form.setRowWrapPolicy(QFormLayout.WrapLongRows)
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
 
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab (scrolled, so that the dock can stay narrow); returns its index."""
@@ -170,7 +170,7 @@ class FlairDock(QDockWidget):
                 package=package, target=target
             ),
         )
-        if answer != QMessageBox.Yes:
+        if answer != QMessageBox.StandardButton.Yes:
             return
         self.banner.install_button.setEnabled(False)
         self.install_task = deps.InstallTask(package, target, self._on_installed)
@@ -179,21 +179,24 @@ class FlairDock(QDockWidget):
     def _on_installed(self, ok: bool, message: str) -> None:
         self.banner.install_button.setEnabled(True)
         if ok and self.refresh_dependencies():
-            self.push(tr("onnxruntime {version} installed: the plugin is ready.").format(version=message), Qgis.Success)
+            self.push(
+                tr("onnxruntime {version} installed: the plugin is ready.").format(version=message),
+                Qgis.MessageLevel.Success,
+            )
             combo = self.segment.model_section.model_combo
             if self.segment.model is None and combo.count():
                 self.set_model(combo.itemData(0))
         else:
-            self.push(message, Qgis.Critical)
+            self.push(message, Qgis.MessageLevel.Critical)
         self.segment.update_ready()
 
     # --------------------------------------------------------------- messages
-    def push(self, text: str, level: int = Qgis.Info) -> None:
+    def push(self, text: str, level: int = Qgis.MessageLevel.Info) -> None:
         """Show a message in QGIS's message bar."""
-        duration = 0 if level in (Qgis.Warning, Qgis.Critical) else MESSAGE_SECONDS
+        duration = 0 if level in (Qgis.MessageLevel.Warning, Qgis.MessageLevel.Critical) else MESSAGE_SECONDS
         self.iface.messageBar().pushMessage(MESSAGE_TITLE, text, level=level, duration=duration)
 
-    def log(self, text: str, level: int = Qgis.Info) -> None:
+    def log(self, text: str, level: int = Qgis.MessageLevel.Info) -> None:
         """Write a line to the FLAIR tab of the QGIS log (technical detail the message bar leaves out)."""
         QgsMessageLog.logMessage(text, LOG_TAG, level)
 
@@ -201,12 +204,12 @@ class FlairDock(QDockWidget):
         """Critical message for an error that is not the user's; traceback in the FLAIR log."""
         if not trace and error is not None:
             trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-        QgsMessageLog.logMessage(trace or repr(error), LOG_TAG, Qgis.Critical)
+        QgsMessageLog.logMessage(trace or repr(error), LOG_TAG, Qgis.MessageLevel.Critical)
         self.push(
             tr("Unexpected error: {error}. Details are in the log (View ▸ Panels ▸ Log Messages, tab FLAIR).").format(
                 error=error
             ),
-            Qgis.Critical,
+            Qgis.MessageLevel.Critical,
         )
 
     def attempt(self, work: Callable[[], Prepared]) -> Prepared | None:
@@ -222,7 +225,7 @@ class FlairDock(QDockWidget):
         try:
             return work()
         except FlairError as err:
-            self.push(str(err), Qgis.Warning)
+            self.push(str(err), Qgis.MessageLevel.Warning)
         except Exception as err:
             self.report_unexpected(err)
         return None

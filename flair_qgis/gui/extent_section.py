@@ -42,7 +42,7 @@ class ExtentSection(QGroupBox):
         self.extent_combo.currentIndexChanged.connect(self._on_mode)
         form.addRow(tr("Area"), self.extent_combo)
         self.polygon_combo = QgsMapLayerComboBox()
-        self.polygon_combo.setFilters(QgsMapLayerProxyModel.PolygonLayer)
+        self.polygon_combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         self.polygon_label = QLabel(tr("Polygons"))
         form.addRow(self.polygon_label, self.polygon_combo)
         self.draw_button = QPushButton(tr("Draw rectangle"))

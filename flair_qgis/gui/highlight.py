@@ -26,7 +26,7 @@ class PolygonHighlight:
         self.canvas = canvas
         self.bands: list[QgsRubberBand] = []
         for color, width_px in OUTLINE_COLORS:
-            band = QgsRubberBand(canvas, QgsWkbTypes.PolygonGeometry)
+            band = QgsRubberBand(canvas, QgsWkbTypes.GeometryType.PolygonGeometry)
             band.setStrokeColor(QColor(color))
             band.setFillColor(QColor(0, 0, 0, 0))
             band.setWidth(width_px)
@@ -49,7 +49,7 @@ class PolygonHighlight:
     def clear(self) -> None:
         """Remove the outline."""
         for band in self.bands:
-            band.reset(QgsWkbTypes.PolygonGeometry)
+            band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
 
     def remove(self) -> None:
         """Take the bands off the canvas for good (the panel is closing)."""

@@ -19,15 +19,15 @@ class RectangleMapTool(QgsMapTool):
 
     def __init__(self, canvas: QgsMapCanvas) -> None:
         super().__init__(canvas)
-        self.setCursor(Qt.CrossCursor)
-        self.rubber_band = QgsRubberBand(canvas, QgsWkbTypes.PolygonGeometry)
+        self.setCursor(Qt.CursorShape.CrossCursor)
+        self.rubber_band = QgsRubberBand(canvas, QgsWkbTypes.GeometryType.PolygonGeometry)
         self.rubber_band.setColor(QColor(219, 14, 154, 160))
         self.rubber_band.setFillColor(QColor(219, 14, 154, 40))
         self.rubber_band.setWidth(2)
         self.start: QgsPointXY | None = None
 
     def _show(self, rect: QgsRectangle) -> None:
-        self.rubber_band.reset(QgsWkbTypes.PolygonGeometry)
+        self.rubber_band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
         corners = [
             QgsPointXY(rect.xMinimum(), rect.yMinimum()),
             QgsPointXY(rect.xMinimum(), rect.yMaximum()),
@@ -41,7 +41,7 @@ class RectangleMapTool(QgsMapTool):
     def show_rectangle(self, rect: QgsRectangle | None) -> None:
         """Show a rectangle (canvas CRS), or hide it for None."""
         if rect is None or rect.isEmpty():
-            self.rubber_band.reset(QgsWkbTypes.PolygonGeometry)
+            self.rubber_band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
         else:
             self._show(rect)
 
@@ -63,7 +63,7 @@ class RectangleMapTool(QgsMapTool):
 
     def clear(self) -> None:
         """Remove the rubber band from the canvas."""
-        self.rubber_band.reset(QgsWkbTypes.PolygonGeometry)
+        self.rubber_band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
 
     def deactivate(self) -> None:
         self.start = None
@@ -81,7 +81,7 @@ class IdentifyMapTool(QgsMapTool):
 
     def __init__(self, canvas: QgsMapCanvas) -> None:
         super().__init__(canvas)
-        self.setCursor(Qt.WhatsThisCursor)
+        self.setCursor(Qt.CursorShape.WhatsThisCursor)
 
     def canvasReleaseEvent(self, event: QgsMapMouseEvent) -> None:
         self.point_clicked.emit(self.toMapCoordinates(event.pos()))

@@ -53,7 +53,7 @@ class ModelSection(QGroupBox):
         self.model_combo.clear()
         for label, path in model_entries(settings.recent_models()):
             self.model_combo.addItem(label, path)
-            self.model_combo.setItemData(self.model_combo.count() - 1, path, Qt.ToolTipRole)
+            self.model_combo.setItemData(self.model_combo.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
         index = self.model_combo.findData(os.path.abspath(current)) if current else -1
         self.model_combo.setCurrentIndex(index)
         self.model_combo.blockSignals(False)

@@ -116,7 +116,7 @@ class QaPanel(QWidget):
         self.dock.push(
             tr("Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in "
                "disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence."),
-            Qgis.Info,
+            Qgis.MessageLevel.Info,
         )  # fmt: skip
 
     def _on_suspicious_toggled(self, checked: bool) -> None:
@@ -141,7 +141,7 @@ class QaPanel(QWidget):
                 self.summary_label.setText(tr("Canceled."))
             elif isinstance(outcome.error, FlairError):
                 self.summary_label.setText(str(outcome.error))
-                self.dock.push(str(outcome.error), Qgis.Warning)
+                self.dock.push(str(outcome.error), Qgis.MessageLevel.Warning)
             else:
                 self.summary_label.setText(tr("Scoring failed (see the FLAIR log)."))
                 self.dock.report_unexpected(outcome.error, outcome.traceback)
@@ -191,9 +191,9 @@ class QaPanel(QWidget):
             check_sidecars_not_input(tr("The report"), json_path, SIDECAR_SUFFIXES, inputs)
             publish_report(self.report, json_path, csv_path=csv_path, chart_path=chart_path, chart=draw_confusion)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.Warning)
+            self.dock.push(str(err), Qgis.MessageLevel.Warning)
             return None
-        self.dock.push(tr("Report written to {path}").format(path=json_path), Qgis.Info)
+        self.dock.push(tr("Report written to {path}").format(path=json_path), Qgis.MessageLevel.Info)
         return json_path
 
     def _reference_source(self) -> str | None:

@@ -37,8 +37,8 @@ class SuspiciousTable(QTableWidget):
         self.details: DetailsDialog | None = None
         self.setHorizontalHeaderLabels(self.headers()[:5])
         self.verticalHeader().setVisible(False)
-        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         narrow(self)
         for column in _DETAIL_ONLY_COLUMNS:
             self.setColumnHidden(column, True)

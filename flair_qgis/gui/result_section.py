@@ -20,7 +20,7 @@ class ResultSection(QGroupBox):
         super().__init__(tr("Result"), parent)
         form = QFormLayout(self)
         self.result_layer_id: str | None = None
-        self.opacity_slider = QSlider(Qt.Horizontal)
+        self.opacity_slider = QSlider(Qt.Orientation.Horizontal)
         self.opacity_slider.setRange(0, 100)
         self.opacity_slider.setValue(settings.int_value("opacity", 70))
         self.opacity_slider.valueChanged.connect(self._on_opacity)

@@ -7,12 +7,14 @@ import sys
 from qgis.PyQt.QtCore import Qt
 
 # Top-row keys whatever the layout: digits, US Shift symbols, French AZERTY unshifted symbols.
-_DIGITS = {getattr(Qt, f"Key_{d}"): d for d in range(10)}
-_US_SHIFTED = dict(zip((Qt.Key_Exclam, Qt.Key_At, Qt.Key_NumberSign, Qt.Key_Dollar, Qt.Key_Percent,
-                        Qt.Key_AsciiCircum, Qt.Key_Ampersand, Qt.Key_Asterisk, Qt.Key_ParenLeft, Qt.Key_ParenRight),
+_DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in range(10)}
+_US_SHIFTED = dict(zip((Qt.Key.Key_Exclam, Qt.Key.Key_At, Qt.Key.Key_NumberSign, Qt.Key.Key_Dollar,
+                        Qt.Key.Key_Percent, Qt.Key.Key_AsciiCircum, Qt.Key.Key_Ampersand, Qt.Key.Key_Asterisk,
+                        Qt.Key.Key_ParenLeft, Qt.Key.Key_ParenRight),
                        (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)))  # fmt: skip
-_AZERTY = dict(zip((Qt.Key_Ampersand, Qt.Key_Eacute, Qt.Key_QuoteDbl, Qt.Key_Apostrophe, Qt.Key_ParenLeft,
-                    Qt.Key_Minus, Qt.Key_Egrave, Qt.Key_Underscore, Qt.Key_Ccedilla, Qt.Key_Agrave),
+_AZERTY = dict(zip((Qt.Key.Key_Ampersand, Qt.Key.Key_Eacute, Qt.Key.Key_QuoteDbl, Qt.Key.Key_Apostrophe,
+                    Qt.Key.Key_ParenLeft, Qt.Key.Key_Minus, Qt.Key.Key_Egrave, Qt.Key.Key_Underscore,
+                    Qt.Key.Key_Ccedilla, Qt.Key.Key_Agrave),
                    (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)))  # fmt: skip
 
 

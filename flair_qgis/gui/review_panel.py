@@ -79,7 +79,7 @@ class ReviewPanel(QWidget):
         self.dock = dock
         self._held = _Held()
         self.destroyed.connect(self._held.release)
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._build()
         last = settings.str_value(LAST_REVIEW_KEY)
         if last and os.path.isfile(last):
@@ -97,14 +97,14 @@ class ReviewPanel(QWidget):
         self.create_box = ReviewCreateBox(self.iface.mapCanvas())
         self.create_box.setCollapsed(True)
         self.create_box.created.connect(self.open_review)
-        self.create_box.failed.connect(lambda text: self.dock.push(text, Qgis.Warning))
+        self.create_box.failed.connect(lambda text: self.dock.push(text, Qgis.MessageLevel.Warning))
         layout.addWidget(self.create_box)
         self.progress = QProgressBar()
         self.progress.setFormat(tr("%v / %m reviewed"))
         self.headline = QLabel()
         self.headline.setWordWrap(True)
         self.card = QLabel()
-        self.card.setTextFormat(Qt.RichText)
+        self.card.setTextFormat(Qt.TextFormat.RichText)
         self.card.setWordWrap(True)
         self.note_edit = QLineEdit()
         self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
@@ -123,7 +123,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(hint)
         self.class_table = ClassTable([tr("Key")])
         self.class_table.cellClicked.connect(self._on_class_clicked)
-        self.class_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeToContents)
+        self.class_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.class_table)
         layout.addLayout(self._layer_form())
         layout.addStretch(1)
@@ -142,7 +142,7 @@ class ReviewPanel(QWidget):
         ):
             button = QPushButton(text)
             button.setToolTip(tip)
-            button.setFocusPolicy(Qt.NoFocus)  # keys stay with the tab
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys stay with the tab
             button.clicked.connect(action)
             buttons.addWidget(button, position // 2, position % 2)
         return buttons
@@ -153,7 +153,7 @@ class ReviewPanel(QWidget):
         self.layer_combos = {}
         for key, label in (("M", tr("Prediction")), ("R", tr("Labels")), ("E", tr("Error map"))):
             combo = QgsMapLayerComboBox()
-            combo.setFilters(QgsMapLayerProxyModel.RasterLayer | QgsMapLayerProxyModel.PolygonLayer)
+            combo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer | QgsMapLayerProxyModel.Filter.PolygonLayer)
             combo.setAllowEmptyLayer(True)
             combo.setLayer(None)
             self.layer_combos[key] = compact(combo)
@@ -176,7 +176,7 @@ class ReviewPanel(QWidget):
         try:
             store = ReviewStore.open(path)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.Warning)
+            self.dock.push(str(err), Qgis.MessageLevel.Warning)
             return False
         self.close_review()
         self._held.session = ReviewSession(store, reviewer=getpass.getuser())
@@ -236,7 +236,7 @@ class ReviewPanel(QWidget):
             if advance and self.advance_check.isChecked():
                 self.session.move(1)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.Warning)
+            self.dock.push(str(err), Qgis.MessageLevel.Warning)
         return self.show_current()
 
     def _save_note(self) -> None:
@@ -251,23 +251,25 @@ class ReviewPanel(QWidget):
             self.show_current()
 
     def _on_class_clicked(self, row: int, _column: int) -> None:
-        value = self.class_table.item(row, 0).data(Qt.UserRole)
+        value = self.class_table.item(row, 0).data(Qt.ItemDataRole.UserRole)
         self._act(lambda s: s.choose_class(int(value)), advance=True)
 
     # ----------------------------------------------------------------- keys
     def handle_key(self, key: int, modifiers, scan_code: int = 0) -> bool:
         """Act on a key press; True when the key was one of the review's."""
-        if self.session is None or modifiers & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier):
+        if self.session is None or modifiers & (
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+        ):
             return False
-        shifted = bool(modifiers & Qt.ShiftModifier)
-        moves = {Qt.Key_N: 1, Qt.Key_Space: 1, Qt.Key_P: -1}
+        shifted = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        moves = {Qt.Key.Key_N: 1, Qt.Key.Key_Space: 1, Qt.Key.Key_P: -1}
         if key in moves:
             self._act(lambda s: s.move(moves[key]))
-        elif key == Qt.Key_C:
+        elif key == Qt.Key.Key_C:
             self._act(lambda s: s.confirm(), advance=True)
-        elif key == Qt.Key_U:
+        elif key == Qt.Key.Key_U:
             self._act(lambda s: s.unsure(), advance=True)
-        elif key in (Qt.Key_M, Qt.Key_R, Qt.Key_E):
+        elif key in (Qt.Key.Key_M, Qt.Key.Key_R, Qt.Key.Key_E):
             toggle_layer(self.layer_combos[chr(key)].currentLayer())
         else:
             digit = digit_of(key, shifted, scan_code)
@@ -283,6 +285,6 @@ class ReviewPanel(QWidget):
 
     def eventFilter(self, watched, event) -> bool:
         # On the map too, while the tab is shown: the interpreter's eyes and mouse are there.
-        if event.type() == QEvent.KeyPress and self.isVisible() and not event.isAutoRepeat():
+        if event.type() == QEvent.Type.KeyPress and self.isVisible() and not event.isAutoRepeat():
             return self.handle_key(event.key(), event.modifiers(), event.nativeScanCode())
         return False

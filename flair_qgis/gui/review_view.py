@@ -40,11 +40,11 @@ class ItemHighlight:
         self.canvas = canvas
         self.crs = QgsCoordinateReferenceSystem.fromWkt(crs_wkt) if crs_wkt else QgsCoordinateReferenceSystem()
         self.pixel_size_m = pixel_size_m
-        self.band = QgsRubberBand(canvas, QgsWkbTypes.PolygonGeometry)
+        self.band = QgsRubberBand(canvas, QgsWkbTypes.GeometryType.PolygonGeometry)
         self.band.setStrokeColor(HIGHLIGHT)
         self.band.setFillColor(QColor(0, 0, 0, 0))
         self.band.setWidth(3)
-        self.ring = QgsRubberBand(canvas, QgsWkbTypes.LineGeometry)
+        self.ring = QgsRubberBand(canvas, QgsWkbTypes.GeometryType.LineGeometry)
         self.ring.setStrokeColor(QColor(HIGHLIGHT.red(), HIGHLIGHT.green(), HIGHLIGHT.blue(), 160))
         self.ring.setWidth(2)
 
@@ -56,7 +56,7 @@ class ItemHighlight:
         geometry = QgsGeometry.fromWkt(item.wkt)
         half = self.pixel_size_m / 2
         ring = None
-        if geometry.type() == QgsWkbTypes.PointGeometry:
+        if geometry.type() == QgsWkbTypes.GeometryType.PointGeometry:
             point = geometry.asPoint()
             geometry = QgsGeometry.fromRect(
                 QgsRectangle(point.x() - half, point.y() - half, point.x() + half, point.y() + half)
@@ -72,7 +72,7 @@ class ItemHighlight:
         if ring is not None:
             self.ring.setToGeometry(QgsGeometry.fromPolylineXY(ring.asPolygon()[0]), self.crs)
         else:
-            self.ring.reset(QgsWkbTypes.LineGeometry)
+            self.ring.reset(QgsWkbTypes.GeometryType.LineGeometry)
         extent = transform.transformBoundingBox(view)
         self.canvas.setExtent(extent)
         self.canvas.refresh()
@@ -80,8 +80,8 @@ class ItemHighlight:
 
     def clear(self) -> None:
         """Remove the highlight from the canvas."""
-        self.band.reset(QgsWkbTypes.PolygonGeometry)
-        self.ring.reset(QgsWkbTypes.LineGeometry)
+        self.band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
+        self.ring.reset(QgsWkbTypes.GeometryType.LineGeometry)
         for band in (self.band, self.ring):
             self.canvas.scene().removeItem(band)
 

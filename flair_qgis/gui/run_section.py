@@ -36,7 +36,7 @@ class RunSection(QGroupBox):
         self.device_warning.setVisible(False)
         form.addRow(self.device_warning)
         self.output_widget = QgsFileWidget()
-        self.output_widget.setStorageMode(QgsFileWidget.SaveFile)
+        self.output_widget.setStorageMode(QgsFileWidget.StorageMode.SaveFile)
         self.output_widget.setFilter("GeoTIFF (*.tif *.tiff)")
         self.output_widget.lineEdit().setPlaceholderText(tr("[new file in a temporary folder]"))
         form.addRow(tr("Class map"), self.output_widget)

@@ -142,7 +142,7 @@ class SegmentPanel(QWidget):
         if prepared is None:
             return None
         if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
-            self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.Warning)
+            self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
         self.task.progressChanged.connect(lambda p: self.run_section.progress.setValue(int(p)))
         self.run_section.set_running(True)
@@ -180,13 +180,13 @@ class SegmentPanel(QWidget):
         elif outcome.status == "abandoned":
             reason = task.abandon_reason if task else tr("The run was stopped.")
             label.setText(reason)
-            self.dock.push(reason, Qgis.Warning)
+            self.dock.push(reason, Qgis.MessageLevel.Warning)
         elif outcome.status == "canceled":
             label.setText(tr("Canceled: nothing was written."))
-            self.dock.push(tr("Canceled: nothing was written."), Qgis.Info)
+            self.dock.push(tr("Canceled: nothing was written."), Qgis.MessageLevel.Info)
         elif isinstance(outcome.error, FlairError):
             label.setText(str(outcome.error))
-            self.dock.push(str(outcome.error), Qgis.Warning)
+            self.dock.push(str(outcome.error), Qgis.MessageLevel.Warning)
         else:
             label.setText(tr("The run failed (see the FLAIR log)."))
             self.dock.report_unexpected(outcome.error, outcome.traceback)
@@ -202,9 +202,9 @@ class SegmentPanel(QWidget):
         lines = result_lines(result)
         self.result_section.result_label.setText("\n".join(lines))
         for line in lines:
-            self.dock.push(line, Qgis.Info)
+            self.dock.push(line, Qgis.MessageLevel.Info)
         for warning in result.warnings:
-            self.dock.push(warning, Qgis.Warning)
+            self.dock.push(warning, Qgis.MessageLevel.Warning)
         if layer.customProperty("flair_qgis/kind") == "class_map":
             kinds = {lyr.customProperty("flair_qgis/kind"): lyr for lyr in outcome.layers}
             self.dock.qa.use_prediction(layer, kinds.get("confidence"))

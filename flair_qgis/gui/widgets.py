@@ -47,9 +47,9 @@ class ClassTable(QTableWidget):
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(headers)
         self.verticalHeader().setVisible(False)
-        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.setMinimumHeight(90)
 
     def set_rows(self, classes: Sequence[ClassInfo], extra: Sequence[Sequence[str]] = ()) -> None:
@@ -57,12 +57,12 @@ class ClassTable(QTableWidget):
         self.setRowCount(len(classes))
         for row, cls in enumerate(classes):
             value = QTableWidgetItem(swatch(cls.color), str(cls.value))
-            value.setData(Qt.UserRole, cls.value)
+            value.setData(Qt.ItemDataRole.UserRole, cls.value)
             self.setItem(row, 0, value)
             self.setItem(row, 1, QTableWidgetItem(class_label(cls.name)))
             for col, text in enumerate(extra[row] if row < len(extra) else (), start=2):
                 item = QTableWidgetItem(text)
-                item.setTextAlignment(int(Qt.AlignRight | Qt.AlignVCenter))
+                item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
                 self.setItem(row, col, item)
         self.resizeColumnToContents(0)
 
@@ -76,7 +76,7 @@ class ModelCard(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.classes = ClassTable()
         layout.addWidget(self.summary)
         layout.addWidget(self.classes)
@@ -139,7 +139,7 @@ class DependencyBanner(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFrameShape(QFrame.StyledPanel)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet("DependencyBanner { background: #fff4d6; }")
         layout = QVBoxLayout(self)
         self.message = QLabel()
@@ -207,7 +207,7 @@ class InputPicker(QObject):
         self.spec: InputSpec | None = None
         self.label = QLabel(tr("Raster layer"))
         self.layer_combo = QgsMapLayerComboBox()
-        self.layer_combo.setFilters(QgsMapLayerProxyModel.RasterLayer)
+        self.layer_combo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
         if allow_empty:
             self.layer_combo.setAllowEmptyLayer(True)
             self.layer_combo.setLayer(None)
@@ -272,7 +272,7 @@ class InputPicker(QObject):
 
 def compact(combo: QComboBox) -> QComboBox:
     """Let a combo box shrink with the dock instead of growing to its longest item."""
-    combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(8)
     # An explicit minimum overrides the size hint, which non-editable combos take from their
     # longest item whatever the adjust policy.

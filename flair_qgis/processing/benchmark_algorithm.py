@@ -73,7 +73,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
         self.addParameter(
-            QgsProcessingParameterFile(self.DATASET, tr("Dataset folder"), QgsProcessingParameterFile.Folder)
+            QgsProcessingParameterFile(self.DATASET, tr("Dataset folder"), QgsProcessingParameterFile.Behavior.Folder)
         )
         self.addParameter(QgsProcessingParameterFile(self.MODEL, tr("ONNX model"), extension="onnx"))
         self.addParameter(protocol_parameter(tr("Protocol"), "flair1", BENCHMARK_PROTOCOLS))
@@ -92,7 +92,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         )
         self.addParameter(
             QgsProcessingParameterNumber(
-                self.BATCH_SIZE, tr("Samples per batch"), QgsProcessingParameterNumber.Integer, 4, minValue=1
+                self.BATCH_SIZE, tr("Samples per batch"), QgsProcessingParameterNumber.Type.Integer, 4, minValue=1
             )
         )
         self.addParameter(

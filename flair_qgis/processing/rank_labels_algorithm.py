@@ -56,7 +56,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
         reference = QgsProcessingParameterVectorLayer(
-            self.REFERENCE, tr("Reference polygons"), [QgsProcessing.TypeVectorPolygon]
+            self.REFERENCE, tr("Reference polygons"), [QgsProcessing.SourceType.TypeVectorPolygon]
         )
         for param in scoring_params.class_map_inputs(
             reference, tr("Class field"), field_optional=False, confidence=True

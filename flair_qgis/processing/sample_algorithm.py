@@ -62,16 +62,21 @@ class SampleAlgorithm(FlairAlgorithm):
             scoring_params.choice_parameter(self.DESIGN, tr("Sampling design"), DESIGNS, "stratified")
         )  # fmt: skip
         self.addParameter(
-            QgsProcessingParameterNumber(self.SAMPLES, tr("Items (total)"), QgsProcessingParameterNumber.Integer, 200)
+            QgsProcessingParameterNumber(
+                self.SAMPLES, tr("Items (total)"), QgsProcessingParameterNumber.Type.Integer, 200
+            )
         )
         self.addParameter(
             QgsProcessingParameterNumber(
-                self.MIN_PER_CLASS, tr("Minimum items per class (stratified)"), QgsProcessingParameterNumber.Integer,
-                20, minValue=0,
+                self.MIN_PER_CLASS,
+                tr("Minimum items per class (stratified)"),
+                QgsProcessingParameterNumber.Type.Integer,
+                20,
+                minValue=0,
             )
         )  # fmt: skip
         self.addParameter(
-            QgsProcessingParameterNumber(self.SEED, tr("Random seed"), QgsProcessingParameterNumber.Integer, 0)
+            QgsProcessingParameterNumber(self.SEED, tr("Random seed"), QgsProcessingParameterNumber.Type.Integer, 0)
         )
         self.addParameter(
             QgsProcessingParameterFileDestination(

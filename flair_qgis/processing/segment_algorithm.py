@@ -99,7 +99,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             QgsProcessingParameterFeatureSource(
                 self.MASK,
                 tr("Mask polygons (nodata outside)"),
-                [QgsProcessing.TypeVectorPolygon],
+                [QgsProcessing.SourceType.TypeVectorPolygon],
                 optional=True,
             )
         )
@@ -128,7 +128,12 @@ class SegmentAlgorithm(FlairAlgorithm):
             (self.BATCH_SIZE, tr("Tiles per batch"), 4, 1),
         ):
             param = QgsProcessingParameterNumber(
-                key, label, QgsProcessingParameterNumber.Integer, default, optional=default is None, minValue=minimum
+                key,
+                label,
+                QgsProcessingParameterNumber.Type.Integer,
+                default,
+                optional=default is None,
+                minValue=minimum,
             )
             self.addParameter(param)
         self.addParameter(
@@ -138,7 +143,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         )
         self.addParameter(
             QgsProcessingParameterFile(
-                self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Folder, optional=True
+                self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Behavior.Folder, optional=True
             )
         )
 
