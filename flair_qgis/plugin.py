@@ -10,7 +10,12 @@ from __future__ import annotations
 from qgis.core import Qgis, QgsApplication
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QAction, QMessageBox
+from qgis.PyQt.QtWidgets import QMessageBox
+
+try:  # Qt6 (QGIS 4) has QAction in QtGui
+    from qgis.PyQt.QtGui import QAction
+except ImportError:  # Qt5 (QGIS 3) has it in QtWidgets
+    from qgis.PyQt.QtWidgets import QAction  # type: ignore[attr-defined,no-redef]
 
 from .i18n import install_translator, remove_translator, tr
 from .processing.provider import PROVIDER_ID, FlairProvider

@@ -15,13 +15,12 @@ import rasterio.features
 from qgis.core import (
     QgsApplication,
     QgsFeature,
-    QgsField,
     QgsGeometry,
     QgsProject,
     QgsRasterLayer,
     QgsVectorLayer,
 )
-from qgis.PyQt.QtCore import QTimer, QVariant
+from qgis.PyQt.QtCore import QTimer
 from qgis.utils import iface, loadPlugin, plugins, startPlugin
 
 IMAGE = os.environ["FLAIR_SHOT_IMAGE"]
@@ -54,9 +53,9 @@ def mask_polygons(mask: str, min_area_m2: float = 20.0) -> QgsVectorLayer:
     """The classes of a FLAIR mask as labelled polygons (field ``code``), as a label layer would be."""
     with rasterio.open(mask) as src:
         codes, transform = src.read(1).astype(np.int32), src.transform
-    layer = QgsVectorLayer("Polygon?crs=EPSG:2154", "labels (polygons from the mask)", "memory")
-    layer.dataProvider().addAttributes([QgsField("code", QVariant.Type.Int)])
-    layer.updateFields()
+    # The field is declared in the URI: QgsField's type argument is a QVariant.Type under Qt5
+    # and a QMetaType.Type under Qt6.
+    layer = QgsVectorLayer("Polygon?crs=EPSG:2154&field=code:integer", "labels (polygons from the mask)", "memory")
     features = []
     for shape, value in rasterio.features.shapes(codes, transform=transform):
         rings = ",".join("(" + ",".join(f"{x} {y}" for x, y in ring) + ")" for ring in shape["coordinates"])

@@ -31,7 +31,11 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then 
 
 stamp_src="$(cat requirements-dev.txt scripts/setup.sh; echo "$ORT"; cat /etc/debian_version)"
 stamp="$VENV/.flair-setup-$(printf '%s' "$stamp_src" | sha256sum | cut -c1-16)"
-if [ -f "$stamp" ] && "$VENV/bin/python" -c "import onnxruntime, qgis.core" 2>/dev/null; then
+# PyQt6 from PyPI in a venv of its own (the QGIS 4 bindings cannot share a process with QGIS 3's
+# PyQt5): tests/test_qt_names.py resolves every Qt name the plugin uses against both.
+QT6_VENV=.venv-qt6
+if [ -f "$stamp" ] && "$VENV/bin/python" -c "import onnxruntime, qgis.core" 2>/dev/null \
+    && "$QT6_VENV/bin/python" -c "import PyQt6.QtWidgets" 2>/dev/null; then
   exit 0
 fi
 
@@ -46,6 +50,11 @@ echo "setup: installing $ORT and test tools into $VENV (numpy pinned to Debian's
   "$ORT" -r requirements-dev.txt 2>&1 | grep -v "is ignored: it is neither a file nor a directory" || true
 "$VENV/bin/python" -c "import onnxruntime, onnx, pytest_qgis, numpy, distributed; assert numpy.__version__ == '$numpy_version'"
 test -x "$VENV/bin/dask" || { echo "setup: $VENV/bin/dask is missing (dask distributed did not install)" >&2; exit 1; }
+[ -x "$QT6_VENV/bin/python" ] || "$SYS_PY" -m venv "$QT6_VENV"
+echo "setup: installing PyQt6 into $QT6_VENV (the Qt6 name check)"
+"$QT6_VENV/bin/python" -m pip install -q --disable-pip-version-check "PyQt6>=6.5" 2>&1 \
+  | grep -v "is ignored: it is neither a file nor a directory" || true
+"$QT6_VENV/bin/python" -c "import PyQt6.QtCore, PyQt6.QtGui, PyQt6.QtWidgets"
 rm -f "$VENV"/.flair-setup-*
 touch "$stamp"
 echo "setup: ready ($("$VENV/bin/python" -c 'import onnxruntime; print("onnxruntime", onnxruntime.__version__)'))"
