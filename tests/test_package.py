@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from qgis.core import QgsApplication
 
 REQUIRED_METADATA = (
     "name", "qgisMinimumVersion", "description", "about", "version", "author", "email", "tracker",
@@ -42,7 +43,7 @@ def test_zip_layout(package_zip):
     assert not [n for n in names if ".partial" in n]
 
 
-def test_metadata_complete(package_zip):
+def test_metadata_complete(package_zip, monkeypatch):
     text = zipfile.ZipFile(package_zip).read("flair_qgis/metadata.txt").decode("utf-8")
     parser = configparser.ConfigParser()
     parser.optionxform = str  # keys are case-sensitive for QGIS
@@ -51,6 +52,15 @@ def test_metadata_complete(package_zip):
     missing = [k for k in REQUIRED_METADATA if not general.get(k, "").strip()]
     assert missing == []
     assert general["qgisMinimumVersion"] == "3.22"
+    # QGIS 4 builds skip a plugin without supportsQt6=True; QGIS's plugin manager reads a missing
+    # qgisMaximumVersion as "<major of the minimum>.99", which would shut QGIS 4 out as well.
+    assert general["supportsQt6"] == "True"
+    monkeypatch.syspath_prepend(str(Path(QgsApplication.pkgDataPath()) / "python"))  # QGIS's plugin manager
+    from pyplugin_installer.version_compare import isCompatible
+
+    minimum, maximum = general["qgisMinimumVersion"], general["qgisMaximumVersion"]
+    assert [isCompatible(v, minimum, maximum) for v in ("3.22.16", "3.44.15", "4.0.0", "4.2.1")] == [True] * 4
+    assert [isCompatible(v, minimum, maximum) for v in ("3.16.0", "5.0.0")] == [False, False]
     assert general["hasProcessingProvider"] == "yes"
     assert general["experimental"].lower() in ("true", "false")
     assert general["email"].count("@") == 1
