@@ -8,25 +8,22 @@ file is never touched.
 
 from __future__ import annotations
 
-import re
-
 from qgis.core import Qgis, QgsCoordinateReferenceSystem, QgsMapLayer, QgsProject
 from qgis.PyQt.QtWidgets import QPushButton
 
+from ..core.crs import LAMBERT_93, recognise_local
 from ..i18n import tr
 
-LAMBERT93 = "EPSG:2154"
-_LAMBERT93_NAME = re.compile(r"lambert[\s_-]*93", re.IGNORECASE)
+LAMBERT93 = f"EPSG:{LAMBERT_93.epsg}"
 
 
 def is_local_lambert93(crs: QgsCoordinateReferenceSystem) -> bool:
-    """Whether a CRS is an engineering (LOCAL_CS) one named Lambert-93, without an authority code."""
+    """Whether a CRS is a local (LOCAL_CS) one without authority code that stands for Lambert-93,
+    by the same rule as scoring uses (:func:`flair_qgis.core.crs.recognise_local`)."""
     if not crs.isValid() or crs.authid():
         return False
-    wkt = crs.toWkt().lstrip().upper()
-    if not (wkt.startswith("LOCAL_CS") or wkt.startswith("ENGCRS") or wkt.startswith("ENGINEERINGCRS")):
-        return False
-    return bool(_LAMBERT93_NAME.search(crs.description() or crs.toWkt()))
+    match = recognise_local(crs.toWkt())
+    return match is not None and match.epsg == LAMBERT_93.epsg
 
 
 def treat_as_lambert93(layer: QgsMapLayer) -> None:

@@ -180,7 +180,10 @@ def extent_of(
 
 
 def log_alignment(report: dict, feedback: QgsProcessingFeedback) -> None:
-    """Say in the log how the model's classes were aligned with the protocol's, when they were."""
+    """Say in the log how the model's classes were aligned with the protocol's, when they were,
+    and which local CRS was taken for which EPSG CRS."""
     message = (report.get("class_alignment") or {}).get("message")
     if message:
         feedback.pushInfo(message)
+    for note in report.get("crs_recognised") or ():
+        feedback.pushInfo(note)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..atomic import check_output_path
-from ..crs import same_crs
+from ..crs import recognise_local, same_crs
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo, default_color
 from ..segment.grid import Grid, plan_grid
@@ -188,6 +188,12 @@ def score(
         grid={"width": grid.width, "height": grid.height, "pixel_size": grid.pixel_size_m},
         class_alignment=alignment.to_dict(),
     )
+    reference_wkt = source.info.crs_wkt if isinstance(source, ClassRasterSource) else source.layer_crs_wkt
+    report["crs_recognised"] = [
+        match.describe(what)
+        for what, wkt in (("prediction", grid.crs_wkt), ("reference", reference_wkt))
+        if (match := recognise_local(wkt)) is not None
+    ]
     if isinstance(source, ClassRasterSource):
         report["reference_resampled"] = not source.aligned
     else:

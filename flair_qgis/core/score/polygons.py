@@ -18,7 +18,7 @@ import numpy as np
 import rasterio.windows
 from rasterio.windows import Window
 
-from ..crs import is_local, same_crs
+from ..crs import cannot_reproject, effective_wkt, same_crs
 from ..errors import InputError
 from ..segment.grid import Grid
 
@@ -144,13 +144,14 @@ class PolygonSource:
                 f"The reference layer holds {', '.join(sorted(kinds - {'Polygon', 'MultiPolygon'}))} geometries: "
                 "give a polygon layer (or a raster mask) as reference."
             )
+        self.layer_crs_wkt = vector_wkt
         if not same_crs(grid.crs_wkt, vector_wkt):
-            if is_local(grid.crs_wkt) or is_local(vector_wkt):
+            if cannot_reproject(grid.crs_wkt) or cannot_reproject(vector_wkt):
                 raise InputError(
                     "The reference polygons and the prediction are in different CRSs and one is a local CRS "
                     "that cannot be reprojected: assign the right CRS to the layer."
                 )
-            gdf = (gdf if gdf.crs is not None else gdf.set_crs(vector_wkt)).to_crs(grid.crs_wkt)
+            gdf = gdf.set_crs(effective_wkt(vector_wkt), allow_override=True).to_crs(effective_wkt(grid.crs_wkt))
             vector_wkt = grid.crs_wkt
         self.crs_wkt = vector_wkt
         self.source_index = np.asarray(gdf.index)

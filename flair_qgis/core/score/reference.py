@@ -30,7 +30,7 @@ from rasterio.enums import MaskFlags, Resampling
 from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
-from ..crs import is_local, same_crs
+from ..crs import cannot_reproject, effective_wkt, same_crs
 from ..errors import InputError
 from ..segment.grid import Grid, pixel_offset
 
@@ -39,14 +39,15 @@ def grid_bounds_in(grid: Grid, bounds: tuple[float, float, float, float], bounds
     """``bounds`` (in ``bounds_wkt``) expressed in the grid's CRS."""
     if same_crs(grid.crs_wkt, bounds_wkt):
         return bounds
-    if is_local(grid.crs_wkt) or is_local(bounds_wkt):
+    if cannot_reproject(grid.crs_wkt) or cannot_reproject(bounds_wkt):
         raise InputError(
             "The prediction and the reference are in different CRSs and one of them is a local CRS "
             "that cannot be reprojected: assign the right CRS to the layer (e.g. EPSG:2154)."
         )
     from rasterio.warp import transform_bounds
 
-    return transform_bounds(CRS.from_user_input(bounds_wkt), CRS.from_user_input(grid.crs_wkt), *bounds)
+    source, target = CRS.from_user_input(effective_wkt(bounds_wkt)), CRS.from_user_input(effective_wkt(grid.crs_wkt))
+    return transform_bounds(source, target, *bounds)
 
 
 def bounds_overlap(a: tuple, b: tuple) -> bool:
@@ -124,8 +125,10 @@ class ClassRasterSource:
             if offset is not None:
                 yield _AlignedClassReader(src, self.band, offset)
                 return
-            grid_crs = CRS.from_user_input(self.grid.crs_wkt) if self.grid.crs_wkt else None
-            src_crs = grid_crs if (self.assume_grid_crs or src.crs is None) else src.crs
+            # A recognised local CRS is warped as the EPSG CRS it stands for (crs.recognise_local).
+            grid_crs = CRS.from_user_input(effective_wkt(self.grid.crs_wkt)) if self.grid.crs_wkt else None
+            own_crs = CRS.from_user_input(effective_wkt(src.crs.to_wkt())) if src.crs is not None else None
+            src_crs = grid_crs if (self.assume_grid_crs or own_crs is None) else own_crs
             options = {"src_crs": src_crs} if src_crs is not None else {}
             with WarpedVRT(
                 src,
