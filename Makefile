@@ -44,7 +44,7 @@ lint: setup
 	$(VENV)/bin/mypy flair_qgis/core
 	$(PY) -m pytest -q -p no:cacheprovider tests/test_qt_names.py
 
-# Clean Debian 12 and 13 roots (debootstrap, cached in build/fresh-check or $$FRESH_CHECK_CACHE)
+# Clean Debian 12, 13 and testing (forky) roots (debootstrap, cached in build/fresh-check or $$FRESH_CHECK_CACHE)
 # running make demo and make test as a newcomer would. Needs root; not part of .ci/run.
 fresh-check:
 	@scripts/fresh-check
