@@ -98,16 +98,17 @@ class FlairPlugin:
 
     def offer_dependencies(self, ask: bool = True) -> None:
         """Offer to install the missing modules with pip into the plugin's folder; the user confirms."""
-        from .adapters.deps import InstallTask, deps_dir, install_command_text
+        from .adapters.deps import InstallTask, deps_dir, install_command_text, platform_advice
 
         names = " ".join(self.missing)
         if ask:
             answer = QMessageBox.question(
                 self.iface.mainWindow(),
                 tr("FLAIR segmentation"),
-                tr("FLAIR needs the Python package(s) {names}, which this QGIS does not have.\n\n"
+                tr("FLAIR needs the Python package(s) {names}, which this QGIS does not have.\n\n{advice}\n\n"
                    "Install them now with pip into {folder}?\n\nTo do it yourself, run:\n{command}").format(
-                    names=", ".join(self.missing), folder=deps_dir(), command=install_command_text(names)
+                    names=", ".join(self.missing), advice=platform_advice(self.missing), folder=deps_dir(),
+                    command=install_command_text(names),
                 ),
             )  # fmt: skip
             if answer != QMessageBox.StandardButton.Yes:

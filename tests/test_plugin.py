@@ -61,6 +61,18 @@ def test_install_command_targets_plugin_folder():
     assert deps.deps_dir().endswith("python/flair_qgis_deps")
 
 
+def test_missing_packages_get_each_platforms_own_instructions():
+    """docs/install.md: OSGeo4W's packages on Windows (built on QGIS's GDAL), nothing inside the signed
+    QGIS.app on macOS, the distribution's packages on Linux."""
+    windows = deps.platform_advice(["affine", "rasterio", "geopandas"], "win32", r"C:\Program Files\QGIS 3.40.9")
+    assert '"C:\\Program Files\\QGIS 3.40.9\\bin\\setup.bat" -q -k -P python3-rasterio -P python3-geopandas' in windows
+    assert "GDAL DLLs" in windows
+    assert "code signature" in deps.platform_advice(["rasterio"], "darwin")
+    assert deps.platform_advice(["rasterio", "pyproj"], "linux").endswith(
+        "sudo apt install python3-rasterio python3-pyproj"
+    )
+
+
 def _wheel(folder: Path, name: str = "flairtoydep", version: str = "1.0") -> Path:
     """A minimal pure-Python wheel, built by hand (no network, no build backend)."""
     files = {

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import ntpath
 import os
 import shlex
 import shutil
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from qgis.core import QgsApplication, QgsTask
 
 from ..core.errors import FlairError
+from ..i18n import tr
 
 DEPS_FOLDER_NAME = "flair_qgis_deps"
 _NVIDIA_SMI_TIMEOUT_S = 5
@@ -79,15 +81,18 @@ class Requirement:
     module: str
     debian: str
     pip: str
+    osgeo4w: str = ""  # the OSGeo4W package (Windows), built against QGIS's own GDAL
 
 
 REQUIREMENTS = (
-    Requirement("numpy", "python3-numpy", "numpy"),
-    Requirement("affine", "python3-affine", "affine"),
-    Requirement("rasterio", "python3-rasterio", "rasterio"),
-    Requirement("shapely", "python3-shapely", "shapely"),
-    Requirement("geopandas", "python3-geopandas", "geopandas"),
-    Requirement("pyproj", "python3-pyproj", "pyproj"),  # geopandas brings it; imported for its thread contexts
+    Requirement("numpy", "python3-numpy", "numpy", "python3-numpy"),
+    Requirement("affine", "python3-affine", "affine", "python3-rasterio"),  # rasterio's dependency
+    Requirement("rasterio", "python3-rasterio", "rasterio", "python3-rasterio"),
+    Requirement("shapely", "python3-shapely", "shapely", "python3-shapely"),
+    Requirement("geopandas", "python3-geopandas", "geopandas", "python3-geopandas"),
+    Requirement(
+        "pyproj", "python3-pyproj", "pyproj", "python3-pyproj"
+    ),  # geopandas brings it; imported for its thread contexts
 )
 """Modules the plugin cannot load without (Debian's QGIS has them; other installers may not)."""
 
@@ -125,6 +130,43 @@ def missing_modules(names: Sequence[str] = REQUIRED_MODULES) -> list[str]:
         if not found:
             missing.append(name)
     return missing
+
+
+def platform_advice(missing: Sequence[str], platform: str | None = None, osgeo4w_root: str | None = None) -> str:
+    """What to do about missing modules on this platform (docs/install.md gives the evidence).
+
+    Windows: QGIS's OSGeo4W-based installers package rasterio, geopandas, shapely and pyproj
+    built against QGIS's own GDAL; a rasterio wheel from PyPI bundles a second GDAL whose DLLs
+    clash with QGIS's in one process, so OSGeo4W's ``setup.bat`` is the way. macOS: the QGIS.app
+    bundle is signed, so nothing is installed into it; pip installs into the profile folder.
+    Linux: the distribution's packages.
+
+    Args:
+        missing: import names, e.g. ``["rasterio", "geopandas"]``.
+        platform: ``sys.platform`` by default.
+        osgeo4w_root: the QGIS install folder (``OSGEO4W_ROOT``, set by QGIS's Windows launcher).
+    """
+    platform = platform or sys.platform
+    wanted = [r for r in REQUIREMENTS if r.module in missing]
+    if platform.startswith("win"):
+        packages = " ".join(f"-P {name}" for name in dict.fromkeys(r.osgeo4w for r in wanted if r.osgeo4w))
+        root = osgeo4w_root if osgeo4w_root is not None else os.environ.get("OSGEO4W_ROOT", "")
+        setup = f'"{ntpath.join(root, "bin", "setup.bat")}"' if root else "setup.bat"
+        return tr(
+            "On Windows, install them with QGIS's own installer, which builds them against QGIS's GDAL "
+            "(as administrator, then restart QGIS):\n{command}\n"
+            "A rasterio wheel from pip carries its own GDAL DLLs, which can clash with QGIS's."
+        ).format(command=f"{setup} -q -k {packages}")
+    if platform == "darwin":
+        return tr(
+            "On macOS nothing is installed inside QGIS.app (that would break its code signature): pip "
+            "installs into your QGIS profile folder, and the wheels of rasterio and geopandas bring their own "
+            "GDAL and GEOS."
+        )
+    debian = " ".join(dict.fromkeys(r.debian for r in wanted if r.debian))
+    return tr("On Debian or Ubuntu, the system packages fit QGIS best: {command}").format(
+        command=f"sudo apt install {debian}"
+    )
 
 
 def onnxruntime_status() -> tuple[bool, str]:

@@ -493,6 +493,25 @@
         <translation>Segmenter l'imagerie avec un modèle ONNX et l'évaluer (FLAIR)</translation>
     </message>
     <message>
+        <location filename="../adapters/deps.py" line="155" />
+        <source>On Windows, install them with QGIS&apos;s own installer, which builds them against QGIS&apos;s GDAL (as administrator, then restart QGIS):
+{command}
+A rasterio wheel from pip carries its own GDAL DLLs, which can clash with QGIS&apos;s.</source>
+        <translation>Sous Windows, installez-les avec l&apos;installateur de QGIS, qui les compile avec le GDAL de QGIS (en administrateur, puis redémarrez QGIS) :
+{command}
+Une roue rasterio installée par pip apporte ses propres DLL GDAL, qui peuvent entrer en conflit avec celles de QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="161" />
+        <source>On macOS nothing is installed inside QGIS.app (that would break its code signature): pip installs into your QGIS profile folder, and the wheels of rasterio and geopandas bring their own GDAL and GEOS.</source>
+        <translation>Sous macOS, rien n&apos;est installé dans QGIS.app (cela casserait sa signature) : pip installe dans le dossier de votre profil QGIS, et les roues de rasterio et geopandas apportent leurs propres GDAL et GEOS.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="167" />
+        <source>On Debian or Ubuntu, the system packages fit QGIS best: {command}</source>
+        <translation>Sous Debian ou Ubuntu, les paquets du système conviennent le mieux à QGIS : {command}</translation>
+    </message>
+    <message>
         <location filename="../plugin.py" line="66" />
         <source>needs the Python package(s) {names}, which this QGIS does not have: click the FLAIR button to install them, or run: {command}</source>
         <translation>a besoin du ou des paquets Python {names}, absents de ce QGIS : cliquez sur le bouton FLAIR pour les installer, ou lancez : {command}</translation>
@@ -501,11 +520,15 @@
         <location filename="../plugin.py" line="100" />
         <source>FLAIR needs the Python package(s) {names}, which this QGIS does not have.
 
+{advice}
+
 Install them now with pip into {folder}?
 
 To do it yourself, run:
 {command}</source>
         <translation>FLAIR a besoin du ou des paquets Python {names}, absents de ce QGIS.
+
+{advice}
 
 Les installer maintenant avec pip dans {folder} ?
 

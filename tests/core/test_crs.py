@@ -114,5 +114,6 @@ def test_a_flair_mask_scores_a_prediction_in_web_mercator(tmp_path):
     # The prediction is the mask warped and warped back: nearly every pixel agrees.
     assert report["oa"] > 0.97 and report["pixels_evaluated"] > 0.9 * w * h
     assert report["crs_recognised"] == [
-        'The reference\'s local CRS "RGF93 v1 / Lambert-93" is taken as EPSG:2154 (name and metre units match EPSG:2154).'
+        'The reference\'s local CRS "RGF93 v1 / Lambert-93" is taken as EPSG:2154 '
+        "(name and metre units match EPSG:2154)."
     ]
