@@ -1,8 +1,9 @@
 """``python -m flair_qgis.cli segment``: the segmentation engine on Dask distributed, without QGIS.
 
 Exit codes: 0 all chunks done and the mosaic written; 1 some chunks failed (see run.json);
-2 the run could not start (bad input, unreachable scheduler, workers lacking packages);
-130 interrupted (finished chunks are kept: run the same command again to resume).
+2 the run could not start or could not write (bad input, unreachable scheduler, workers lacking
+packages, an output folder that cannot be created or written, a full disk); 130 interrupted
+(finished chunks are kept: run the same command again to resume).
 """
 
 from __future__ import annotations
@@ -145,6 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return segment_command(args, out)
     except FlairError as err:
         out.write(f"error: {err}\n")
+        return EXIT_BAD_INPUT
+    except OSError as err:
+        # The machine, not a chunk, failed (unwritable folder, full disk): one line, exit 2.
+        where = f": {err.filename}" if err.filename else ""
+        out.write(f"error: {err.strerror or err}{where}. Free space or choose another --output-dir, then run again.\n")
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, Canceled):
         out.write("\nflair: interrupted; finished chunks are kept, run the same command again to resume.\n")

@@ -102,6 +102,44 @@ def test_output_dir_that_is_a_file_is_refused(data, tmp_path):
     assert target.read_text() == "x"
 
 
+def test_output_dir_that_cannot_be_made_is_exit_2_with_one_line(data, tmp_path):
+    image, model = data
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "gone" / "run")
+    done = run_segment_cli(str(image), str(model), str(dangling), "--workers", "1", *TILING)
+    assert done.returncode == 2, done.stderr
+    assert "is a link to" in done.stderr and "which does not exist" in done.stderr
+    assert "Traceback" not in done.stderr
+    unmakeable = "/proc/flair-output"  # /proc refuses new folders, even to root
+    done = run_segment_cli(str(image), str(model), unmakeable, "--workers", "1", *TILING)
+    assert done.returncode == 2, done.stderr
+    assert f"Cannot create --output-dir {unmakeable}" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_disk_error_while_writing_is_exit_2_not_failed_chunks(data, tmp_path, monkeypatch):
+    """A full disk while the manifest is written (ENOSPC from the OS) is the machine's failure:
+    one line and exit 2, never exit 1 (which means "chunks failed, run again")."""
+    import errno
+    import io
+
+    from flair_qgis import cli
+    from flair_qgis.scale import manifest
+
+    def full_disk(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "run" / "run.json"))
+
+    monkeypatch.setattr(manifest, "open_output_dir", full_disk)
+    image, model = data
+    err = io.StringIO()
+    monkeypatch.setattr(cli.sys, "stderr", err)
+    code = cli.main(["segment", "--input", str(image), "--model", str(model), "--output-dir", str(tmp_path / "run")])
+    assert code == 2
+    assert err.getvalue().splitlines()[-1] == (
+        f"error: No space left on device: {tmp_path / 'run' / 'run.json'}. "
+        "Free space or choose another --output-dir, then run again."
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

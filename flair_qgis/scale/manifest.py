@@ -89,7 +89,17 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
     folder = job.output_dir
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise InputError(f"--output-dir {folder} is a file: give a folder (new or holding an earlier run).")
-    os.makedirs(folder, exist_ok=True)
+    if os.path.islink(folder) and not os.path.exists(folder):
+        raise InputError(
+            f"--output-dir {folder} is a link to {os.readlink(folder)}, which does not exist: "
+            "create that folder or give another --output-dir."
+        )
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as err:
+        raise InputError(
+            f"Cannot create --output-dir {folder} ({err.strerror}): give a folder you can write to."
+        ) from err
     path = os.path.join(folder, MANIFEST)
     identity = job_identity(job)
     entries = sorted(os.listdir(folder))
