@@ -199,10 +199,10 @@ def test_polygon_reference_in_another_crs_crosses_to_the_task_as_wkt(scored_setu
     polygons.dataProvider().addFeatures([feature])
     QgsProject.instance().addMapLayer(polygons)
 
-    captured = capture_reference(polygons, "code")
-    assert captured.polygons.crs is None
-    wkt = captured.polygons.attrs[CRS_WKT_ATTR]
-    assert isinstance(wkt, str) and "WGS 84" in wkt
+    captured = capture_reference(polygons, "code")  # main thread: no feature read, the CRS as WKT
+    assert isinstance(captured.polygons.crs_wkt, str) and "WGS 84" in captured.polygons.crs_wkt
+    read = captured.polygons.read()  # what the task reads: no pyproj CRS, the WKT beside it
+    assert read.crs is None and read.attrs[CRS_WKT_ATTR] == captured.polygons.crs_wkt and len(read) == 1
 
     qgis_canvas.setExtent(full)
     score_and_wait(qa, qtbot, polygons, "code", timeout_ms=30000)

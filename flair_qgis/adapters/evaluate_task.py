@@ -1,8 +1,8 @@
 """A "score this view" run from the QA tab: captured on the main thread, run in a QgsTask.
 
 :func:`prepare_evaluation` (main thread) captures the class map, the reference (a raster file or
-the polygons as a GeoDataFrame), the protocol and the map view's extent into a frozen
-:class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
+a polygon layer's feature source, read in the task over the view only), the protocol and the
+map view's extent into a frozen :class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
 :func:`flair_qgis.core.score.evaluate.score` and, for polygon references, ranks suspicious labels with
 :func:`flair_qgis.core.score.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
 the error map and the ranked polygons to the project. (The segmentation run is in
@@ -29,7 +29,7 @@ from qgis.core import (
 )
 
 from ..core.errors import Canceled, FlairError
-from ..core.score.evaluate import Reference, score
+from ..core.score.evaluate import score
 from ..core.score.protocols import Protocol, get_protocol
 from ..i18n import class_label, tr
 from . import settings
@@ -37,7 +37,7 @@ from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, 
 from .layers import extent_in_crs, remove_outputs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .proj_threads import keep_proj_context
-from .reference_input import capture_reference, raster_file
+from .reference_input import CapturedReference, capture_reference, raster_file
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class PreparedEvaluation:
 
     Attributes:
         prediction_path: the class-map file.
-        reference: the captured reference (raster file or polygons GeoDataFrame).
+        reference: the captured reference (a raster file, or a polygon layer read in the task).
         field: class field of a polygon reference.
         protocol: the core scoring protocol.
         extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS, or None for all of it.
@@ -57,7 +57,7 @@ class PreparedEvaluation:
     """
 
     prediction_path: str
-    reference: Reference
+    reference: CapturedReference
     field: str
     protocol: Protocol
     extent: tuple[float, float, float, float] | None
@@ -145,8 +145,10 @@ class EvaluateTask(QgsTask):
         p = self.prepared
         share = 50.0 if p.ranked_path else 100.0
         try:
+            # Only the polygons of the scored extent are read, here and not on the main thread.
+            reference = p.reference.resolve(p.prediction_path, p.extent, is_canceled=self.isCanceled)
             self.report = score(
-                p.prediction_path, p.reference, p.protocol, extent=p.extent, error_map_path=p.error_map_path,
+                p.prediction_path, reference, p.protocol, extent=p.extent, error_map_path=p.error_map_path,
                 is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(v * share / 100.0),
             )  # fmt: skip
             if p.ranked_path:
@@ -154,7 +156,7 @@ class EvaluateTask(QgsTask):
                 from ..core.score.polygons import without_own_crs
 
                 ranked = rank_labels(
-                    p.prediction_path, p.reference.polygons, p.field, p.ranked_path,
+                    p.prediction_path, reference.polygons, p.field, p.ranked_path,
                     confidence_path=p.confidence_path, protocol=p.protocol, extent=p.extent,
                     is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(50.0 + v / 2.0),
                 )  # fmt: skip

@@ -1,19 +1,43 @@
-"""QGIS layers as evaluation inputs for the core (captured on the main thread).
+"""QGIS layers as evaluation inputs for the core, captured on the main thread, read in the worker.
 
-:func:`capture_reference` turns the ``REFERENCE`` layer into the core
-:class:`~flair_qgis.core.score.evaluate.Reference` that :func:`flair_qgis.core.score.evaluate.score` takes:
-a raster file path, or a GeoDataFrame of the polygon layer's features (class field + geometry,
-the layer CRS as WKT beside it, never a pyproj CRS), so the worker thread never touches the layer.
+:func:`capture_reference` takes what the worker needs from the ``REFERENCE`` layer on the main
+thread, without reading a feature: a raster file path, or for polygons a
+:class:`PolygonLayerCapture` (a ``QgsVectorLayerFeatureSource``, the class field, the CRS and the
+transform context). The worker then calls :meth:`CapturedReference.resolve`, which reads only the
+polygons whose boxes meet the scored extent (a ``QgsFeatureRequest`` filter rectangle, answered by
+the provider's own spatial index: GeoPackage R-tree, shapefile ``.qix``, PostGIS GiST) and only
+the fields it needs, into the core :class:`~flair_qgis.core.score.evaluate.Reference`. A
+million-polygon layer costs the main thread nothing, and the worker only what the extent holds.
+The polygons carry their CRS as WKT beside them, never a pyproj CRS.
 """
 
 from __future__ import annotations
 
-from qgis.core import QgsMapLayer, QgsRasterLayer, QgsVectorLayer, QgsWkbTypes
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from ..core.errors import InputError
-from ..core.score.evaluate import Reference
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsCoordinateTransformContext,
+    QgsCsException,
+    QgsFeatureRequest,
+    QgsFields,
+    QgsMapLayer,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+    QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
+    QgsWkbTypes,
+)
+
+from ..core.errors import Canceled, InputError
+from ..core.score.evaluate import Reference, prediction_grid
 from ..core.score.polygons import CRS_WKT_ATTR
 from .raster_input import crs_wkt_of, file_path_of
+
+_CANCEL_EVERY = 1000  # features between two cancel checks
 
 
 def raster_file(layer: QgsMapLayer | None, what: str) -> str:
@@ -33,16 +57,7 @@ def raster_file(layer: QgsMapLayer | None, what: str) -> str:
     return path
 
 
-def polygons_of(layer: QgsVectorLayer, field: str):
-    """The features of a polygon layer as a GeoDataFrame (one class field) without a pyproj CRS:
-    the layer's CRS travels as WKT in ``gdf.attrs[CRS_WKT_ATTR]`` (see :mod:`flair_qgis.core.score.polygons`).
-
-    Raises:
-        InputError: not a polygon layer, or no such field.
-    """
-    import geopandas as gpd
-    from shapely import wkb
-
+def _check_polygon_layer(layer: QgsVectorLayer, field: str) -> None:
     if layer.geometryType() != QgsWkbTypes.GeometryType.PolygonGeometry:
         kind = QgsWkbTypes.geometryDisplayString(layer.geometryType())
         raise InputError(
@@ -53,24 +68,145 @@ def polygons_of(layer: QgsVectorLayer, field: str):
     names = layer.fields().names()
     if field not in names:
         raise InputError(f"The reference layer has no field '{field}'. Its fields are: {', '.join(names) or 'none'}.")
-    values, geometries, fids = [], [], []
-    for feature in layer.getFeatures():
-        geometry = feature.geometry()
-        if geometry is None or geometry.isEmpty():
-            continue
-        value = feature[field]
-        values.append(None if value is None or (hasattr(value, "isNull") and value.isNull()) else value)
-        geometries.append(wkb.loads(bytes(geometry.asWkb())))
-        fids.append(feature.id())
-    # No pyproj CRS here: it would be made on the main thread and used by the task's thread, which
-    # crashes QGIS 3.40 (PROJ objects belong to one thread). The WKT travels beside the polygons.
-    gdf = gpd.GeoDataFrame({field: values}, geometry=geometries, index=fids)
-    gdf.attrs[CRS_WKT_ATTR] = crs_wkt_of(layer.crs())
-    return gdf
 
 
-def capture_reference(layer: QgsMapLayer | None, field: str) -> Reference:
-    """Capture a reference layer (raster file or polygon layer). Call on the main thread.
+def _plain(value):
+    """A feature attribute as a Python value: NULL -> None, dates and other Qt values -> text."""
+    if value is None or (hasattr(value, "isNull") and value.isNull()):
+        return None
+    return value if isinstance(value, (bool, int, float, str)) else str(value)
+
+
+@dataclass(frozen=True)
+class PolygonLayerCapture:
+    """A polygon layer, captured on the main thread (no feature read) to be read in a worker.
+
+    Attributes:
+        source: the layer's feature source, safe to iterate in another thread.
+        fields: the layer's fields.
+        field: the class field.
+        crs: the layer's CRS; ``crs_wkt`` the same as WKT for the core.
+        transform_context: the project's datum transformations, for the extent.
+        name: the layer's name.
+        extra_fields: more fields to read (``flair:apply_review`` keeps every field).
+    """
+
+    source: QgsVectorLayerFeatureSource
+    fields: QgsFields
+    field: str
+    crs: QgsCoordinateReferenceSystem
+    crs_wkt: str
+    transform_context: QgsCoordinateTransformContext
+    name: str
+    extra_fields: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, layer: QgsVectorLayer, field: str, extra_fields: tuple[str, ...] = ()) -> PolygonLayerCapture:
+        """Capture a polygon layer (main thread).
+
+        Raises:
+            InputError: not a polygon layer, or no such field.
+        """
+        _check_polygon_layer(layer, field)
+        return cls(
+            QgsVectorLayerFeatureSource(layer), layer.fields(), field, layer.crs(), crs_wkt_of(layer.crs()),
+            QgsProject.instance().transformContext(), layer.name(), tuple(extra_fields),
+        )  # fmt: skip
+
+    def request(self, bounds: tuple | None = None, bounds_crs_wkt: str | None = None) -> QgsFeatureRequest:
+        """The feature request: the class field (and ``extra_fields``) only, and, with ``bounds``
+        (``xmin, ymin, xmax, ymax`` in ``bounds_crs_wkt``), only features whose box meets them."""
+        request = QgsFeatureRequest()
+        request.setSubsetOfAttributes([self.field, *self.extra_fields], self.fields)
+        if bounds is not None:
+            rect = QgsRectangle(*bounds)
+            bounds_crs = QgsCoordinateReferenceSystem.fromWkt(bounds_crs_wkt) if bounds_crs_wkt else self.crs
+            if bounds_crs.isValid() and self.crs.isValid() and bounds_crs != self.crs:
+                try:
+                    transform = QgsCoordinateTransform(bounds_crs, self.crs, self.transform_context)
+                    rect = transform.transformBoundingBox(rect)
+                except QgsCsException:
+                    rect = None  # no transformation between them: read everything, the core decides
+            if rect is not None:
+                request.setFilterRect(rect)
+        return request
+
+    def read(
+        self,
+        bounds: tuple | None = None,
+        bounds_crs_wkt: str | None = None,
+        *,
+        is_canceled: Callable[[], bool] | None = None,
+    ):
+        """The polygons meeting ``bounds`` as a GeoDataFrame indexed by feature id (any thread).
+
+        Raises:
+            Canceled: ``is_canceled`` answered True.
+        """
+        import geopandas as gpd
+        from shapely import wkb
+
+        names = (self.field, *self.extra_fields)
+        columns: dict[str, list] = {name: [] for name in names}
+        geometries, fids = [], []
+        for count, feature in enumerate(self.source.getFeatures(self.request(bounds, bounds_crs_wkt))):
+            if is_canceled is not None and count % _CANCEL_EVERY == 0 and is_canceled():
+                raise Canceled()
+            geometry = feature.geometry()
+            if geometry is None or geometry.isEmpty():
+                continue
+            for name in names:
+                columns[name].append(_plain(feature[name]))
+            geometries.append(wkb.loads(bytes(geometry.asWkb())))
+            fids.append(feature.id())
+        # No pyproj CRS here: it would be made in one thread and used in another, which crashes
+        # QGIS 3.40 (PROJ objects belong to one thread). The WKT travels beside the polygons.
+        gdf = gpd.GeoDataFrame(columns, geometry=geometries, index=fids)
+        gdf.attrs[CRS_WKT_ATTR] = self.crs_wkt
+        return gdf
+
+
+def polygons_of(layer: QgsVectorLayer, field: str, bounds: tuple | None = None, bounds_crs_wkt: str | None = None):
+    """The polygons of a layer meeting ``bounds`` (all of them without), read now in this thread.
+
+    Raises:
+        InputError: not a polygon layer, or no such field.
+    """
+    return PolygonLayerCapture.of(layer, field).read(bounds, bounds_crs_wkt)
+
+
+@dataclass(frozen=True)
+class CapturedReference:
+    """A reference captured on the main thread: a raster file, or a polygon layer still to read."""
+
+    name: str
+    field: str = ""
+    raster_path: str | None = None
+    polygons: PolygonLayerCapture | None = None
+
+    def resolve(
+        self,
+        prediction_path: str,
+        extent: tuple | None = None,
+        *,
+        is_canceled: Callable[[], bool] | None = None,
+    ) -> Reference:
+        """The core reference for scoring ``prediction_path`` over ``extent`` (in its CRS; None =
+        all of it): polygons are read only where the scored grid lies. Call in the worker.
+
+        Raises:
+            InputError: the prediction cannot be read, or the extent misses it.
+            Canceled: ``is_canceled`` answered True.
+        """
+        if self.polygons is None:
+            return Reference(raster_path=self.raster_path, name=self.name)
+        grid = prediction_grid(prediction_path, extent)
+        gdf = self.polygons.read(grid.bounds, grid.crs_wkt, is_canceled=is_canceled)
+        return Reference(polygons=gdf, field=self.field, name=self.name)
+
+
+def capture_reference(layer: QgsMapLayer | None, field: str, extra_fields: tuple[str, ...] = ()) -> CapturedReference:
+    """Capture a reference layer (raster file or polygon layer) on the main thread; reads no feature.
 
     Raises:
         InputError: missing or invalid layer, or a layer that is neither a raster nor polygons.
@@ -78,7 +214,7 @@ def capture_reference(layer: QgsMapLayer | None, field: str) -> Reference:
     if layer is None or not layer.isValid():
         raise InputError("REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer.")
     if isinstance(layer, QgsRasterLayer):
-        return Reference(raster_path=raster_file(layer, "reference"), name=layer.name())
+        return CapturedReference(layer.name(), raster_path=raster_file(layer, "reference"))
     if isinstance(layer, QgsVectorLayer):
-        return Reference(polygons=polygons_of(layer, field), field=field, name=layer.name())
+        return CapturedReference(layer.name(), field, polygons=PolygonLayerCapture.of(layer, field, extra_fields))
     raise InputError(f"The reference layer '{layer.name()}' is neither a raster nor a polygon layer.")

@@ -7,7 +7,8 @@ named "RGF93 v1 / Lambert-93" without EPSG code while the images carry EPSG:2154
 units and any projection parameters, and names the EPSG CRS it matches. It does not ask GDAL or
 PROJ: how they guess at a local CRS changed between GDAL 3.6 and 3.13 (Debian 12 vs forky), and
 the same mask must be scored the same way on both. A local CRS that matches nothing stays local
-and cannot be reprojected.
+and cannot be reprojected. rasterio is imported only where a CRS is built: the plugin's start-up
+(the dock's CRS offer) uses :func:`recognise_local` on QGIS installs without rasterio too.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import contextlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import rasterio.errors
-from rasterio.crs import CRS
+if TYPE_CHECKING:
+    from rasterio.crs import CRS
 
 _CRS_NAME = re.compile(r'^\s*(?:LOCAL_CS|PROJCS|GEOGCS|PROJCRS|GEOGCRS|ENGCRS|ENGINEERINGCRS)\s*\[\s*"([^"]*)"')
 
@@ -26,6 +28,9 @@ _METRE = re.compile(r'UNIT\s*\[\s*"(metre|meter|m)"', re.IGNORECASE)
 
 
 def _crs(wkt: str | None) -> CRS | None:
+    import rasterio.errors
+    from rasterio.crs import CRS
+
     if not wkt:
         return None
     try:
@@ -121,6 +126,8 @@ def recognise_local(wkt: str | None) -> LocalMatch | None:
 
 @lru_cache(maxsize=8)
 def _epsg_wkt(epsg: int) -> str:
+    from rasterio.crs import CRS
+
     return CRS.from_epsg(epsg).to_wkt()
 
 
@@ -144,6 +151,8 @@ def same_crs(a_wkt: str | None, b_wkt: str | None) -> bool:
     if a is not None and b is not None:
         if a == b:
             return True
+        import rasterio.errors
+
         with contextlib.suppress(rasterio.errors.CRSError):
             epsg_a, epsg_b = a.to_epsg(), b.to_epsg()
             if epsg_a is not None and epsg_a == epsg_b:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from typing import Any
 
@@ -13,6 +12,7 @@ from qgis.core import (
     QgsProcessingParameterFile,
     QgsProcessingParameterFileDestination,
     QgsProviderRegistry,
+    QgsVectorLayer,
 )
 
 from ..adapters.reference_input import capture_reference
@@ -26,27 +26,6 @@ def _file_of(layer) -> str | None:
     if layer is None:
         return None
     return QgsProviderRegistry.instance().decodeUri(layer.providerType(), layer.source()).get("path") or None
-
-
-def _all_fields(layer, polygons):
-    """The polygons of ``capture_reference`` with every other field of the layer added (same ids),
-    so the corrected copy keeps them."""
-    names = [n for n in layer.fields().names() if n not in polygons.columns]
-    rows = {}
-    for feature in layer.getFeatures():
-        values = []
-        for name in names:
-            value = feature[name]
-            if value is None or (hasattr(value, "isNull") and value.isNull()):
-                value = None
-            elif not isinstance(value, (bool, int, float, str)):
-                value = str(value)  # dates and other Qt values as text
-            values.append(value)
-        rows[feature.id()] = values
-    out = polygons.copy()
-    for k, name in enumerate(names):
-        out[name] = [rows[fid][k] if fid in rows else None for fid in out.index]
-    return out
 
 
 class ApplyReviewAlgorithm(FlairAlgorithm):
@@ -87,9 +66,11 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
         self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
         layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-        self.reference = capture_reference(layer, self.field)
-        if self.reference.polygons is not None:
-            self.reference = dataclasses.replace(self.reference, polygons=_all_fields(layer, self.reference.polygons))
+        # Every field of the layer travels to the corrected copy.
+        others = (
+            tuple(n for n in layer.fields().names() if n != self.field) if isinstance(layer, QgsVectorLayer) else ()
+        )
+        self.reference = capture_reference(layer, self.field, extra_fields=others)
         self.reference_file = _file_of(layer)
         self.review_path = self.parameterAsFile(parameters, self.REVIEW, context)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
@@ -105,7 +86,7 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             if self.reference.raster_path:
                 return apply_review_raster(self.reference.raster_path, self.review_path, self.output_path)
             return apply_review_polygons(
-                self.reference.polygons, self.field, self.review_path, self.output_path,
+                self.reference.polygons.read(), self.field, self.review_path, self.output_path,
                 reference_path=self.reference_file,
             )  # fmt: skip
 

@@ -151,8 +151,9 @@ class EvaluateAlgorithm(FlairAlgorithm):
         is_canceled, on_progress = self.hooks(feedback)
 
         def work() -> dict:
+            reference = self.reference.resolve(self.prediction_path, self.extent, is_canceled=is_canceled)
             report = score(
-                self.prediction_path, self.reference, self.protocol, extent=self.extent,
+                self.prediction_path, reference, self.protocol, extent=self.extent,
                 error_map_path=self.error_map_path, class_map=self.class_map,
                 is_canceled=is_canceled, on_progress=on_progress,
             )  # fmt: skip

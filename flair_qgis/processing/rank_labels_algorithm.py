@@ -15,7 +15,7 @@ from qgis.core import (
     QgsProcessingParameterVectorLayer,
 )
 
-from ..adapters.reference_input import polygons_of, raster_file
+from ..adapters.reference_input import CapturedReference, PolygonLayerCapture, raster_file
 from ..core.paths import check_outputs_not_inputs
 from ..core.score.labels import rank_labels
 from ..core.score.protocols import protocol_from_parameters
@@ -81,7 +81,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
         layer = self.parameterAsVectorLayer(parameters, self.REFERENCE, context)
         if layer is None or not layer.isValid():
             raise QgsProcessingException(tr("REFERENCE is not a polygon layer QGIS can open."))
-        self.polygons = polygons_of(layer, self.field)
+        self.reference = CapturedReference(layer.name(), self.field, polygons=PolygonLayerCapture.of(layer, self.field))
         confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
         self.confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
         self.protocol = protocol_from_parameters(
@@ -109,7 +109,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             feedback,
             lambda: rank_labels(
                 self.prediction_path,
-                self.polygons,
+                self.reference.resolve(self.prediction_path, self.extent, is_canceled=is_canceled).polygons,
                 self.field,
                 self.output_path,
                 confidence_path=self.confidence_path,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from qgis.core import (
@@ -106,20 +107,27 @@ class SampleAlgorithm(FlairAlgorithm):
             min_per_class=self.parameterAsInt(parameters, self.MIN_PER_CLASS, context),
             seed=self.parameterAsInt(parameters, self.SEED, context),
             reference_raster=reference.raster_path if reference else None,
-            reference_polygons=reference.polygons if reference else None,
+            reference_polygons=None,  # read in processAlgorithm, over the sampled extent only
             reference_field=field,
             reference_name=reference.name if reference else "",
             confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
             extent=extent,
         )
+        self.reference = reference
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
-        summary = self.run_core(
-            feedback, lambda: create_review(self.request, is_canceled=is_canceled, on_progress=on_progress)
-        )
+
+        def work() -> dict:
+            request = self.request
+            if self.reference is not None and self.reference.polygons is not None:
+                reference = self.reference.resolve(request.prediction_path, request.extent, is_canceled=is_canceled)
+                request = dataclasses.replace(request, reference_polygons=reference.polygons)
+            return create_review(request, is_canceled=is_canceled, on_progress=on_progress)
+
+        summary = self.run_core(feedback, work)
         strata = ", ".join(f"{value}: {pixels} px" for value, pixels in sorted(summary["strata"].items()))
         feedback.pushInfo(
             tr("{n} items ({design}) written to {path}. Strata: {strata}.").format(
