@@ -241,8 +241,12 @@ def test_a_web_layer_is_cached_on_its_provider_uri(run_alg, tmp_path):
     finally:
         QgsProject.instance().removeMapLayer(layer.id())
     assert cold["CACHED_TILES"] == 0 and warm["CACHED_TILES"] == warm["TILES"]
-    assert np.array_equal(read(warm["OUTPUT"]), read(plain["OUTPUT"]))
-    assert np.array_equal(read(cold["OUTPUT"]), read(plain["OUTPUT"]))
+    assert np.array_equal(read(warm["OUTPUT"]), read(cold["OUTPUT"]))
+    # The cached runs read the layer on its whole-layer tile grid, the plain run on the extent's:
+    # QGIS resamples the XYZ tiles (0.2986 m at zoom 19) to 0.3 m per request, and from QGIS 3.44 a
+    # request's edge can land on the other side of a source pixel (32 of 70,735 px, one column, on
+    # Debian forky; none on 3.22 and 3.40). Files are read pixel-exact and are compared exactly above.
+    assert np.mean(read(warm["OUTPUT"]) != read(plain["OUTPUT"])) < 1e-3
 
 
 def test_two_modalities_at_their_own_resolutions_share_the_cache(run_alg, tmp_path):
