@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(qgis python3-qgis qgis-providers python3-rasterio python3-geopandas python3-pyproj python3-sklearn
   python3-venv python3-pip proj-bin gdal-bin xvfb
-  qttools5-dev-tools)  # lrelease: make package compiles the translations
+  qttools5-dev-tools  # lrelease: make package compiles the translations
+  postgresql postgis)  # tests/postgis_server.py: a throwaway PostGIS server for the shared-database tests
 VENV=.venv
 SYS_PY=/usr/bin/python3
 
@@ -22,6 +23,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The PostGIS extension for the server (package postgis only recommends it): postgresql-NN-postgis-3,
+# NN being the major version Debian's postgresql package depends on (15 on Debian 12, 17 on 13).
+if ! compgen -G "/usr/share/postgresql/*/extension/postgis.control" >/dev/null; then
+  pg_major=$(dpkg-query -W -f='${Depends}' postgresql | grep -o 'postgresql-[0-9]*' | head -n 1 | cut -d- -f2)
+  echo "setup: installing Debian package postgresql-$pg_major-postgis-3"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  [ ${#missing[@]} -gt 0 ] || $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    "postgresql-$pg_major-postgis-3" >/dev/null
 fi
 
 # onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one of them, chosen by

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+MILLION_SIDE = 1000  # 1,000,000 squares of 10 m: a 10 km x 10 km label layer
+
 
 def square_grid_gpkg(
     path: Path, center: tuple[float, float], side: int, size_m: float = 10.0, epsg: int = 2154
@@ -46,3 +48,20 @@ def squares_meeting(bounds: tuple, x0: float, y0: float, side: int, size_m: floa
     first_i, last_i = max(0, math.ceil((xmin - x0) / size_m) - 1), min(side - 1, math.floor((xmax - x0) / size_m))
     first_j, last_j = max(0, math.ceil((ymin - y0) / size_m) - 1), min(side - 1, math.floor((ymax - y0) / size_m))
     return max(0, last_i - first_i + 1) * max(0, last_j - first_j + 1)
+
+
+def million_squares_case(folder: Path) -> dict:
+    """A prediction over the real FLAIR patch 000473 (its mask, 20 % perturbed, in EPSG:2154) and a
+    million-square GeoPackage ``labels_1m.gpkg`` (layer ``labels``) centred a few metres off it,
+    so that no square merely touches the patch."""
+    import rasterio
+    from eval_helpers import image_crs, perturb, read_mask, write_raster
+
+    mask, profile = read_mask("000473")
+    prediction = write_raster(folder / "pred.tif", perturb(mask, 3, 0.2, list(range(1, 14))), profile, crs=image_crs())
+    with rasterio.open(prediction) as src:
+        b = src.bounds
+    center = ((b.left + b.right) / 2 + 3.3, (b.bottom + b.top) / 2 + 4.7)
+    x0, y0 = square_grid_gpkg(folder / "labels_1m.gpkg", center, MILLION_SIDE)
+    return {"folder": folder, "prediction": prediction, "x0": x0, "y0": y0, "bounds": tuple(b),
+            "gpkg": folder / "labels_1m.gpkg"}  # fmt: skip

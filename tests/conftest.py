@@ -162,3 +162,25 @@ def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
         loaded.dock.cancel()
         wait_for_task(qtbot, loaded.dock)
     loaded.unload()
+
+
+@pytest.fixture(scope="session")
+def million_squares(tmp_path_factory) -> dict:
+    """A real FLAIR prediction and a million-polygon GeoPackage around it (bigref_helpers), made once."""
+    from bigref_helpers import million_squares_case
+
+    return million_squares_case(tmp_path_factory.mktemp("million"))
+
+
+@pytest.fixture(scope="session")
+def postgis(million_squares):
+    """A real PostgreSQL + PostGIS server (Debian's packages) holding the million squares as table
+    ``labels`` (GiST index), started for the session and removed at its end."""
+    from postgis_server import start_server
+
+    server = start_server()
+    try:
+        server.load(str(million_squares["gpkg"]), "labels")
+        yield server
+    finally:
+        server.stop()

@@ -9,33 +9,17 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
-import rasterio
-from bigref_helpers import square_grid_gpkg, squares_meeting
-from eval_helpers import image_crs, perturb, read_mask, write_raster
+from bigref_helpers import MILLION_SIDE, squares_meeting
 from qgis.core import QgsVectorLayer
 
 from flair_qgis.adapters.reference_input import capture_reference
 from flair_qgis.core.score.evaluate import prediction_grid
 
-PATCH = "000473"
-SIDE = 1000  # 1,000,000 squares of 10 m: a 10 km x 10 km label layer
+SIDE = MILLION_SIDE
 
 
-@pytest.fixture(scope="module")
-def big(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("bigref")
-    mask, profile = read_mask(PATCH)
-    prediction = write_raster(folder / "pred.tif", perturb(mask, 3, 0.2, list(range(1, 14))), profile, crs=image_crs())
-    with rasterio.open(prediction) as src:
-        b = src.bounds
-    # Off the patch's edges by a few metres, so that no square merely touches the patch.
-    center = ((b.left + b.right) / 2 + 3.3, (b.bottom + b.top) / 2 + 4.7)
-    x0, y0 = square_grid_gpkg(folder / "labels_1m.gpkg", center, SIDE)
-    return {"folder": folder, "prediction": prediction, "x0": x0, "y0": y0, "bounds": tuple(b)}
-
-
-def test_a_million_polygons_are_read_only_where_the_patch_lies(big):
+def test_a_million_polygons_are_read_only_where_the_patch_lies(million_squares):
+    big = million_squares
     layer = QgsVectorLayer(str(big["folder"] / "labels_1m.gpkg") + "|layername=labels", "labels", "ogr")
     assert layer.isValid() and layer.featureCount() == SIDE * SIDE
     captured = capture_reference(layer, "code")  # main thread: no feature is read here
@@ -53,11 +37,12 @@ def test_a_million_polygons_are_read_only_where_the_patch_lies(big):
     )
 
 
-def test_scores_against_a_million_polygons_equal_those_against_the_patchs_own(big, run_alg):
+def test_scores_against_a_million_polygons_equal_those_against_the_patchs_own(million_squares, run_alg):
     """The same report from the département layer as from a layer holding only the squares over
     the patch (cut here with OGR's own spatial filter, not the plugin's)."""
     from osgeo import ogr
 
+    big = million_squares
     folder = big["folder"]
     small = folder / "labels_patch.gpkg"
     source = ogr.Open(str(folder / "labels_1m.gpkg"))

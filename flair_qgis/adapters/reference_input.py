@@ -205,12 +205,30 @@ class CapturedReference:
         return Reference(polygons=gdf, field=self.field, name=self.name)
 
 
+def unopened_layer_message(layer: QgsMapLayer | None) -> str:
+    """What to say of a database or web layer QGIS could not open ("" for any other case).
+
+    The provider's own error is not read: on QGIS 3.22, ``error()`` of an invalid ``postgres``
+    layer crashes the process, and its words are already in QGIS's message log.
+    """
+    if layer is None or layer.isValid() or layer.providerType() in ("ogr", "gdal", ""):
+        return ""
+    return (
+        f"The layer '{layer.name()}' ({layer.providerType()}) cannot be opened: check the connection "
+        "(host, port, database, user, table) and that the server is running; QGIS's message log "
+        "(PostGIS tab) says what the server answered."
+    )
+
+
 def capture_reference(layer: QgsMapLayer | None, field: str, extra_fields: tuple[str, ...] = ()) -> CapturedReference:
     """Capture a reference layer (raster file or polygon layer) on the main thread; reads no feature.
 
     Raises:
         InputError: missing or invalid layer, or a layer that is neither a raster nor polygons.
     """
+    message = unopened_layer_message(layer)
+    if message:
+        raise InputError(message)
     if layer is None or not layer.isValid():
         raise InputError("REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer.")
     if isinstance(layer, QgsRasterLayer):
