@@ -71,3 +71,51 @@ def test_scores_against_a_million_polygons_equal_those_against_the_patchs_own(mi
         assert reports["all"][key] == reports["patch"][key]
     assert reports["all"]["pixels_evaluated"] == 512 * 512
     assert np.isfinite(reports["all"]["miou"])
+
+
+def test_a_shapefile_without_qix_gets_an_offer_that_indexes_it(plugin, qtbot, tmp_path, million_squares, run_alg):
+    """A shapefile without .qix: every read scans the file. The Evaluate tab offers to index it;
+    the index file appears beside it, the data files are untouched, and the scores do not change."""
+    import hashlib
+    import subprocess
+
+    from bigref_helpers import square_grid_gpkg
+    from qgis.core import QgsProject
+
+    big = million_squares
+    b = big["bounds"]
+    square_grid_gpkg(tmp_path / "grid.gpkg", ((b[0] + b[2]) / 2 + 3.3, (b[1] + b[3]) / 2 + 4.7), 200)
+    shp = tmp_path / "labels.shp"
+    subprocess.run(["ogr2ogr", "-f", "ESRI Shapefile", str(shp), str(tmp_path / "grid.gpkg"), "labels",
+                    "-lco", "SPATIAL_INDEX=NO"], check=True)  # fmt: skip
+    data_files = sorted(tmp_path.glob("labels.*"))
+    digest = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in data_files}
+    before = json.loads(json.dumps(_evaluate_file(run_alg, big["prediction"], shp, tmp_path / "before.json")))
+
+    layer = QgsVectorLayer(str(shp), "labels", "ogr")
+    QgsProject.instance().addMapLayer(layer)
+    qa = plugin.dock.qa
+    qa.reference_combo.setLayer(layer)
+    assert not qa.layers.index_row.isHidden()
+    task = qa.layers.create_spatial_index()
+    assert task is not None
+    qtbot.waitUntil(lambda: qa.layers.index_task is None, timeout=30000)
+    assert (tmp_path / "labels.qix").exists()
+    assert qa.layers.index_row.isHidden()
+    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in data_files} == digest
+    after = _evaluate_file(run_alg, big["prediction"], shp, tmp_path / "after.json")
+    for key in ("miou", "oa", "pixels_evaluated", "confusion_matrix"):
+        assert after[key] == before[key]
+    # A GeoPackage has its R-tree: no offer.
+    qa.reference_combo.setLayer(QgsProject.instance().addMapLayer(
+        QgsVectorLayer(f"{tmp_path / 'grid.gpkg'}|layername=labels", "grid", "ogr")))  # fmt: skip
+    assert qa.layers.index_row.isHidden()
+
+
+def _evaluate_file(run_alg, prediction, reference, report_path) -> dict:
+    run_alg(
+        "flair:evaluate",
+        {"PREDICTION": str(prediction), "REFERENCE": str(reference), "REFERENCE_FIELD": "code", "PROTOCOL": "flair1",
+         "OUTPUT_REPORT": str(report_path)},
+    )  # fmt: skip
+    return json.loads(report_path.read_text())

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from qgis.core import QgsMapLayer, QgsMapLayerProxyModel, QgsVectorLayer
+from qgis.core import (
+    QgsApplication,
+    QgsFeatureSource,
+    QgsMapLayer,
+    QgsMapLayerProxyModel,
+    QgsProviderRegistry,
+    QgsTask,
+    QgsVectorDataProvider,
+    QgsVectorLayer,
+)
 from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
-from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel
+from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ..adapters import settings
 from ..adapters.layers import class_name
@@ -36,6 +45,20 @@ class LayersSection(QGroupBox):
         self.reference_combo.setLayer(None)
         self.reference_combo.layerChanged.connect(self._on_reference_changed)
         form.addRow(tr("Reference"), self.reference_combo)
+        self.index_row = QWidget()
+        row = QHBoxLayout(self.index_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.index_label = QLabel(tr("No spatial index: each score reads the whole file."))
+        self.index_label.setWordWrap(True)
+        self.index_button = QPushButton(tr("Create it"))
+        self.index_button.setToolTip(
+            tr("Writes a spatial index file beside the layer (a .qix for a shapefile); the data is not modified.")
+        )
+        self.index_button.clicked.connect(self.create_spatial_index)
+        row.addWidget(self.index_label, 1)
+        row.addWidget(self.index_button)
+        form.addRow(self.index_row)
+        self.index_task: SpatialIndexTask | None = None
         self.field_combo = QgsFieldComboBox()
         self.field_label = QLabel(tr("Class field"))
         form.addRow(self.field_label, self.field_combo)
@@ -56,6 +79,33 @@ class LayersSection(QGroupBox):
         self.field_combo.setLayer(layer if is_vector else None)
         self.field_combo.setVisible(is_vector)
         self.field_label.setVisible(is_vector)
+        self.index_row.setVisible(lacks_spatial_index(layer))
+
+    def create_spatial_index(self) -> SpatialIndexTask | None:
+        """Index the reference layer's file in the background; the offer goes when it is done."""
+        layer = self.reference_combo.currentLayer()
+        if not lacks_spatial_index(layer) or self.index_task is not None:
+            return None
+        self.index_button.setEnabled(False)
+        self.index_label.setText(tr("Creating the spatial index…"))
+        self.index_task = SpatialIndexTask(layer)
+        self.index_task.taskCompleted.connect(lambda: self._indexed(layer.id(), True))
+        self.index_task.taskTerminated.connect(lambda: self._indexed(layer.id(), False))
+        QgsApplication.taskManager().addTask(self.index_task)
+        return self.index_task
+
+    def _indexed(self, layer_id: str, ok: bool) -> None:
+        self.index_task = None
+        self.index_button.setEnabled(True)
+        layer = self.reference_combo.currentLayer()
+        if layer is not None and layer.id() == layer_id and ok:
+            layer.dataProvider().reloadData()  # the provider sees the new index file
+        self.index_label.setText(
+            tr("No spatial index: each score reads the whole file.")
+            if ok
+            else tr("The spatial index could not be created (read-only folder?): scoring still works, slower.")
+        )
+        self._on_reference_changed(layer)
 
     def protocol(self) -> Protocol:
         """The chosen scoring protocol."""
@@ -75,3 +125,27 @@ class LayersSection(QGroupBox):
             if cls.value == regrouped:
                 return f"{class_label(cls.name)} ({raw})"
         return class_name(prediction_classes, value)
+
+
+def lacks_spatial_index(layer: QgsMapLayer | None) -> bool:
+    """Whether a vector layer has no spatial index its provider could create (a shapefile without
+    .qix): every filtered read then scans the whole file."""
+    if not isinstance(layer, QgsVectorLayer) or not layer.isValid():
+        return False
+    provider = layer.dataProvider()
+    return layer.hasSpatialIndex() == QgsFeatureSource.SpatialIndexPresence.SpatialIndexNotPresent and bool(
+        provider.capabilities() & QgsVectorDataProvider.Capability.CreateSpatialIndex
+    )
+
+
+class SpatialIndexTask(QgsTask):
+    """Creates a layer's spatial index with a provider of its own (the layer's is the main thread's)."""
+
+    def __init__(self, layer: QgsVectorLayer) -> None:
+        super().__init__(tr("FLAIR: indexing {name}").format(name=layer.name()))
+        self.provider_key = layer.providerType()
+        self.uri = layer.source()
+
+    def run(self) -> bool:
+        provider = QgsProviderRegistry.instance().createProvider(self.provider_key, self.uri)
+        return bool(provider is not None and provider.isValid() and provider.createSpatialIndex())

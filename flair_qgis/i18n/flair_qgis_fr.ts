@@ -1584,5 +1584,35 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <source>none</source>
         <translation>aucune</translation>
     </message>
+    <message>
+        <location filename="../gui/qa_layers.py" line="1" />
+        <source>No spatial index: each score reads the whole file.</source>
+        <translation>Pas d'index spatial : chaque évaluation lit tout le fichier.</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_layers.py" line="1" />
+        <source>Create it</source>
+        <translation>Le créer</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_layers.py" line="1" />
+        <source>Writes a spatial index file beside the layer (a .qix for a shapefile); the data is not modified.</source>
+        <translation>Écrit un fichier d'index spatial à côté de la couche (un .qix pour un shapefile) ; les données ne sont pas modifiées.</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_layers.py" line="1" />
+        <source>Creating the spatial index…</source>
+        <translation>Création de l'index spatial…</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_layers.py" line="1" />
+        <source>The spatial index could not be created (read-only folder?): scoring still works, slower.</source>
+        <translation>L'index spatial n'a pas pu être créé (dossier en lecture seule ?) : l'évaluation fonctionne, plus lentement.</translation>
+    </message>
+    <message>
+        <location filename="../gui/qa_layers.py" line="1" />
+        <source>FLAIR: indexing {name}</source>
+        <translation>FLAIR : indexation de {name}</translation>
+    </message>
 </context>
 </TS>
