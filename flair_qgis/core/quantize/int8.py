@@ -279,6 +279,14 @@ def quantization_record(metadata: Mapping[str, str]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else {}
 
 
+def int8_origin(metadata: Mapping[str, str]) -> str | None:
+    """The name of the FP32 model an INT8 model was made from; None for a model not made by quantising."""
+    record = quantization_record(metadata)
+    if record is None:
+        return None
+    return str(record.get("fp32_name") or record.get("fp32_file") or "?")
+
+
 def calibration_names(names: Sequence[str]) -> list[str]:
     """Calibration layer names as recorded (duplicates kept once, order kept)."""
     return list(dict.fromkeys(names))

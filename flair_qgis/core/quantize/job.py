@@ -116,7 +116,7 @@ def quantize(
         reduce_range=request.reduce_range,
     )
     record = {"calibration_source": names, "calibration_tiles": len(draw.calibration), "seed": request.seed,
-              "tile_size_px": tile_px}  # fmt: skip
+              "tile_size_px": tile_px, "fp32_name": model.display_name}  # fmt: skip
     sha256 = quantize_file(request.model_path, output, model.input.name, calibration, options, record)
     on_progress(60.0)
     validation = None
