@@ -94,6 +94,26 @@ def _figure(value: float | None) -> str:
     return "   n/a" if value is None else f"{value:6.3f}"
 
 
+def print_int8(model, fp32_report: dict, fp32_maps: list[Path], feedback) -> None:
+    """The demo model in INT8 (flair:quantize on its training patches), scored on the same patches."""
+    from demo_int8 import agreement, quantize_demo, score_held_out
+
+    from flair_qgis.adapters.deps import quantize_dependency_error
+    from flair_qgis.core.quantize.cpu import int8_capability
+
+    missing = quantize_dependency_error()
+    if missing:
+        print(f"\nINT8: skipped ({missing})")
+        return
+    int8 = Path(quantize_demo(MODEL, OUT / "int8", feedback)["OUTPUT"])
+    report, maps = score_held_out(int8, held_out_ids(model.metadata), OUT / "int8", feedback)
+    delta = 100 * (report["miou"] - fp32_report["miou"])
+    print(
+        f"  INT8 mIoU {report['miou']:.4f}   OA {report['oa']:.4f}   (FP32 {fp32_report['miou']:.4f}, "
+        f"{delta:+.2f} pt; agreement with FP32 {agreement(fp32_maps, maps):.4f}; {int8_capability().summary})"
+    )
+
+
 def main() -> int:
     if not MODEL.exists():
         print(f"The demo model {MODEL} is missing: run scripts/train-demo-model to rebuild it.", file=sys.stderr)
@@ -188,6 +208,7 @@ def main() -> int:
         figures = " ".join(_figure(c[key]) for key in ("iou", "precision", "recall", "f1"))
         print(f"  {c['value']:>4}  {c['name']:<24} {figures} {c['support']:>9,}")
     print(f"\n  mIoU {report['miou']:.4f}   OA {report['oa']:.4f}")
+    print_int8(model, report, [Path(r["prediction"]) for r in rows], feedback)
     print(
         f"\nWrote {OUT.relative_to(REPO)}/: class maps, confidence, error maps, suspicious labels, "
         "report.json, report.csv, confusion.png, overview.png"

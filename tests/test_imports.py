@@ -10,12 +10,14 @@ the packages setup.sh names count here.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import subprocess
 import sys
 from collections import deque
 
+import numpy as np
 import pytest
 from conftest import REPO
 
@@ -26,6 +28,7 @@ SETUP_SH = REPO / "scripts" / "setup.sh"
 REQUIREMENTS_DEV = REPO / "requirements-dev.txt"
 FROM_QGIS = {requirement.module for requirement in deps.WITH_QGIS}
 OPTIONAL = {requirement.module for requirement in deps.OPTIONAL}
+QUANTIZE = {requirement.module for requirement in deps.QUANTIZE}
 
 
 def _imported_names(tree: ast.AST) -> list[str]:
@@ -106,7 +109,9 @@ def test_scanner_finds_the_plugins_imports():
 
 
 def test_every_import_is_a_declared_requirement():
-    declared = {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)} | FROM_QGIS | OPTIONAL
+    declared = (
+        {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)} | FROM_QGIS | OPTIONAL | QUANTIZE
+    )
     undeclared = {name: files for name, files in third_party_imports().items() if name not in declared}
     assert not undeclared, (
         f"flair_qgis imports modules that neither scripts/setup.sh nor the plugin's dependency check "
@@ -116,7 +121,7 @@ def test_every_import_is_a_declared_requirement():
 
 
 def test_dependency_check_checks_exactly_the_imports():
-    imports = set(third_party_imports()) - FROM_QGIS - OPTIONAL - {deps.ONNXRUNTIME.module}
+    imports = set(third_party_imports()) - FROM_QGIS - OPTIONAL - QUANTIZE - {deps.ONNXRUNTIME.module}
     assert set(deps.REQUIRED_MODULES) == imports
     # The plugin offers to pip-install the missing modules by their import names.
     assert all(requirement.pip == requirement.module for requirement in deps.REQUIREMENTS)
@@ -214,3 +219,72 @@ def test_no_geopandas_spatial_index():
             ):
                 uses.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
     assert not uses, f"use shapely's STRtree (as core/score/polygons.py does) instead of geopandas' index: {uses}"
+
+
+def _module_level_imports(module: str) -> list[str]:
+    """Plugin files importing ``module`` outside any function (at import time)."""
+    found = []
+    for path in sorted(PLUGIN.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        inside = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            for inner in ast.walk(node)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in inside:
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                if any(name == module or name.startswith(module + ".") for name in names):
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    return found
+
+
+def test_quantize_tools_imported_only_inside_functions_and_installed_by_setup():
+    """onnx and onnxruntime.quantization: needed by flair:quantize only (issue 20)."""
+    assert "onnx" in third_party_imports()  # the scan finds the lazy imports
+    assert not _module_level_imports("onnx"), _module_level_imports("onnx")
+    assert not _module_level_imports("onnxruntime.quantization"), _module_level_imports("onnxruntime.quantization")
+    assert "onnx" in _pip_names_installed_by_setup()
+    assert deps.quantize_dependency_error() is None  # make setup's venv has them
+
+
+def test_plugin_loads_and_segments_without_onnx(tmp_path):
+    """With onnx unimportable the provider loads, flair:segment's core runs, and only the quantize
+    check names onnx."""
+    from toy_models import conv_model
+
+    model = conv_model(tmp_path / "m.onnx", np.eye(3, dtype=np.float32).reshape(3, 3, 1, 1))
+    code = f"""
+import sys
+sys.modules["onnx"] = None  # import onnx raises ImportError
+sys.path.insert(0, {str(REPO)!r})
+import numpy as np, rasterio
+from rasterio.transform import from_origin
+from qgis.core import QgsApplication
+app = QgsApplication([], False); app.initQgis()
+from flair_qgis.processing.provider import FlairProvider
+provider = FlairProvider(); provider.loadAlgorithms()
+assert "quantize" in [a.name() for a in provider.algorithms()]
+model = {str(model)!r}
+with rasterio.open({str(tmp_path / "in.tif")!r}, "w", driver="GTiff", width=64, height=64, count=3, dtype="uint8",
+                   crs="EPSG:2154", transform=from_origin(0, 64, 1, 1)) as dst:
+    dst.write(np.random.default_rng(0).integers(0, 255, (3, 64, 64), dtype=np.uint8))
+from flair_qgis.core.segment.plan import SegmentRequest, plan_segment
+from flair_qgis.core.segment.model import read_model_info
+from flair_qgis.core.segment.run import run_plan
+from flair_qgis.core.segment.sources import capture_file
+plan = plan_segment(read_model_info(model), [capture_file({str(tmp_path / "in.tif")!r})],
+                    SegmentRequest(output_path={str(tmp_path / "out.tif")!r}, tile_size_px=64, overlap_px=0))
+run_plan(plan)
+assert "onnx" not in sys.modules or sys.modules["onnx"] is None
+from flair_qgis.adapters.deps import quantize_dependency_error
+message = quantize_dependency_error()
+assert message and "onnx" in message and "requirements-dev.txt" in message, message
+print("OK")
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert done.returncode == 0 and "OK" in done.stdout, done.stderr[-3000:]

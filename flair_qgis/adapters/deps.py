@@ -115,6 +115,40 @@ install when they are missing: not checked at start nor offered. ``make setup`` 
 distributed (requirements-dev.txt), which brings cloudpickle; bokeh (the Dask dashboard) is
 used only when present."""
 
+QUANTIZE = (Requirement("onnx", "", "onnx"),)
+"""Only for ``flair:quantize`` (with ``onnxruntime.quantization``, which imports onnx): the plugin
+loads and segments without it, and :func:`quantize_dependency_error` names it only when
+``flair:quantize`` runs. ``make setup`` installs it into the project's venv (requirements-dev.txt);
+a QGIS where the plugin was installed from a ZIP gets it with the command the error gives."""
+
+QUANTIZE_MODULES = ("onnx", "onnxruntime.quantization")
+
+
+def quantize_dependency_error() -> str | None:
+    """What to install before ``flair:quantize`` can run, or None when its modules import.
+
+    Imports the modules (only called when ``flair:quantize`` runs): ``onnxruntime.quantization``
+    fails to import without onnx, or with an onnx that does not fit it.
+    """
+    failures = []
+    for name in QUANTIZE_MODULES:
+        try:
+            importlib.import_module(name)
+        except (ImportError, OSError) as err:
+            failures.append(f"{name} ({err})")
+    if not failures:
+        return None
+    return tr(
+        "flair:quantize needs {modules}, which segmenting does not: {failures}. Install onnx into the plugin's "
+        "folder with:\n{command}\n(make setup installs it into the project's environment from "
+        "requirements-dev.txt.)"
+    ).format(
+        modules=", ".join(QUANTIZE_MODULES),
+        failures="; ".join(failures),
+        command=install_command_text(QUANTIZE[0].pip),
+    )
+
+
 REQUIRED_MODULES = tuple(requirement.module for requirement in REQUIREMENTS)
 """The import names of :data:`REQUIREMENTS`, in the order the check reports them."""
 

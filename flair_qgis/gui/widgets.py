@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from qgis.core import QgsMapLayerProxyModel, QgsRasterLayer
@@ -26,6 +27,8 @@ from qgis.PyQt.QtWidgets import (
 
 from ..adapters.raster_input import layer_band_labels
 from ..core.nomenclature import ClassInfo
+from ..core.quantize.cpu import int8_capability
+from ..core.quantize.int8 import int8_origin
 from ..core.segment.bands import channel_labels, propose_bands
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..i18n import class_label, tr
@@ -116,11 +119,23 @@ class ModelCard(QWidget):
         ]
         if len(model.outputs) > 1:
             lines.insert(-1, _bold_row(tr("Outputs"), ", ".join(output_label(o) for o in model.outputs)))
+        lines[-1:-1] = _int8_lines(model)
         if model.description:
             lines.insert(0, f"<i>{model.description}</i>")
         self.summary.setText("<br>".join(lines))
         self.classes.set_rows(classes)
         self.classes.setVisible(bool(classes))
+
+
+def _int8_lines(model: ModelInfo) -> list[str]:
+    """The card's precision line for an INT8 model made by flair:quantize, and the CPU warning."""
+    origin = int8_origin(model.metadata)
+    if origin is None:
+        return []
+    lines = [_bold_row(tr("Precision"), tr("INT8 (from {name})").format(name=html.escape(origin)))]
+    if not int8_capability().fast:
+        lines.append(f"<i>{tr('INT8: no VNNI on this CPU, expect little gain')}</i>")
+    return lines
 
 
 def _bold_row(label: str, value: str) -> str:

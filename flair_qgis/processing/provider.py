@@ -24,6 +24,7 @@ def _algorithms() -> list:
         ("sample_algorithm", "SampleAlgorithm"),
         ("review_report_algorithm", "ReviewReportAlgorithm"),
         ("apply_review_algorithm", "ApplyReviewAlgorithm"),
+        ("quantize_algorithm", "QuantizeAlgorithm"),
     ):
         path = os.path.join(os.path.dirname(__file__), module + ".py")
         if os.path.exists(path):

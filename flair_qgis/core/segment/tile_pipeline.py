@@ -74,29 +74,7 @@ class TilePipeline:
         self.single_tiles = False
 
     def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
-        feeds = {}
-        valid = np.empty((len(batch), self.tile_px, self.tile_px), dtype=bool)
-        for k, (reader, spec, factor, (scale, offset)) in enumerate(
-            zip(readers, self.specs, self.factors, self.affine)
-        ):
-            t = self.tile_px if k == 0 else round(self.tile_px * factor)
-            inputs = np.empty((len(batch), spec.channels, t, t), dtype=np.float32)
-            for i, tile in enumerate(batch):
-                row, col = (
-                    (tile.read_row, tile.read_col)
-                    if k == 0
-                    else (round(tile.read_row * factor), round(tile.read_col * factor))
-                )
-                data, mask = reader.read(row, col, t, t)
-                if k == 0:
-                    valid[i] = mask
-                # (pixel - mean) / std as one fused multiply-add, in place, in float32.
-                np.multiply(data, scale, out=inputs[i], casting="unsafe")
-                inputs[i] += offset
-                if not mask.all():
-                    # Zero in normalised space, as a network's own zero padding sees its borders.
-                    inputs[i][:, ~mask] = 0.0
-            feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
+        feeds, valid = read_batch(readers, self.specs, self.factors, self.affine, batch, self.tile_px)
         return batch, feeds, valid
 
     def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -189,3 +167,49 @@ class TilePipeline:
                         out.close()
 
         run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)
+
+
+def read_batch(
+    readers: Sequence[WindowReader],
+    specs: Sequence[InputSpec],
+    factors: Sequence[float],
+    affine: Sequence[tuple[np.ndarray, np.ndarray]],
+    batch: Sequence[Tile],
+    tile_px: int,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Read and normalise a batch of tiles: the model's feeds, as every run sees them.
+
+    Args:
+        readers: one open reader per model input.
+        specs: the model inputs.
+        factors: pixels of input k per pixel of input 0 (:func:`.heads.scale_factors`).
+        affine: ``(scale, offset)`` per input (:func:`.pipeline.normalisation`).
+        batch: the tiles, in the first input's grid.
+        tile_px: the first input's tile edge.
+
+    Returns:
+        ``(feeds, valid)``: input name -> ``(batch, channels, rows, cols)`` arrays and the
+        boolean ``(batch, tile_px, tile_px)`` validity of the first input.
+    """
+    feeds = {}
+    valid = np.empty((len(batch), tile_px, tile_px), dtype=bool)
+    for k, (reader, spec, factor, (scale, offset)) in enumerate(zip(readers, specs, factors, affine)):
+        t = tile_px if k == 0 else round(tile_px * factor)
+        inputs = np.empty((len(batch), spec.channels, t, t), dtype=np.float32)
+        for i, tile in enumerate(batch):
+            row, col = (
+                (tile.read_row, tile.read_col)
+                if k == 0
+                else (round(tile.read_row * factor), round(tile.read_col * factor))
+            )
+            data, mask = reader.read(row, col, t, t)
+            if k == 0:
+                valid[i] = mask
+            # (pixel - mean) / std as one fused multiply-add, in place, in float32.
+            np.multiply(data, scale, out=inputs[i], casting="unsafe")
+            inputs[i] += offset
+            if not mask.all():
+                # Zero in normalised space, as a network's own zero padding sees its borders.
+                inputs[i][:, ~mask] = 0.0
+        feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
+    return feeds, valid

@@ -1,0 +1,105 @@
+"""INT8 benchmarks (issue 20): FP32 vs INT8 speed through flair:segment, demo accuracy, agreement.
+
+Prints figures side by side; asserts nothing. Targets: the U-Net/ResNet-34 baseline architecture
+>= 2.0x tiles/s and agreement >= 0.95; the demo model mIoU within 0.5 points of FP32 and
+agreement >= 0.98 on its three held-out patches. Run through `make bench`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from baseline_onnx import baseline_model
+from common import BUILD, REPO, extent_of, line, mosaic_raster, run_segment, start_qgis
+
+TILES_PER_SIDE = 6  # 36 tiles of 512 px, no overlap
+DEMO = REPO / "resources" / "models" / "flair-demo-unet.onnx"
+sys.path.insert(0, str(REPO / "scripts"))
+
+
+def tiles_per_s(model: Path, raster: Path, out: Path) -> float:
+    """Tiles per second of flair:segment over the 36-tile extent (second of two runs: warm caches)."""
+    size = TILES_PER_SIDE * 512
+    params = {"INPUT": str(raster), "MODEL": str(model), "EXTENT": extent_of(size), "TILE_SIZE": 512,
+              "OVERLAP": 0, "BATCH_SIZE": 2, "DEVICE": "cpu", "OUTPUT": str(out)}  # fmt: skip
+    run_segment(params)
+    seconds, result = run_segment(params)
+    assert result["TILES"] == TILES_PER_SIDE**2, result["TILES"]
+    return result["TILES"] / seconds
+
+
+def quantize(model: Path, calibration: Path, out: Path, **extra) -> dict:
+    import processing
+    from qgis.core import QgsRasterLayer
+
+    layer = QgsRasterLayer(str(calibration), "calibration mosaic")
+    params = {"MODEL": str(model), "CALIBRATION": [layer], "CALIBRATION_TILES": 32, "VALIDATION_TILES": 8,
+              "SEED": 0, "OUTPUT": str(out), **extra}  # fmt: skip
+    return processing.run("flair:quantize", params)
+
+
+def bench_baseline(raster: Path, calibration: Path, figures: dict) -> None:
+    fp32, how = baseline_model(BUILD / "unet_resnet34_fp32.onnx", REPO)
+    line("baseline U-Net/ResNet-34 FP32", how)
+    options = json.loads(os.environ.get("FLAIR_BENCH_INT8_OPTIONS", '{"FP32_ENDS": true}'))
+    result = quantize(fp32, calibration, BUILD / "unet_resnet34_int8.onnx", **options)
+    fp32_rate = tiles_per_s(fp32, raster, BUILD / "q_fp32.tif")
+    int8_rate = tiles_per_s(Path(result["OUTPUT"]), raster, BUILD / "q_int8.tif")
+    figures["baseline"] = {"fp32_tiles_per_s": fp32_rate, "int8_tiles_per_s": int8_rate, "options": options,
+                           "ratio": int8_rate / fp32_rate, "agreement": result["AGREEMENT"]}  # fmt: skip
+    line(f"baseline INT8 options {options}", f"{result['CALIBRATION_TILES_USED']} calibration tiles")
+    line("baseline FP32 vs INT8 (36 tiles, flair:segment)", f"{fp32_rate:.2f} -> {int8_rate:.2f} tiles/s")
+    line("baseline INT8 speed-up (target >= 2.0)", f"{int8_rate / fp32_rate:.2f}x")
+    line("baseline INT8 agreement, 8 held-out tiles (target >= 0.95)", f"{result['AGREEMENT']:.4f}")
+
+
+def bench_demo(raster: Path, figures: dict) -> None:
+    from demo_int8 import agreement, quantize_demo, score_held_out
+
+    from flair_qgis.core.segment.model import read_model_info
+
+    out = BUILD / "demo_int8"
+    int8 = Path(quantize_demo(DEMO, out)["OUTPUT"])
+    fp32_rate = tiles_per_s(DEMO, raster, BUILD / "d_fp32.tif")
+    int8_rate = tiles_per_s(int8, raster, BUILD / "d_int8.tif")
+    held_out = json.loads(read_model_info(DEMO).metadata["held_out_patches"])
+    fp32_report, fp32_maps = score_held_out(DEMO, held_out, out / "fp32")
+    int8_report, int8_maps = score_held_out(int8, held_out, out / "int8")
+    agree = agreement(fp32_maps, int8_maps)
+    delta = 100 * (int8_report["miou"] - fp32_report["miou"])
+    figures["demo"] = {"fp32_tiles_per_s": fp32_rate, "int8_tiles_per_s": int8_rate, "ratio": int8_rate / fp32_rate,
+                       "fp32_miou": fp32_report["miou"], "int8_miou": int8_report["miou"], "miou_delta_pt": delta,
+                       "agreement": agree}  # fmt: skip
+    line("demo FP32 vs INT8 (36 tiles, flair:segment)", f"{fp32_rate:.2f} -> {int8_rate:.2f} tiles/s")
+    line("demo INT8 speed-up", f"{int8_rate / fp32_rate:.2f}x")
+    line(
+        "demo mIoU FP32 / INT8, 3 held-out patches (target |d| <= 0.5 pt)",
+        f"{fp32_report['miou']:.4f} / {int8_report['miou']:.4f} ({delta:+.2f} pt)",
+    )
+    line("demo INT8 agreement, 3 held-out patches (target >= 0.98)", f"{agree:.4f}")
+
+
+def main() -> dict:
+    BUILD.mkdir(parents=True, exist_ok=True)
+    app = start_qgis()  # noqa: F841 - keeps QGIS alive
+    import onnxruntime
+
+    from flair_qgis.core.quantize.cpu import int8_capability
+
+    raster = mosaic_raster(BUILD / "mosaic_3072.tif", TILES_PER_SIDE)
+    calibration = mosaic_raster(BUILD / "mosaic_4096.tif", 8)
+    capability = int8_capability()
+    print(f"flair:quantize benchmarks (CPU, onnxruntime {onnxruntime.__version__}, threads = all cores)", flush=True)
+    line("CPU INT8 capability", capability.summary)
+    figures: dict = {"int8_capability": capability.summary}
+    bench_baseline(raster, calibration, figures)
+    bench_demo(raster, figures)
+    (BUILD / "quantize.json").write_text(json.dumps(figures, indent=2))
+    return figures
+
+
+if __name__ == "__main__":
+    main()

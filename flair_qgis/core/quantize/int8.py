@@ -1,0 +1,292 @@
+"""FP32 -> INT8 with onnxruntime's quantiser, refusals first, metadata kept.
+
+Static quantisation (the default) writes a QDQ model: weights INT8 per output channel
+(symmetric), activations UINT8 with scales from the calibration tiles (``MinMax`` over them by
+default; ``percentile`` clips the 0.01 % tails, ``entropy`` minimises the KL divergence).
+onnxruntime's CPU provider fuses each ``DequantizeLinear -> Conv -> QuantizeLinear`` into an
+integer convolution. Dynamic quantisation stores INT8 weights and quantises activations at run
+time; onnxruntime runs it fast only for ``MatMul``, so segmentation networks (convolutions)
+gain little from it.
+
+Refused: a model that is already quantised, a model holding operators outside the ONNX standard
+(the quantiser's shape inference does not know them), a model with nothing to quantise, and an
+output that is the model itself. The output carries every metadata key of the input plus
+``quantization`` (JSON: method, calibration source and tile count, seed, onnxruntime version,
+the FP32 file's SHA-256 and name). Nothing in it depends on time or on temporary paths, so the
+same inputs and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..atomic import check_output_path, write_atomic
+from ..errors import InputError, ModelError
+from ..paths import same_path
+
+METHODS = ("static", "dynamic")
+CALIBRATORS = ("minmax", "percentile", "entropy")
+QUANTIZATION_KEY = "quantization"
+QUANTIZED_OPS = frozenset(
+    {
+        "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul",
+        "ConvInteger", "MatMulInteger", "QLinearAdd", "QLinearMul", "QGemm", "DynamicQuantizeMatMul",
+    }
+)  # fmt: skip
+WEIGHT_OPS = frozenset({"Conv", "ConvTranspose", "MatMul", "Gemm"})
+"""Operators whose weights the quantiser turns into INT8: without any, there is nothing to gain."""
+SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan"})
+_STANDARD_DOMAINS = ("", "ai.onnx")
+
+
+@dataclass(frozen=True)
+class QuantizeOptions:
+    """How to quantise.
+
+    Attributes:
+        method: ``static`` (calibrated, QDQ) or ``dynamic``.
+        calibrator: ``minmax``, ``percentile`` or ``entropy`` (static only).
+        nodes_to_exclude: node names kept in FP32.
+        reduce_range: 7-bit weights, for CPUs without VNNI whose 16-bit accumulations can saturate.
+    """
+
+    method: str = "static"
+    calibrator: str = "minmax"
+    nodes_to_exclude: tuple[str, ...] = ()
+    reduce_range: bool = False
+
+
+def file_sha256(path: str) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _load(path: str):
+    import onnx
+
+    try:
+        return onnx.load(path)
+    except Exception as err:  # onnx raises protobuf's untyped DecodeError
+        raise ModelError(f"{os.path.basename(path)} is not a readable ONNX model: {str(err)[:200]}") from err
+
+
+def check_quantizable(model_path: str, output_path: str) -> str:
+    """Refuse what cannot or should not be quantised; return the checked output path.
+
+    Raises:
+        InputError: OUTPUT is MODEL, or cannot be written.
+        ModelError: the model is already quantised, holds operators the quantiser cannot handle
+            (named), or has no operator with weights to quantise.
+    """
+    if not output_path:
+        raise InputError("Choose an OUTPUT file for the INT8 model.")
+    if same_path(model_path, output_path):
+        raise InputError("OUTPUT is the FP32 MODEL itself: choose another file for the INT8 model.")
+    output = check_output_path(output_path, "INT8 model")
+    import onnx.defs
+
+    model = _load(model_path)
+    name = os.path.basename(model_path)
+    nodes = list(model.graph.node)
+    quantized = sorted({n.op_type for n in nodes if n.op_type in QUANTIZED_OPS})
+    if quantized or any(m.key == QUANTIZATION_KEY for m in model.metadata_props):
+        raise ModelError(
+            f"{name} is already quantised ({', '.join(quantized) or 'quantization metadata'}): choose its FP32 model."
+        )
+    unknown = sorted(
+        {
+            f"{n.domain}.{n.op_type}" if n.domain else n.op_type
+            for n in nodes
+            if n.domain not in _STANDARD_DOMAINS or not onnx.defs.has(n.op_type) or n.op_type in SUBGRAPH_OPS
+        }
+    )
+    if unknown:
+        raise ModelError(
+            f"{name} holds operators the INT8 quantiser cannot handle: {', '.join(unknown)}. "
+            "Export the model with standard ONNX operators and no control flow."
+        )
+    if not any(n.op_type in WEIGHT_OPS for n in nodes):
+        raise ModelError(f"{name} has no Conv, MatMul or Gemm operator: there is nothing to quantise.")
+    return output
+
+
+def end_convolutions(model_path: str) -> tuple[str, ...]:
+    """Names of the first and the last ``Conv`` nodes (graph order), which one may keep in FP32.
+
+    The first sees the raw normalised bands (a wide range for one scale), the last writes the
+    logits whose ties decide the class: they cost little and matter most to accuracy.
+    """
+    convs = [n.name for n in _load(model_path).graph.node if n.op_type == "Conv"]
+    if any(not name for name in convs):
+        raise ModelError("The model's Conv nodes have no names: they cannot be kept in FP32.")
+    return tuple(dict.fromkeys([convs[0], convs[-1]])) if convs else ()
+
+
+class _TileReader:
+    """onnxruntime's CalibrationDataReader over calibration tiles, one tile per call."""
+
+    def __init__(self, input_name: str, tiles: np.ndarray) -> None:
+        self.input_name = input_name
+        self.tiles = tiles
+        self.items: Iterator[dict[str, np.ndarray]] = iter(())
+        self.rewind()
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return next(self.items, None)
+
+    def rewind(self) -> None:
+        self.items = iter([{self.input_name: self.tiles[i : i + 1]} for i in range(len(self.tiles))])
+
+    def set_range(self, start_index: int, end_index: int) -> None:
+        self.tiles = self.tiles[start_index:end_index]
+        self.rewind()
+
+
+def _reader(input_name: str, tiles: np.ndarray) -> Any:
+    from onnxruntime.quantization import CalibrationDataReader
+
+    class Reader(_TileReader, CalibrationDataReader):
+        pass
+
+    return Reader(input_name, tiles)
+
+
+def _quantize_to(tmp: str, model_path: str, input_name: str, tiles: np.ndarray | None, options: QuantizeOptions):
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_dynamic, quantize_static
+
+    excluded = list(options.nodes_to_exclude) or None
+    if options.method == "dynamic":
+        quantize_dynamic(
+            model_path, tmp, per_channel=True, weight_type=QuantType.QInt8, nodes_to_exclude=excluded,
+            reduce_range=options.reduce_range,
+        )  # fmt: skip
+        return
+    if tiles is None or not len(tiles):
+        raise InputError("Static quantisation needs calibration tiles.")
+    calibrate_method = {
+        "minmax": CalibrationMethod.MinMax,
+        "percentile": CalibrationMethod.Percentile,
+        "entropy": CalibrationMethod.Entropy,
+    }[options.calibrator]
+    quantize_static(
+        model_path,
+        tmp,
+        _reader(input_name, tiles),
+        quant_format=QuantFormat.QDQ,
+        per_channel=True,
+        reduce_range=options.reduce_range,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        nodes_to_exclude=excluded,
+        calibrate_method=calibrate_method,
+        calibration_providers=["CPUExecutionProvider"],
+        extra_options={"ActivationSymmetric": False, "WeightSymmetric": True, "CalibPercentile": 99.99},
+    )
+
+
+def quantize_file(
+    model_path: str,
+    output_path: str,
+    input_name: str,
+    calibration: np.ndarray | None,
+    options: QuantizeOptions,
+    record: Mapping[str, Any],
+) -> str:
+    """Write the INT8 model: every metadata key of the FP32 model, plus ``quantization``.
+
+    Args:
+        model_path: the FP32 model.
+        output_path: the INT8 model to write (checked by :func:`check_quantizable`).
+        input_name: the model's ONNX input name.
+        calibration: ``(tiles, channels, rows, cols)`` normalised calibration tiles (static).
+        options: how to quantise.
+        record: what to write into ``quantization`` beside method, onnxruntime version and the
+            FP32 SHA-256 (calibration source, tile count, seed...).
+
+    Returns:
+        The SHA-256 of the file written.
+
+    Raises:
+        InputError: an unknown method or calibrator, no calibration tiles for static.
+        ModelError: onnxruntime's quantiser failed.
+    """
+    import onnx
+    import onnxruntime
+
+    if options.method not in METHODS:
+        raise InputError(f"METHOD must be one of {', '.join(METHODS)}, got {options.method!r}.")
+    if options.calibrator not in CALIBRATORS:
+        raise InputError(f"The calibrator must be one of {', '.join(CALIBRATORS)}, got {options.calibrator!r}.")
+    source = _load(model_path)
+    entry = {
+        "method": options.method,
+        "format": "QDQ" if options.method == "static" else "dynamic",
+        "weights": "int8 per channel",
+        "activations": "uint8 calibrated" if options.method == "static" else "uint8 at run time",
+        "calibrator": options.calibrator if options.method == "static" else None,
+        "reduce_range": options.reduce_range,
+        "fp32_nodes": list(options.nodes_to_exclude),
+        **record,
+        "onnxruntime": onnxruntime.__version__,
+        "fp32_sha256": file_sha256(model_path),
+        "fp32_file": os.path.basename(model_path),
+    }
+    with tempfile.TemporaryDirectory(prefix="flair_quantize_") as folder:
+        tmp = os.path.join(folder, "int8.onnx")
+        try:
+            _quantize_to(tmp, model_path, input_name, calibration, options)
+        except (InputError, ModelError):
+            raise
+        except Exception as err:  # onnxruntime's quantiser raises untyped errors
+            raise ModelError(f"onnxruntime's quantiser failed: {err.__class__.__name__}: {str(err)[:300]}") from err
+        quantized = onnx.load(tmp)
+    del quantized.metadata_props[:]
+    for prop in source.metadata_props:
+        if prop.key != QUANTIZATION_KEY:
+            quantized.metadata_props.add(key=prop.key, value=prop.value)
+    quantized.metadata_props.add(key=QUANTIZATION_KEY, value=json.dumps(entry, sort_keys=True))
+    payload = quantized.SerializeToString(deterministic=True)
+    write_atomic(output_path, lambda tmp: _write_bytes(tmp, payload))
+    return hashlib.sha256(payload).hexdigest()
+
+
+def _write_bytes(path: str, payload: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(payload)
+
+
+def quantization_record(metadata: Mapping[str, str]) -> dict[str, Any] | None:
+    """The ``quantization`` metadata entry of a model as a dict, or None for an FP32 model."""
+    raw = metadata.get(QUANTIZATION_KEY)
+    if not raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def int8_origin(metadata: Mapping[str, str]) -> str | None:
+    """The name of the FP32 model an INT8 model was made from; None for a model not made by quantising."""
+    record = quantization_record(metadata)
+    if record is None:
+        return None
+    return str(record.get("fp32_name") or record.get("fp32_file") or "?")
+
+
+def calibration_names(names: Sequence[str]) -> list[str]:
+    """Calibration layer names as recorded (duplicates kept once, order kept)."""
+    return list(dict.fromkeys(names))
