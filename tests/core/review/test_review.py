@@ -1,4 +1,4 @@
-"""Label review core: Olofsson estimators against the 2014 paper, Wilson intervals, sampling
+"""Label review core: sampling
 designs on a multi-window class map, the review GeoPackage (schema, durable verdicts, two writers)."""
 
 from __future__ import annotations
@@ -17,100 +17,9 @@ from review_data import classes_array
 
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.review.create import SampleRequest, create_review
-from flair_qgis.core.review.estimators import stratified_estimate, wilson_interval
 from flair_qgis.core.review.report import review_report
 from flair_qgis.core.review.sampling import allocate
 from flair_qgis.core.review.store import ReviewStore
-
-# --- Olofsson et al. (2014), section 5 / table 8: rows map class, columns reference class -------------
-OLOFSSON_COUNTS = np.array([[66, 0, 5, 4], [0, 55, 8, 12], [1, 0, 153, 11], [2, 1, 9, 313]])
-OLOFSSON_PIXELS = {1: 200_000, 2: 150_000, 3: 3_200_000, 4: 6_450_000}  # Landsat 30 m pixels
-PIXEL_M2 = 900.0
-
-
-def _units(counts: np.ndarray) -> tuple[list[int], list[int]]:
-    maps, refs = [], []
-    for i in range(counts.shape[0]):
-        for j in range(counts.shape[1]):
-            maps += [i + 1] * int(counts[i, j])
-            refs += [j + 1] * int(counts[i, j])
-    return maps, refs
-
-
-def _olofsson_by_hand(counts: np.ndarray, pixels: list[float]) -> dict:
-    """The paper's formulas written out term by term (independent of the vectorised core)."""
-    q = len(pixels)
-    total = sum(pixels)
-    w = [n / total for n in pixels]
-    n_i = [sum(counts[i]) for i in range(q)]
-    p = [[w[i] * counts[i][j] / n_i[i] for j in range(q)] for i in range(q)]
-    p_col = [sum(p[i][j] for i in range(q)) for j in range(q)]
-    users = [counts[i][i] / n_i[i] for i in range(q)]
-    oa = sum(p[j][j] for j in range(q))
-    oa_var = sum(w[i] ** 2 * users[i] * (1 - users[i]) / (n_i[i] - 1) for i in range(q))
-    area_se = [
-        math.sqrt(
-            sum(w[i] ** 2 * (counts[i][j] / n_i[i]) * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1) for i in range(q))
-        )
-        for j in range(q)
-    ]
-    producers, producers_se = [], []
-    for j in range(q):
-        pa = p[j][j] / p_col[j]
-        n_hat = sum(pixels[i] * counts[i][j] / n_i[i] for i in range(q))
-        first = pixels[j] ** 2 * (1 - pa) ** 2 * users[j] * (1 - users[j]) / (n_i[j] - 1)
-        second = pa**2 * sum(
-            pixels[i] ** 2 * counts[i][j] / n_i[i] * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1)
-            for i in range(q)
-            if i != j
-        )
-        producers.append(pa)
-        producers_se.append(math.sqrt((first + second) / n_hat**2))
-    return {"oa": oa, "oa_se": math.sqrt(oa_var), "users": users, "producers": producers,
-            "producers_se": producers_se, "area": p_col, "area_se": area_se}  # fmt: skip
-
-
-def test_olofsson_2014_worked_example_matches_the_paper_and_an_independent_implementation():
-    maps, refs = _units(OLOFSSON_COUNTS)
-    est = stratified_estimate(maps, refs, OLOFSSON_PIXELS, PIXEL_M2)
-    assert est.classes == (1, 2, 3, 4)
-    hand = _olofsson_by_hand(OLOFSSON_COUNTS, [float(v) for v in OLOFSSON_PIXELS.values()])
-    assert est.overall_accuracy == pytest.approx(hand["oa"], rel=1e-12)
-    assert est.overall_accuracy_se == pytest.approx(hand["oa_se"], rel=1e-12)
-    np.testing.assert_allclose(est.users_accuracy, hand["users"], rtol=1e-12)
-    np.testing.assert_allclose(est.producers_accuracy, hand["producers"], rtol=1e-12)
-    np.testing.assert_allclose(est.producers_accuracy_se, hand["producers_se"], rtol=1e-12)
-    np.testing.assert_allclose(est.area_proportion, hand["area"], rtol=1e-12)
-    np.testing.assert_allclose(est.area_proportion_se, hand["area_se"], rtol=1e-12)
-    # Published figures (Olofsson et al. 2014, p. 54): accuracies +- 95 % CI half-widths, areas in ha.
-    assert round(est.overall_accuracy, 2) == 0.95 and round(1.96 * est.overall_accuracy_se, 2) == 0.02
-    assert [round(v, 2) for v in est.users_accuracy] == [0.88, 0.73, 0.93, 0.96]
-    assert [round(1.96 * v, 2) for v in est.users_accuracy_se] == [0.07, 0.10, 0.04, 0.02]
-    assert [round(v, 2) for v in est.producers_accuracy] == [0.75, 0.85, 0.93, 0.96]
-    assert [round(v) for v in est.area_m2 / 1e4] == [21_158, 11_686, 285_770, 581_386]
-    assert [round(v) for v in est.area_m2_ci95 / 1e4] == [6_158, 3_756, 15_510, 16_282]
-
-
-@pytest.mark.parametrize(
-    ("successes", "trials", "low", "high"),
-    # Newcombe (1998), Statistics in Medicine 17: 857-872, table I, method 3 (Wilson score).
-    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)],
-)
-def test_wilson_interval_matches_newcombe(successes, trials, low, high):
-    got = wilson_interval(successes, trials)
-    assert got is not None
-    assert got[0] == pytest.approx(low, abs=1e-4) and got[1] == pytest.approx(high, abs=1e-4)
-
-
-def test_wilson_interval_without_trials_is_none():
-    assert wilson_interval(0, 0) is None
-
-
-def test_single_unit_stratum_has_no_standard_error():
-    est = stratified_estimate([1, 1, 2], [1, 2, 2], {1: 10, 2: 10}, 1.0)
-    assert math.isnan(est.users_accuracy_se[1]) and math.isnan(est.overall_accuracy_se)
-    assert est.users_accuracy[1] == 1.0
-
 
 # --- sampling ---------------------------------------------------------------------------------------
 
