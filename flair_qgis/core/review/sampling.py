@@ -76,6 +76,19 @@ def count_classes(
     return totals
 
 
+def class_pixel_areas_m2(
+    prediction_path: str, grid: Grid, strata: Mapping[int, int], *, is_canceled: CancelCheck = None
+) -> dict[int, float]:
+    """Mean pixel area (m²) per class (one more pass over the map only for a geographic CRS)."""
+    from .areas import stratum_pixel_areas_m2
+
+    def windows_read():
+        for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0)):
+            yield row, values, valid
+
+    return stratum_pixel_areas_m2(grid, strata, windows_read)
+
+
 def allocate(strata: Mapping[int, int], samples: int, min_per_class: int) -> dict[int, int]:
     """Sample size per stratum: ``min(min_per_class, N_h)`` each, the rest proportional to ``N_h``.
 
