@@ -381,6 +381,17 @@ def stratified_rates(
             out.append(RateEstimate(None, None, None, STRATIFIED_RATIO_METHOD))
         elif math.isnan(error):
             out.append(RateEstimate(rate, None, None, STRATIFIED_RATIO_METHOD))
+        elif rate in (0.0, 1.0):
+            # No error (or only errors) in the domain: the normal interval has zero width; the
+            # Wilson interval on the domain's units says how far the truth may still be.
+            out.append(
+                RateEstimate(
+                    rate,
+                    error,
+                    wilson_interval(int(y[:, k].sum()), int(x[:, k].sum()), z),
+                    STRATIFIED_RATIO_METHOD + "; Wilson on the domain's units at 0 % or 100 %",
+                )
+            )
         else:
             interval = (max(0.0, rate - z * error), min(1.0, rate + z * error))
             out.append(RateEstimate(rate, error, interval, STRATIFIED_RATIO_METHOD))

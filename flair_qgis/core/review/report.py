@@ -126,10 +126,10 @@ def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
     )
 
     def figures(rate) -> dict:
-        return {"rate": rate.rate, "se": rate.se, "ci95": _interval(rate.ci95)}
+        return {"rate": rate.rate, "se": rate.se, "ci95": _interval(rate.ci95), "interval": rate.method}
 
     note = f"no standard error: strata {single} have a single reviewed item" if single else ""
-    return {**out, **figures(rates[0]), "estimator": STRATIFIED_RATIO_METHOD, "complete": True, "note": note,
+    return {**out, **figures(rates[0]), "estimator": rates[0].method, "complete": True, "note": note,
             "per_class": [{**c, **figures(r)} for c, r in zip(per_class, rates[1:])]}  # fmt: skip
 
 
