@@ -80,7 +80,8 @@ def test_keys_write_each_verdict_to_the_geopackage_at_once(panel, review, qtbot,
     qtbot.keyClick(panel, Qt.Key_Space)
     qtbot.keyClick(panel, Qt.Key_P)
     assert session.current.item_id == 5
-    assert "Label errors" in panel.headline.text() and "unsure" in panel.headline.text()
+    # A few verdicts leave strata without a reviewed item: no figure yet, the headline says why.
+    assert "incomplete" in panel.headline.text() and "unsure" in panel.headline.text()
     assert panel.class_table.rowCount() == len(session.keys)
     assert panel.class_table.item(2, 2).text() == "3"
 

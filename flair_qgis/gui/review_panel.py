@@ -187,7 +187,7 @@ class ReviewPanel(QWidget):
         self.file_widget.blockSignals(False)
         design = store.design
         self._held.highlight = ItemHighlight(
-            self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_area_m2**0.5
+            self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size
         )
         prediction = ensure_raster(design.get("prediction", ""))
         self.layer_combos["M"].setLayer(prediction)

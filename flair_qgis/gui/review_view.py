@@ -160,21 +160,42 @@ def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[
 
 
 def headline_text(report: dict) -> str:
-    """The figures that update as the review goes: label-error rate, map OA, unsure count."""
+    """The figures that update as the review goes: label-error rate, map OA, unsure count.
+
+    Design-correct: a stratified rate is weighted, a sample that is not a probability sample gives
+    counts only, and map accuracy says "incomplete" while a class has no reviewed item.
+    """
     parts = []
     errors = report["label_errors"]
-    if errors["rate"] is not None:
+    if not errors.get("probability_sample", True):
+        parts.append(
+            tr("{wrong} of {n} reviewed labels wrong (not a probability sample)").format(
+                wrong=errors["wrong"], n=errors["reviewed"]
+            )
+        )
+    elif errors["rate"] is not None and errors.get("ci95"):
         low, high = errors["ci95"]
         parts.append(
-            tr("Label errors {rate:.0%} [{low:.0%}–{high:.0%}] of {n}").format(
+            tr("Label errors {rate:.1%} [{low:.1%}–{high:.1%}] of {n}").format(
                 rate=errors["rate"], low=low, high=high, n=errors["reviewed"]
             )
         )
+    elif errors["rate"] is not None:
+        parts.append(tr("Label errors {rate:.1%} (no interval yet)").format(rate=errors["rate"]))
     accuracy = report["map_accuracy"]
-    if accuracy and accuracy["overall_accuracy"] is not None:
+    if accuracy and not accuracy.get("complete", True) and accuracy["reviewed"]:
+        parts.append(
+            tr("map accuracy incomplete: {n} classes without a reviewed item").format(
+                n=len(accuracy["strata_without_reviewed_items"])
+            )
+        )
+    elif accuracy and accuracy["overall_accuracy"] is not None:
         se = accuracy["overall_accuracy_se"]
         margin = "" if se is None else f" ± {1.96 * se:.0%}"
         parts.append(tr("map OA {oa:.0%}").format(oa=accuracy["overall_accuracy"]) + margin)
     if report["unsure"]:
         parts.append(tr("{n} unsure").format(n=report["unsure"]))
+    warning = report.get("response", {})
+    if warning and not warning.get("prefix", True):
+        parts.append(tr("{n} items skipped").format(n=warning["skipped_before_last"] + warning["unsure_before_last"]))
     return " · ".join(parts) if parts else tr("No verdict yet.")

@@ -1442,8 +1442,28 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
     </message>
     <message>
         <location filename="../gui/review_view.py" line="168" />
-        <source>Label errors {rate:.0%} [{low:.0%}–{high:.0%}] of {n}</source>
-        <translation>Erreurs d'étiquette {rate:.0%} [{low:.0%}–{high:.0%}] sur {n}</translation>
+        <source>Label errors {rate:.1%} [{low:.1%}–{high:.1%}] of {n}</source>
+        <translation>Erreurs d'étiquette {rate:.1%} [{low:.1%}–{high:.1%}] sur {n}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="160" />
+        <source>{wrong} of {n} reviewed labels wrong (not a probability sample)</source>
+        <translation>{wrong} étiquettes fausses sur {n} revues (pas un échantillon probabiliste)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="175" />
+        <source>Label errors {rate:.1%} (no interval yet)</source>
+        <translation>Erreurs d'étiquette {rate:.1%} (pas encore d'intervalle)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="179" />
+        <source>map accuracy incomplete: {n} classes without a reviewed item</source>
+        <translation>précision de la carte incomplète : {n} classes sans élément revu</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="192" />
+        <source>{n} items skipped</source>
+        <translation>{n} éléments sautés</translation>
     </message>
     <message>
         <location filename="../gui/review_view.py" line="177" />
@@ -1512,8 +1532,8 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
     </message>
     <message>
         <location filename="../processing/review_report_algorithm.py" line="34" />
-        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate with its Wilson 95 % interval (overall and per label class) and, for the stratified design, map accuracy with the Olofsson et al. (2014) estimators (overall, user's and producer's accuracy, area proportions with standard errors, area in ha with 95 % intervals). Items marked unsure are left out and counted.</source>
-        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l'onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d'erreur des étiquettes avec son intervalle de Wilson à 95 % (global et par classe d'étiquette) et, pour le plan stratifié, la précision de la carte avec les estimateurs d'Olofsson et al. (2014) (précision globale, précisions utilisateur et producteur, proportions de surface avec erreurs types, surface en ha avec intervalles à 95 %). Les éléments marqués incertains sont écartés et comptés.</translation>
+        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate (overall and per label class) and map accuracy (overall, user's and producer's accuracy, area proportions, area in ha) with 95 % intervals that follow the sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a probability sample). Items marked unsure are left out and counted.</source>
+        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l'onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d'erreur des étiquettes (global et par classe d'étiquette) et précision de la carte (globale, utilisateur et producteur, proportions de surface, surface en ha) avec des intervalles à 95 % qui suivent le plan d'échantillonnage : estimateurs stratifiés (Olofsson et al. 2014, Stehman 2014) pour le plan stratifié, intervalles de Wilson pour les échantillons aléatoire et en grille, simples comptes pour le plan « suspicious » (pas un échantillon probabiliste). Les éléments marqués incertains sont écartés et comptés.</translation>
     </message>
     <message>
         <location filename="../processing/review_report_algorithm.py" line="48" />
@@ -1529,6 +1549,16 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <location filename="../processing/review_report_algorithm.py" line="66" />
         <source>{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.</source>
         <translation>{reviewed} éléments revus sur {items} ({unsure} incertains) ; erreurs d'étiquette : {rate}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="66" />
+        <source>{wrong} of {n} reviewed items wrong (not a probability sample)</source>
+        <translation>{wrong} éléments faux sur {n} revus (pas un échantillon probabiliste)</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="81" />
+        <source>Estimator: {name}</source>
+        <translation>Estimateur : {name}</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="47" />

@@ -33,10 +33,11 @@ class ReviewReportAlgorithm(FlairAlgorithm):
     def shortHelpString(self) -> str:
         return tr(
             "Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and "
-            "a per-class CSV beside it: label-error rate with its Wilson 95 % interval (overall and per label "
-            "class) and, for the stratified design, map accuracy with the Olofsson et al. (2014) estimators "
-            "(overall, user's and producer's accuracy, area proportions with standard errors, area in ha with "
-            "95 % intervals). Items marked unsure are left out and counted."
+            "a per-class CSV beside it: label-error rate (overall and per label class) and map accuracy (overall, "
+            "user's and producer's accuracy, area proportions, area in ha) with 95 % intervals that follow the "
+            "sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified "
+            "design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a "
+            "probability sample). Items marked unsure are left out and counted."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -63,13 +64,23 @@ class ReviewReportAlgorithm(FlairAlgorithm):
 
         report, csv_path = self.run_core(feedback, work)
         errors = report["label_errors"]
+        if not errors["probability_sample"]:
+            rate = tr("{wrong} of {n} reviewed items wrong (not a probability sample)").format(
+                wrong=errors["wrong"], n=errors["reviewed"]
+            )
+        elif errors["rate"] is None:
+            rate = "-"
+        else:
+            ci = errors["ci95"]
+            rate = f"{100 * errors['rate']:.1f} %" + (f" [{100 * ci[0]:.1f}-{100 * ci[1]:.1f} %]" if ci else "")
         feedback.pushInfo(
             tr("{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.").format(
-                reviewed=report["reviewed"], items=report["items"], unsure=report["unsure"],
-                rate="-" if errors["rate"] is None else f"{100 * errors['rate']:.1f} % "
-                f"[{100 * errors['ci95'][0]:.1f}-{100 * errors['ci95'][1]:.1f} %]",
+                reviewed=report["reviewed"], items=report["items"], unsure=report["unsure"], rate=rate
             )
         )  # fmt: skip
+        feedback.pushInfo(tr("Estimator: {name}").format(name=errors["estimator"]))
+        if report["response"]["warning"]:
+            feedback.pushWarning(report["response"]["warning"])
         return {
             self.OUTPUT_REPORT: report_path,
             "OUTPUT_CSV": csv_path,

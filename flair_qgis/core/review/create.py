@@ -32,7 +32,7 @@ from ..score.alignment import raster_classes
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid
-from .sampling import DESIGNS, count_classes, sample_pixels
+from .sampling import DESIGNS, class_pixel_areas_m2, count_classes, sample_pixels
 from .store import create_review_file
 
 
@@ -102,8 +102,9 @@ def create_review(
         if len(pixels) == 0:
             raise InputError("The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.")
         items = _pixel_items(request, grid, pixels)
-    pixel_area_m2 = abs(grid.transform.a * grid.transform.e)
-    create_review_file(output_path, items, strata, pixel_area_m2, _design_table(request, grid, strata, items))
+    pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled)
+    design = _design_table(request, grid, strata, items, pixel_area_m2)
+    create_review_file(output_path, items, strata, pixel_area_m2, design)
     if on_progress is not None:
         on_progress(100.0)
     return {"path": output_path, "items": len(items), "strata": strata, "design": request.design}
@@ -214,7 +215,9 @@ def _suspicious_items(request: SampleRequest, is_canceled, on_progress):
     return grid, strata, items
 
 
-def _design_table(request: SampleRequest, grid: Grid, strata: dict[int, int], items) -> dict[str, object]:
+def _design_table(
+    request: SampleRequest, grid: Grid, strata: dict[int, int], items, pixel_area_m2: dict[int, float]
+) -> dict[str, object]:
     declared = {c.value: c for c in raster_classes(request.prediction_path)}
     seen = set(strata) | {int(v) for v in items["label_class"].dropna().tolist()}
     classes = [
@@ -236,7 +239,8 @@ def _design_table(request: SampleRequest, grid: Grid, strata: dict[int, int], it
         "confidence": request.confidence_path or "",
         "extent": list(request.extent) if request.extent else None,
         "crs_wkt": grid.crs_wkt or "",
-        "pixel_area_m2": abs(grid.transform.a * grid.transform.e),
+        "pixel_area_m2": sum(strata[h] * pixel_area_m2[h] for h in strata) / sum(strata.values()),
+        "pixel_size": abs(grid.transform.a),
         "classes": json.dumps(classes),
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }

@@ -1,22 +1,35 @@
-"""Accuracy and area estimators for a reviewed sample (Olofsson et al. 2014), and the Wilson interval.
+"""Design-based estimators of a reviewed sample: stratified means, totals and ratios (Cochran 1977,
+Stehman 2014), map accuracy and area (Olofsson et al. 2014), and the Wilson interval.
 
-Stratified random sampling with the map classes as strata (Olofsson et al. 2014, "Good practices
-for estimating area and assessing accuracy of land change", RSE 148: 42-57, section 5). With
-``n_ij`` the sample count of map class (stratum) ``i`` and reference class ``j``, ``n_i.`` the
-sample size of stratum ``i``, ``N_i`` its pixels in the map and ``W_i = N_i / N``:
+Stratified random sampling, strata ``h`` with ``N_h`` pixels, ``n_h`` reviewed units, sampling
+fraction ``f_h = n_h / N_h`` and weight ``W_h = N_h / N``. For a unit variable ``y`` with stratum
+sample mean ``ybar_h`` and sample variance ``s2_h`` (``n_h - 1`` in the denominator):
 
-* cell proportion ``p_ij = W_i * n_ij / n_i.``;
-* overall accuracy ``OA = sum_j p_jj``, ``V(OA) = sum_i W_i^2 U_i (1 - U_i) / (n_i. - 1)``;
-* user's accuracy ``U_i = n_ii / n_i.``, ``V(U_i) = U_i (1 - U_i) / (n_i. - 1)``;
-* area proportion ``p_.j = sum_i p_ij``,
-  ``SE(p_.j) = sqrt(sum_i W_i^2 (n_ij/n_i.)(1 - n_ij/n_i.) / (n_i. - 1))``;
-* producer's accuracy ``P_j = p_jj / p_.j`` with the variance of the paper's eq. (7)
-  (``N^_.j = sum_i N_i n_ij / n_i.``):
-  ``V(P_j) = [N_j^2 (1-P_j)^2 U_j (1-U_j)/(n_j.-1)
-  + P_j^2 sum_{i!=j} N_i^2 (n_ij/n_i.)(1-n_ij/n_i.)/(n_i.-1)] / N^_.j^2``;
-* area ``A_j = p_.j * A`` and its 95 % interval ``A_j +- z SE(p_.j) A`` (``A`` total map area).
+* mean (a proportion when ``y`` is 0/1): ``Ybar = sum_h W_h ybar_h``,
+  ``V = sum_h W_h^2 (1 - f_h) s2_h / n_h`` (Cochran 1977, eq. 5.6, with the finite-population
+  correction ``1 - f_h``; for a 0/1 variable ``s2_h / n_h = p_h (1 - p_h) / (n_h - 1)``, the
+  Olofsson et al. (2014) term);
+* ratio of two population totals (Stehman 2014, eqs. 27-28): ``R = sum_h N_h ybar_h / sum_h N_h
+  xbar_h``, ``V = sum_h N_h^2 (1 - f_h) s2_{e,h} / n_h / X^2`` where ``e = y - R x`` and ``X =
+  sum_h N_h xbar_h`` (Taylor linearisation). A producer's accuracy, a user's accuracy when strata
+  are not the map classes, and a label-error rate in a domain are ratios.
 
-A stratum with a single reviewed item has no variance estimate: its standard errors are NaN.
+Per figure:
+
+* overall accuracy: the mean of ``y = [map = reference]``;
+* area proportion of class ``j``: the mean of ``y = [reference = j]``; the area in m² is the total
+  ``sum_h N_h a_h ybar_h`` with ``a_h`` the mean pixel area of stratum ``h`` (m², see
+  :mod:`flair_qgis.core.review.areas`), its variance ``sum_h (N_h a_h)^2 (1 - f_h) s2_h / n_h``;
+* user's accuracy of map class ``i``: the ratio ``y = [map = i = reference]`` over ``x = [map = i]``
+  (for strata = map classes this is ``n_ii / n_i.`` with ``V = (1 - f_i) U_i (1 - U_i) / (n_i - 1)``);
+* producer's accuracy of class ``j``: the ratio ``y = [map = j = reference]`` over ``x = [reference
+  = j]``; for strata = map classes its variance is Olofsson et al. (2014) eq. 7 with the FPC.
+
+Variance rules: a census stratum (``n_h = N_h``) adds no variance. A stratum with a single unit
+out of ``N_h > 1`` has no variance estimate: the figures whose variance needs that stratum get a
+NaN standard error (and the report a note naming it); a stratum whose contribution is zero by
+design (e.g. stratum "map class 3" for the user's accuracy of class 5, whose ``x`` and ``y`` are 0
+for every pixel of the stratum) does not count.
 """
 
 from __future__ import annotations
@@ -50,17 +63,155 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 @dataclass(frozen=True)
+class Strata:
+    """The sampled strata of a set of reviewed units.
+
+    Attributes:
+        values: stratum values, in the order of every per-stratum array.
+        finite_population: apply the finite-population correction ``1 - n_h / N_h`` (Olofsson et al.
+            2014 leave it out; with ``n_h << N_h`` it changes nothing visible).
+        index: ``(units,)`` position in ``values`` of each unit's stratum.
+        population: ``(strata,)`` ``N_h`` (pixels).
+        sampled: ``(strata,)`` ``n_h`` (reviewed units).
+    """
+
+    values: tuple[int, ...]
+    index: np.ndarray
+    population: np.ndarray
+    sampled: np.ndarray
+    finite_population: bool = True
+
+    @classmethod
+    def of(
+        cls, unit_strata: Sequence[int], stratum_pixels: Mapping[int, int], finite_population: bool = True
+    ) -> Strata:
+        """The strata holding at least one unit.
+
+        Raises:
+            ValueError: a unit's stratum has no ``N_h``, or fewer pixels than units.
+        """
+        unique, index = np.unique(np.asarray(unit_strata, dtype=np.int64), return_inverse=True)
+        values = tuple(int(v) for v in unique)
+        missing = [v for v in values if v not in stratum_pixels]
+        if missing:
+            raise ValueError(f"units in strata {missing} without a pixel count")
+        index = index.astype(np.int64).ravel()
+        sampled = np.bincount(index, minlength=len(values)).astype(np.float64)
+        population = np.array([float(stratum_pixels[v]) for v in values])
+        if np.any(sampled > population):
+            raise ValueError("a stratum has more units than pixels")
+        return cls(values, index, population, sampled, finite_population)
+
+    @property
+    def single(self) -> np.ndarray:
+        """``(strata,)`` True where one unit stands for more than one pixel (no variance estimate)."""
+        return (self.sampled == 1) & (self.population > 1)
+
+    def moments(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per-stratum sample means and the variance terms ``(1 - f_h) s2_h / n_h``.
+
+        Args:
+            values: ``(units, m)`` unit variables.
+
+        Returns:
+            ``(means, terms)``, both ``(strata, m)``; a term is 0 for a census stratum and NaN for
+            a single-unit stratum (where not a census).
+        """
+        k = len(self.values)
+        onehot = np.zeros((len(self.index), k))
+        onehot[np.arange(len(self.index)), self.index] = 1.0
+        n = self.sampled[:, None]
+        means = onehot.T @ values / n
+        squares = onehot.T @ (values - means[self.index]) ** 2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            variance = squares / (n - 1)
+        census = n >= self.population[:, None]
+        fpc = 1.0 - n / self.population[:, None] if self.finite_population else np.ones_like(n)
+        terms = np.where(census, 0.0, fpc * variance / n)
+        return means, np.where(self.single[:, None], np.nan, terms)
+
+
+def _variance(terms: np.ndarray, weights: np.ndarray, fixed: np.ndarray | None) -> np.ndarray:
+    """``sum_h weights_h^2 terms_h`` over strata whose term is not known to be zero."""
+    terms = terms if fixed is None else np.where(fixed, 0.0, terms)
+    return (weights[:, None] ** 2 * terms).sum(axis=0)
+
+
+def stratified_mean(
+    strata: Strata, values: np.ndarray, fixed: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Stratified estimate of population means and their standard errors (module docstring).
+
+    Args:
+        strata: the sampled strata.
+        values: ``(units, m)`` unit variables.
+        fixed: optional ``(strata, m)``: True where the variable is constant over the stratum's
+            whole population (its term adds no variance, even from a single unit).
+
+    Returns:
+        ``(means, standard errors)``, both ``(m,)``.
+    """
+    weights = strata.population / strata.population.sum()
+    means, terms = strata.moments(values)
+    return weights @ means, np.sqrt(_variance(terms, weights, fixed))
+
+
+def stratified_total(
+    strata: Strata, values: np.ndarray, unit_size: np.ndarray, fixed: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Stratified estimate of ``sum_h N_h a_h Ybar_h`` (e.g. an area in m²) and its standard errors.
+
+    Args:
+        strata: the sampled strata.
+        values: ``(units, m)`` unit variables.
+        unit_size: ``(strata,)`` the size ``a_h`` of one population unit (mean pixel area).
+        fixed: as in :func:`stratified_mean`.
+    """
+    weights = strata.population * unit_size
+    means, terms = strata.moments(values)
+    return weights @ means, np.sqrt(_variance(terms, weights, fixed))
+
+
+def stratified_ratio(
+    strata: Strata, numerator: np.ndarray, denominator: np.ndarray, fixed: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Combined ratio estimate ``Y / X`` of population totals (Stehman 2014 eqs. 27-28).
+
+    Args:
+        strata: the sampled strata.
+        numerator, denominator: ``(units, m)`` unit variables ``y`` and ``x``.
+        fixed: optional ``(strata, m)``: True where ``y`` and ``x`` are both constant over the
+            stratum's population (its residual term is zero).
+
+    Returns:
+        ``(ratios, standard errors)``, ``(m,)``; NaN where the estimated ``X`` is 0.
+    """
+    y_means, _ = strata.moments(numerator)
+    x_means, _ = strata.moments(denominator)
+    y_total = strata.population @ y_means
+    x_total = strata.population @ x_means
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(x_total > 0, y_total / x_total, np.nan)
+    residual = numerator - np.nan_to_num(ratio)[None, :] * denominator
+    _, terms = strata.moments(residual)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(_variance(terms, strata.population, fixed)) / x_total
+    return ratio, np.where(x_total > 0, se, np.nan)
+
+
+@dataclass(frozen=True)
 class StratifiedEstimate:
-    """Estimates of a stratified sample whose strata are the map classes.
+    """Map accuracy and area estimated from a stratified sample.
 
     Attributes:
         classes: class values, in the order of every per-class array.
         overall_accuracy, overall_accuracy_se: OA and its standard error.
-        users_accuracy, users_accuracy_se: per class (NaN for a class that is not a stratum).
+        users_accuracy, users_accuracy_se: per class (NaN for a class never mapped in the sample).
         producers_accuracy, producers_accuracy_se: per class (NaN where the class has no estimated area).
-        area_proportion, area_proportion_se: estimated share of the map area per class.
+        area_proportion, area_proportion_se: estimated share of the map's pixels per class.
         area_m2, area_m2_ci95: estimated area and the half-width of its 95 % interval.
         proportions: ``(classes, classes)`` estimated cell proportions ``p_ij`` (rows map, columns reference).
+        single_item_strata: strata with one unit out of more pixels (no variance estimate).
     """
 
     classes: tuple[int, ...]
@@ -75,83 +226,173 @@ class StratifiedEstimate:
     area_m2: np.ndarray
     area_m2_ci95: np.ndarray
     proportions: np.ndarray
+    single_item_strata: tuple[int, ...] = ()
 
 
-def _tally(
-    map_classes: Sequence[int], reference_classes: Sequence[int]
-) -> tuple[list[int], tuple[int, ...], np.ndarray]:
-    """The strata, the classes in report order and the ``n_ij`` counts of the reviewed units.
+def _indicators(values: np.ndarray, classes: tuple[int, ...]) -> np.ndarray:
+    """``(units, classes)`` 0/1 matrix ``[value = class]``."""
+    return (values[:, None] == np.array(classes)[None, :]).astype(np.float64)
+
+
+def design_estimate(
+    unit_strata: Sequence[int],
+    map_classes: Sequence[int],
+    reference_classes: Sequence[int],
+    stratum_pixels: Mapping[int, int],
+    pixel_area_m2: float | Mapping[int, float],
+    stratum_map_class: Mapping[int, int] | None = None,
+    z: float = Z95,
+    finite_population: bool = True,
+) -> StratifiedEstimate:
+    """OA, UA, PA and areas from a stratified (or simple random: one stratum) sample of pixels.
 
     Args:
-        map_classes: map class (= stratum) of each reviewed unit.
+        unit_strata: stratum of each reviewed unit.
+        map_classes: map class of each unit.
         reference_classes: the true class of each unit, same order.
+        stratum_pixels: ``N_h`` per stratum (only strata with units are used: the caller must
+            refuse an estimate while a stratum with pixels has none).
+        pixel_area_m2: area of one pixel (m²), one value or the mean per stratum.
+        stratum_map_class: the one map class of each stratum where strata split the map classes
+            (then a stratum adds no variance to the user's accuracy of another class).
+        z: normal quantile of the interval.
+        finite_population: apply the finite-population correction (census strata add no
+            variance either way).
 
     Returns:
-        ``(strata, classes, counts)``: the map classes with units, those followed by any other
-        reference class, and the unit counts (rows: map class, columns: reference class).
+        The estimates; classes: every map and reference class met, sorted.
     """
-    strata = sorted({int(v) for v in map_classes})
-    classes = tuple(strata + sorted({int(v) for v in reference_classes} - set(strata)))
-    index = {v: k for k, v in enumerate(classes)}
+    strata = Strata.of(unit_strata, stratum_pixels, finite_population)
+    maps = np.asarray(map_classes, dtype=np.int64)
+    refs = np.asarray(reference_classes, dtype=np.int64)
+    classes = tuple(sorted({int(v) for v in maps} | {int(v) for v in refs}))
+    mapped, truth = _indicators(maps, classes), _indicators(refs, classes)
+    hit = mapped * truth
     k = len(classes)
-    counts = np.zeros((k, k), dtype=np.float64)
-    np.add.at(counts, ([index[int(m)] for m in map_classes], [index[int(r)] for r in reference_classes]), 1.0)
-    return strata, classes, counts
+    overall, overall_se = stratified_mean(strata, (maps == refs).astype(np.float64)[:, None])
+    area, area_se = stratified_mean(strata, truth)
+    sizes = np.array([_area_of(pixel_area_m2, v) for v in strata.values])
+    area_m2, area_m2_se = stratified_total(strata, truth, sizes)
+    fixed = None
+    if stratum_map_class is not None:
+        owner = np.array([stratum_map_class.get(v, -1) for v in strata.values])
+        fixed = owner[:, None] != np.array(classes)[None, :]
+    users, users_se = stratified_ratio(strata, hit, mapped, fixed)
+    producers, producers_se = stratified_ratio(strata, hit, truth)
+    cells, _ = stratified_mean(strata, (mapped[:, :, None] * truth[:, None, :]).reshape(len(maps), k * k))
+    return StratifiedEstimate(
+        classes=classes,
+        overall_accuracy=float(overall[0]),
+        overall_accuracy_se=float(overall_se[0]),
+        users_accuracy=users,
+        users_accuracy_se=users_se,
+        producers_accuracy=producers,
+        producers_accuracy_se=producers_se,
+        area_proportion=area,
+        area_proportion_se=area_se,
+        area_m2=area_m2,
+        area_m2_ci95=z * area_m2_se,
+        proportions=cells.reshape(k, k),
+        single_item_strata=tuple(v for v, s in zip(strata.values, strata.single) if s),
+    )
+
+
+def _area_of(pixel_area_m2: float | Mapping[int, float], stratum: int) -> float:
+    return float(pixel_area_m2[stratum]) if isinstance(pixel_area_m2, Mapping) else float(pixel_area_m2)
 
 
 def stratified_estimate(
     map_classes: Sequence[int],
     reference_classes: Sequence[int],
     stratum_pixels: Mapping[int, int],
-    pixel_area_m2: float,
+    pixel_area_m2: float | Mapping[int, float],
     z: float = Z95,
+    finite_population: bool = True,
 ) -> StratifiedEstimate:
-    """Olofsson et al. (2014) estimators from reviewed sample units.
+    """Olofsson et al. (2014) estimators: the strata are the map classes.
 
     Args:
         map_classes: map class (= stratum) of each reviewed unit.
         reference_classes: the true class of each unit, same order.
-        stratum_pixels: ``N_i`` per map class; strata without a reviewed unit are left out of
-            the weights (the caller reports them).
-        pixel_area_m2: area of one pixel.
+        stratum_pixels: ``N_i`` per map class.
+        pixel_area_m2: area of one pixel (m²), one value or the mean per stratum.
         z: normal quantile of the interval.
+        finite_population: apply the finite-population correction (the paper does not).
+    """
+    strata = [int(v) for v in map_classes]
+    return design_estimate(
+        strata, strata, reference_classes, stratum_pixels, pixel_area_m2, {v: v for v in set(strata)}, z,
+        finite_population,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RateEstimate:
+    """A proportion over a domain with its interval.
+
+    Attributes:
+        rate: the estimate (None without a unit in the domain).
+        se: its standard error (None where not estimable).
+        ci95: ``(low, high)`` or None.
+        method: how the interval was made.
+    """
+
+    rate: float | None
+    se: float | None
+    ci95: tuple[float, float] | None
+    method: str
+
+
+STRATIFIED_RATIO_METHOD = (
+    "stratified combined ratio (Stehman 2014 eqs. 27-28), Taylor-linearised SE, normal 95 % interval"
+)
+WILSON_METHOD = "simple random sample proportion, Wilson score 95 % interval (Newcombe 1998)"
+
+
+def stratified_rates(
+    unit_strata: Sequence[int],
+    domains: np.ndarray,
+    is_error: Sequence[bool],
+    stratum_pixels: Mapping[int, int],
+    z: float = Z95,
+) -> list[RateEstimate]:
+    """Share of each domain's pixels that are errors, from a stratified sample (domain ratios).
+
+    Args:
+        unit_strata: stratum of each reviewed unit (all reviewed units, in a domain or not).
+        domains: ``(units, m)`` booleans: whether the unit is in domain ``k`` (e.g. has a label of
+            class c; all True for the whole reference).
+        is_error: whether the unit is an error (counted only in its domains).
+        stratum_pixels: ``N_h``.
+        z: normal quantile.
 
     Returns:
-        The estimates (classes: the strata with units, then any other reference class).
+        One estimate per domain (rate None for a domain without a unit; se and ci95 None when a
+        single-unit stratum leaves the variance unknown).
     """
-    strata, classes, counts = _tally(map_classes, reference_classes)
-    pixels = np.array([float(stratum_pixels.get(v, 0)) if v in strata else 0.0 for v in classes])
-    total_pixels = pixels.sum()
-    weights = pixels / total_pixels if total_pixels > 0 else pixels
-    n_i = counts.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(n_i[:, None] > 0, counts / n_i[:, None], 0.0)  # n_ij / n_i.
-        var_share = np.where(n_i[:, None] > 0, share * (1 - share) / (n_i[:, None] - 1), 0.0)
-        proportions = weights[:, None] * share
-        users = np.where(n_i > 0, np.diag(share), np.nan)
-        users_var = np.diag(var_share).copy()
-        users_var[n_i == 0] = np.nan
-        area = proportions.sum(axis=0)
-        area_se = np.sqrt((weights[:, None] ** 2 * var_share).sum(axis=0))
-        overall = float(np.trace(proportions))
-        overall_se = float(math.sqrt(float((weights**2 * users_var)[n_i > 0].sum())))
-        producers = np.where(area > 0, np.diag(proportions) / area, np.nan)
-        estimated_pixels = (pixels[:, None] * share).sum(axis=0)  # N^_.j
-        own = np.where(pixels > 0, pixels**2 * (1 - producers) ** 2 * users_var, 0.0)
-        others = (pixels[:, None] ** 2 * var_share).sum(axis=0) - np.diag(pixels[:, None] ** 2 * var_share)
-        producers_var = (own + producers**2 * others) / estimated_pixels**2
-    total_m2 = total_pixels * pixel_area_m2
-    return StratifiedEstimate(
-        classes=classes,
-        overall_accuracy=overall,
-        overall_accuracy_se=overall_se,
-        users_accuracy=users,
-        users_accuracy_se=np.sqrt(users_var),
-        producers_accuracy=producers,
-        producers_accuracy_se=np.sqrt(producers_var),
-        area_proportion=area,
-        area_proportion_se=area_se,
-        area_m2=area * total_m2,
-        area_m2_ci95=z * area_se * total_m2,
-        proportions=proportions,
-    )
+    strata = Strata.of(unit_strata, stratum_pixels)
+    x = np.asarray(domains, dtype=np.float64).reshape(len(strata.index), -1)
+    y = x * np.asarray(is_error, dtype=np.float64)[:, None]
+    ratio, se = stratified_ratio(strata, y, x)
+    out = []
+    for k in range(x.shape[1]):
+        rate, error = float(ratio[k]), float(se[k])
+        if x[:, k].sum() == 0:
+            out.append(RateEstimate(None, None, None, STRATIFIED_RATIO_METHOD))
+        elif math.isnan(error):
+            out.append(RateEstimate(rate, None, None, STRATIFIED_RATIO_METHOD))
+        elif rate in (0.0, 1.0):
+            # No error (or only errors) in the domain: the normal interval has zero width; the
+            # Wilson interval on the domain's units says how far the truth may still be.
+            out.append(
+                RateEstimate(
+                    rate,
+                    error,
+                    wilson_interval(int(y[:, k].sum()), int(x[:, k].sum()), z),
+                    STRATIFIED_RATIO_METHOD + "; Wilson on the domain's units at 0 % or 100 %",
+                )
+            )
+        else:
+            interval = (max(0.0, rate - z * error), min(1.0, rate + z * error))
+            out.append(RateEstimate(rate, error, interval, STRATIFIED_RATIO_METHOD))
+    return out

@@ -1,17 +1,27 @@
-"""Figures from a review: label-error rates (Wilson intervals) and map accuracy (Olofsson et al. 2014).
+"""Figures from a review: label-error rates and map accuracy that follow the sampling design.
 
 Public entry points: :func:`review_report` (the JSON content), :func:`write_review_report`
-(JSON + CSV beside it).
+(JSON + CSV beside it). The estimators and their formulas: :mod:`flair_qgis.core.review.estimators`
+and ``docs/review.md``.
 
-* ``label_errors``: over items with a label whose verdict is ``correct`` or ``wrong``: the share
-  whose ``label_class`` differs from the reviewed ``true_class``, overall and per label class, with
-  Wilson 95 % intervals. This is a plain proportion over the reviewed items: with the
-  ``suspicious`` design it describes the items reviewed, not the whole reference.
-* ``map_accuracy`` (stratified design only): the prediction (``map_class``, the stratum) against
-  ``true_class`` with :func:`flair_qgis.core.estimators.stratified_estimate`, weights
-  ``W_h = N_h / N`` from ``review_strata``. Strata with no reviewed item are listed in
-  ``strata_without_reviewed_items`` and left out of the weights.
-* Items marked ``unsure`` are left out of both and counted in ``unsure``.
+Reviewed units are the items decided ``correct`` or ``wrong`` with a true class. ``unsure`` items
+are left out and counted (nonresponse: see ``response``).
+
+* ``label_errors``: the share of the reference's labelled pixels whose label differs from the true
+  class, overall and per label class (a domain). ``estimator`` names the method:
+
+  - ``stratified``: stratified domain ratio, weights ``N_h / n_h`` (Stehman 2014), normal interval;
+  - ``random`` and ``grid``: the share of the reviewed items with the Wilson interval (a grid is
+    treated as a simple random sample);
+  - ``suspicious``: not a probability sample: counts only (``wrong`` of ``reviewed``), no rate.
+
+* ``map_accuracy`` (``stratified``, ``random``, ``grid``): OA, UA, PA, area proportions and areas
+  (ha, 95 % half-width) with :func:`~flair_qgis.core.review.estimators.design_estimate`. While a
+  stratum with pixels has no reviewed item, ``complete`` is false and every figure is null
+  (``strata_without_reviewed_items`` names them). A stratum with a single reviewed item (of more
+  pixels) nulls the standard errors that need it, each with a note.
+* ``response``: whether the reviewed items are a prefix of the review order, else how many were
+  skipped (or marked unsure) before the last reviewed one, with a warning.
 """
 
 from __future__ import annotations
@@ -22,18 +32,30 @@ import json
 import math
 import os
 
+import numpy as np
+
 from ..atomic import check_output_path, write_text_atomic
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
-from .estimators import Z95, stratified_estimate, wilson_interval
+from .estimators import (
+    STRATIFIED_RATIO_METHOD,
+    WILSON_METHOD,
+    Z95,
+    design_estimate,
+    stratified_rates,
+    wilson_interval,
+)
 from .store import ReviewItem, ReviewStore
 
 CSV_FIELDS = (
-    "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "users_accuracy",
-    "producers_accuracy", "area_proportion", "area_proportion_se", "area_ha", "area_ha_ci95",
+    "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "label_error_ci95_low",
+    "label_error_ci95_high", "users_accuracy", "producers_accuracy", "area_proportion", "area_proportion_se",
+    "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed", "note",
 )  # fmt: skip
+NOT_PROBABILITY = "not a probability sample: counts of the reviewed items only, no rate for the reference"
+GRID_NOTE = "systematic sample treated as a simple random sample"
 
 
-def _number(value: float) -> float | None:
+def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else float(value)
 
 
@@ -45,59 +67,140 @@ def class_names(store: ReviewStore) -> dict[int, str]:
         return {}
 
 
-def _label_errors(items: list[ReviewItem], names: dict[int, str]) -> dict:
-    judged = [i for i in items if i.verdict in ("correct", "wrong") and i.label_class is not None]
-    judged = [i for i in judged if i.true_class is not None]
-    wrong = sum(1 for i in judged if i.label_class != i.true_class)
-    per_class = []
-    for value in sorted({int(i.label_class) for i in judged if i.label_class is not None}):
-        mine = [i for i in judged if i.label_class == value]
-        bad = sum(1 for i in mine if i.label_class != i.true_class)
-        per_class.append(
-            {"value": value, "name": names.get(value, f"class {value}"), "reviewed": len(mine), "wrong": bad,
-             "rate": bad / len(mine), "ci95": list(wilson_interval(bad, len(mine)) or ())}
-        )  # fmt: skip
-    interval = wilson_interval(wrong, len(judged))
-    return {
-        "reviewed": len(judged),
-        "wrong": wrong,
-        "rate": wrong / len(judged) if judged else None,
-        "ci95": list(interval) if interval else None,
-        "per_class": per_class,
-    }
+def _units(items: list[ReviewItem]) -> list[ReviewItem]:
+    return [i for i in items if i.verdict in ("correct", "wrong") and i.true_class is not None]
+
+
+def _strata_of(store: ReviewStore, design: str) -> dict[int, int]:
+    """``N_h`` of the design's strata: the map classes, or one stratum 0 for random and grid."""
+    return dict(store.strata) if design == "stratified" else {0: sum(store.strata.values())}
+
+
+def _missing(strata: dict[int, int], units: list[ReviewItem]) -> list[int]:
+    return sorted(h for h, n in strata.items() if n > 0 and h not in {i.stratum for i in units})
+
+
+def _interval(ci: tuple[float, float] | None) -> list[float] | None:
+    return list(ci) if ci else None
+
+
+def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> dict:
+    design = store.design.get("design", "")
+    units = _units(items)
+    labelled = [i for i in units if i.label_class is not None]
+    wrong = sum(1 for i in labelled if i.label_class != i.true_class)
+    values = sorted({int(i.label_class) for i in labelled if i.label_class is not None})
+    out: dict = {"reviewed": len(labelled), "wrong": wrong, "probability_sample": design != "suspicious"}
+    per_class: list[dict] = [
+        {"value": v, "name": names.get(v, f"class {v}"), "reviewed": sum(1 for i in labelled if i.label_class == v),
+         "wrong": sum(1 for i in labelled if i.label_class == v and i.true_class != v)}
+        for v in values
+    ]  # fmt: skip
+    if design == "suspicious":
+        note = f"{wrong} of {len(labelled)} reviewed items wrong; {NOT_PROBABILITY}"
+        blank = {"rate": None, "ci95": None, "se": None}
+        return {**out, **blank, "estimator": "none", "note": note, "per_class": [{**c, **blank} for c in per_class]}
+    if design != "stratified":
+
+        def wilson(bad: int, n: int) -> dict:
+            return {"rate": bad / n if n else None, "se": None, "ci95": _interval(wilson_interval(bad, n))}
+
+        return {
+            **out, **wilson(wrong, len(labelled)), "estimator": WILSON_METHOD,
+            "note": GRID_NOTE if design == "grid" else "",
+            "per_class": [{**c, **wilson(c["wrong"], c["reviewed"])} for c in per_class],
+        }  # fmt: skip
+    strata = _strata_of(store, design)
+    missing = _missing(strata, units)
+    if missing or not units:
+        blank = {"rate": None, "ci95": None, "se": None}
+        note = f"incomplete: strata {missing} have no reviewed item" if units else "no reviewed item"
+        return {**out, **blank, "estimator": STRATIFIED_RATIO_METHOD, "complete": False, "note": note,
+                "per_class": [{**c, **blank} for c in per_class]}  # fmt: skip
+    labels = np.array([-1 if i.label_class is None else int(i.label_class) for i in units])
+    domains = np.column_stack([labels >= 0, labels[:, None] == np.array(values, dtype=np.int64)[None, :]])
+    errors = [i.label_class is not None and i.label_class != i.true_class for i in units]
+    rates = stratified_rates([i.stratum for i in units], domains, errors, strata)
+    single = sorted(
+        h for h in {i.stratum for i in units} if strata[h] > 1 and sum(1 for i in units if i.stratum == h) == 1
+    )
+
+    def figures(rate) -> dict:
+        return {"rate": rate.rate, "se": rate.se, "ci95": _interval(rate.ci95), "interval": rate.method}
+
+    note = f"no standard error: strata {single} have a single reviewed item" if single else ""
+    return {**out, **figures(rates[0]), "estimator": rates[0].method, "complete": True, "note": note,
+            "per_class": [{**c, **figures(r)} for c, r in zip(per_class, rates[1:])]}  # fmt: skip
 
 
 def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> dict | None:
-    if store.design.get("design") != "stratified":
+    design = store.design.get("design", "")
+    if design not in ("stratified", "random", "grid"):
         return None
-    units = [i for i in items if i.verdict in ("correct", "wrong") and i.true_class is not None]
-    missing = sorted(set(store.strata) - {i.stratum for i in units})
-    out: dict = {"reviewed": len(units), "strata_without_reviewed_items": missing, "z": Z95}
-    if not units:
-        return {**out, "overall_accuracy": None, "overall_accuracy_se": None, "classes": []}
-    est = stratified_estimate(
-        [i.stratum for i in units], [int(i.true_class) for i in units if i.true_class is not None],
-        store.strata, store.pixel_area_m2,
+    units = _units(items)
+    strata = _strata_of(store, design)
+    missing = _missing(strata, units)
+    out: dict = {
+        "reviewed": len(units), "strata_without_reviewed_items": missing, "z": Z95,
+        "estimator": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction"
+        if design == "stratified" else "simple random sample (one stratum)",
+        "complete": not missing and bool(units), "notes": [GRID_NOTE] if design == "grid" else [],
+    }  # fmt: skip
+    blank: dict = {"overall_accuracy": None, "overall_accuracy_se": None, "classes": []}
+    if missing or not units:
+        return {**out, **blank}
+    areas = store.stratum_pixel_area_m2 if design == "stratified" else store.pixel_area_m2
+    est = design_estimate(
+        [i.stratum for i in units], [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],
+        strata, areas, {h: h for h in strata} if design == "stratified" else None,
     )  # fmt: skip
+    notes = out["notes"] + [
+        f"stratum {h} has a single reviewed item: standard errors that need its variance are null"
+        for h in est.single_item_strata
+    ]
+    counts = {h: sum(1 for i in units if i.stratum == h) for h in strata}
     classes = [
         {
             "value": value,
             "name": names.get(value, f"class {value}"),
             "users_accuracy": _number(est.users_accuracy[k]),
+            "users_accuracy_se": _number(est.users_accuracy_se[k]),
             "producers_accuracy": _number(est.producers_accuracy[k]),
+            "producers_accuracy_se": _number(est.producers_accuracy_se[k]),
             "area_proportion": _number(est.area_proportion[k]),
             "area_proportion_se": _number(est.area_proportion_se[k]),
             "area_ha": _number(est.area_m2[k] / 1e4),
             "area_ha_ci95": _number(est.area_m2_ci95[k] / 1e4),
+            "stratum_pixels": store.strata.get(value) if design == "stratified" else None,
+            "stratum_reviewed": counts.get(value) if design == "stratified" else None,
         }
         for k, value in enumerate(est.classes)
     ]
     return {
         **out,
+        "notes": notes,
         "overall_accuracy": _number(est.overall_accuracy),
         "overall_accuracy_se": _number(est.overall_accuracy_se),
         "classes": classes,
     }
+
+
+def _response(store: ReviewStore, items: list[ReviewItem]) -> dict:
+    """Whether the decided items are the first ones of the review order (no skipping)."""
+    design = store.design.get("design", "")
+    order = {"suspicious": "most suspicious first", "grid": "row by row"}.get(design, "random, fixed at sampling")
+    decided = [k for k, i in enumerate(items) if i.verdict in ("correct", "wrong")]
+    last = decided[-1] if decided else -1
+    skipped = sum(1 for i in items[: last + 1] if not i.verdict)
+    unsure = sum(1 for i in items[: last + 1] if i.verdict == "unsure")
+    out = {"order": order, "prefix": skipped == 0 and unsure == 0, "skipped_before_last": skipped,
+           "unsure_before_last": unsure, "warning": ""}  # fmt: skip
+    if not out["prefix"]:
+        out["warning"] = (
+            f"{skipped} items skipped and {unsure} marked unsure before the last reviewed one: if they were "
+            "harder than the others, skipping biases the figures. Review items in order."
+        )
+    return out
 
 
 def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> dict:
@@ -115,23 +218,44 @@ def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> 
         "items": len(items),
         "reviewed": sum(1 for i in items if i.reviewed),
         "unsure": sum(1 for i in items if i.verdict == "unsure"),
-        "label_errors": _label_errors(items, names),
+        "label_errors": _label_errors(store, items, names),
         "map_accuracy": _map_accuracy(store, items, names),
+        "response": _response(store, items),
     }
 
 
 def report_csv(report: dict) -> str:
-    """Per-class figures as CSV text (label errors and map accuracy side by side)."""
+    """Per-class figures as CSV text (label errors and map accuracy side by side).
+
+    A first row ``all`` carries the overall label-error rate and the notes (estimator, "not a
+    probability sample", incomplete strata); strata without a reviewed item get a row saying so.
+    """
+    errors, accuracy = report["label_errors"], report["map_accuracy"] or {}
     rows: dict[int, dict] = {}
-    for entry in report["label_errors"]["per_class"]:
+    for entry in errors["per_class"]:
+        ci = entry.get("ci95") or [None, None]
         rows.setdefault(entry["value"], {"value": entry["value"], "name": entry["name"]}).update(
-            label_reviewed=entry["reviewed"], label_wrong=entry["wrong"], label_error_rate=entry["rate"]
-        )
-    for entry in (report["map_accuracy"] or {}).get("classes", []):
+            label_reviewed=entry["reviewed"], label_wrong=entry["wrong"], label_error_rate=entry["rate"],
+            label_error_ci95_low=ci[0], label_error_ci95_high=ci[1],
+        )  # fmt: skip
+    for entry in accuracy.get("classes", []):
         rows.setdefault(entry["value"], {}).update(entry)
+    for value in accuracy.get("strata_without_reviewed_items", []):
+        rows.setdefault(value, {"value": value, "name": f"class {value}"}).update(note="no reviewed item")
+    notes = [f"label errors: {errors['estimator']}"] + [errors["note"]] * bool(errors.get("note"))
+    if accuracy and not accuracy.get("complete", True):
+        notes.append(
+            f"map accuracy incomplete: strata {accuracy['strata_without_reviewed_items']} without a reviewed item"
+        )
+    notes += [*accuracy.get("notes", []), report.get("response", {}).get("warning", "")]
+    ci = errors.get("ci95") or [None, None]
+    first = {"value": "all", "name": "all", "label_reviewed": errors["reviewed"], "label_wrong": errors["wrong"],
+             "label_error_rate": errors["rate"], "label_error_ci95_low": ci[0], "label_error_ci95_high": ci[1],
+             "note": "; ".join(n for n in notes if n)}  # fmt: skip
     buffer = io.StringIO()
     out = csv.DictWriter(buffer, CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
     out.writeheader()
+    out.writerow({k: ("" if v is None else v) for k, v in first.items()})
     for value in sorted(rows):
         out.writerow({k: ("" if v is None else v) for k, v in rows[value].items()})
     return buffer.getvalue()

@@ -76,6 +76,19 @@ def count_classes(
     return totals
 
 
+def class_pixel_areas_m2(
+    prediction_path: str, grid: Grid, strata: Mapping[int, int], *, is_canceled: CancelCheck = None
+) -> dict[int, float]:
+    """Mean pixel area (m²) per class (one more pass over the map only for a geographic CRS)."""
+    from .areas import stratum_pixel_areas_m2
+
+    def windows_read():
+        for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0)):
+            yield row, values, valid
+
+    return stratum_pixel_areas_m2(grid, strata, windows_read)
+
+
 def allocate(strata: Mapping[int, int], samples: int, min_per_class: int) -> dict[int, int]:
     """Sample size per stratum: ``min(min_per_class, N_h)`` each, the rest proportional to ``N_h``.
 
@@ -210,17 +223,40 @@ def sample_pixels(
     strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress)
     rng = np.random.default_rng(seed)
     if design == "grid":
-        step_px = max(1, round(float(np.sqrt(sum(strata.values()) / samples))))
-        offset = (int(rng.integers(step_px)), int(rng.integers(step_px)))
+        step_px, offset = grid_plan(strata, samples, rng)
         return (
             grid,
             strata,
             draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress),
         )
-    if design == "stratified":
-        sizes = allocate(strata, samples, min_per_class)
-        ranks: dict[int | None, np.ndarray] = {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
-    else:
-        ranks = {None: _choose_ranks(rng, sum(strata.values()), samples)}
+    ranks = plan_ranks(strata, design, samples, min_per_class, rng)
     pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress)
     return grid, strata, pixels[rng.permutation(len(pixels))]
+
+
+def grid_plan(strata: Mapping[int, int], samples: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
+    """Step and random offset (rows, cols) of the systematic design: ``step = round(sqrt(N / samples))``."""
+    step_px = max(1, round(float(np.sqrt(sum(strata.values()) / samples))))
+    return step_px, (int(rng.integers(step_px)), int(rng.integers(step_px)))
+
+
+def plan_ranks(
+    strata: Mapping[int, int], design: str, samples: int, min_per_class: int, rng: np.random.Generator
+) -> dict[int | None, np.ndarray]:
+    """The ranks drawn by the random designs, before they are found in the map.
+
+    Args:
+        strata: ``N_h`` per class.
+        design: ``stratified`` (ranks per class, :func:`allocate`) or ``random`` (ranks among all
+            valid pixels, key None).
+        samples: sample size wanted.
+        min_per_class: stratified only.
+        rng: the seeded generator (its state moves on: the caller shuffles with it next).
+
+    Returns:
+        Per class value (None: all valid pixels), sorted distinct ranks.
+    """
+    if design == "stratified":
+        sizes = allocate(strata, samples, min_per_class)
+        return {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
+    return {None: _choose_ranks(rng, sum(strata.values()), samples)}

@@ -80,7 +80,7 @@ def create_review_file(
     path: str,
     items,
     strata: Mapping[int, int],
-    pixel_area_m2: float,
+    pixel_area_m2: float | Mapping[int, float],
     design: Mapping[str, object],
 ) -> None:
     """Write a new review GeoPackage, completely or not at all.
@@ -90,7 +90,7 @@ def create_review_file(
         items: GeoDataFrame with ``item_id``, the other :data:`FIELDS` it knows (missing ones are
             null), optional ``source_fid``, and geometries in the review CRS.
         strata: ``N_h`` per stratum.
-        pixel_area_m2: area of one pixel of the sampled grid.
+        pixel_area_m2: area of one pixel of the sampled grid (m²), or its mean per stratum.
         design: the design parameters (values JSON-encoded unless strings).
 
     Raises:
@@ -134,7 +134,10 @@ def _fill_item_fields(conn: sqlite3.Connection, items) -> None:
 
 
 def _write_design_tables(
-    conn: sqlite3.Connection, strata: Mapping[int, int], pixel_area_m2: float, design: Mapping[str, object]
+    conn: sqlite3.Connection,
+    strata: Mapping[int, int],
+    pixel_area_m2: float | Mapping[int, float],
+    design: Mapping[str, object],
 ) -> None:
     """Write the strata and design tables and register them as GeoPackage attribute tables.
 
@@ -147,7 +150,10 @@ def _write_design_tables(
     conn.execute(f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL)")
     conn.executemany(
         f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?)",
-        [(int(s), int(n), float(pixel_area_m2)) for s, n in sorted(strata.items())],
+        [
+            (int(s), int(n), float(pixel_area_m2[s] if isinstance(pixel_area_m2, Mapping) else pixel_area_m2))
+            for s, n in sorted(strata.items())
+        ],
     )
     conn.execute(f"CREATE TABLE {DESIGN_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
     values = {**design, "schema_version": SCHEMA_VERSION}
@@ -224,8 +230,19 @@ class ReviewStore:
         self.strata = {
             int(s): int(n) for s, n in conn.execute(f"SELECT stratum, pixels FROM {STRATA_TABLE} ORDER BY stratum")
         }
-        areas = [a for (a,) in conn.execute(f"SELECT pixel_area_m2 FROM {STRATA_TABLE} LIMIT 1")]
-        self.pixel_area_m2 = float(areas[0]) if areas else float(self.design.get("pixel_area_m2", "1"))
+        default = float(self.design.get("pixel_area_m2", "1"))
+        self.stratum_pixel_area_m2 = {
+            int(s): float(a) if a is not None else default
+            for s, a in conn.execute(f"SELECT stratum, pixel_area_m2 FROM {STRATA_TABLE} ORDER BY stratum")
+        }
+        """Mean area (m²) of one pixel of each stratum (geographic CRSs: geodesic, varies by row)."""
+        total = sum(self.strata.values())
+        self.pixel_area_m2 = (
+            sum(n * self.stratum_pixel_area_m2[s] for s, n in self.strata.items()) / total if total else default
+        )
+        """Mean area (m²) of one pixel of the map."""
+        self.pixel_size = float(self.design.get("pixel_size", self.pixel_area_m2**0.5))
+        """Pixel width in the review CRS's units (for zooming on an item)."""
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> ReviewStore:

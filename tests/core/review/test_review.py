@@ -1,4 +1,4 @@
-"""Label review core: Olofsson estimators against the 2014 paper, Wilson intervals, sampling
+"""Label review core: sampling
 designs on a multi-window class map, the review GeoPackage (schema, durable verdicts, two writers)."""
 
 from __future__ import annotations
@@ -17,100 +17,10 @@ from review_data import classes_array
 
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.review.create import SampleRequest, create_review
-from flair_qgis.core.review.estimators import stratified_estimate, wilson_interval
-from flair_qgis.core.review.report import review_report
+from flair_qgis.core.review.estimators import wilson_interval
+from flair_qgis.core.review.report import report_csv, review_report
 from flair_qgis.core.review.sampling import allocate
 from flair_qgis.core.review.store import ReviewStore
-
-# --- Olofsson et al. (2014), section 5 / table 8: rows map class, columns reference class -------------
-OLOFSSON_COUNTS = np.array([[66, 0, 5, 4], [0, 55, 8, 12], [1, 0, 153, 11], [2, 1, 9, 313]])
-OLOFSSON_PIXELS = {1: 200_000, 2: 150_000, 3: 3_200_000, 4: 6_450_000}  # Landsat 30 m pixels
-PIXEL_M2 = 900.0
-
-
-def _units(counts: np.ndarray) -> tuple[list[int], list[int]]:
-    maps, refs = [], []
-    for i in range(counts.shape[0]):
-        for j in range(counts.shape[1]):
-            maps += [i + 1] * int(counts[i, j])
-            refs += [j + 1] * int(counts[i, j])
-    return maps, refs
-
-
-def _olofsson_by_hand(counts: np.ndarray, pixels: list[float]) -> dict:
-    """The paper's formulas written out term by term (independent of the vectorised core)."""
-    q = len(pixels)
-    total = sum(pixels)
-    w = [n / total for n in pixels]
-    n_i = [sum(counts[i]) for i in range(q)]
-    p = [[w[i] * counts[i][j] / n_i[i] for j in range(q)] for i in range(q)]
-    p_col = [sum(p[i][j] for i in range(q)) for j in range(q)]
-    users = [counts[i][i] / n_i[i] for i in range(q)]
-    oa = sum(p[j][j] for j in range(q))
-    oa_var = sum(w[i] ** 2 * users[i] * (1 - users[i]) / (n_i[i] - 1) for i in range(q))
-    area_se = [
-        math.sqrt(
-            sum(w[i] ** 2 * (counts[i][j] / n_i[i]) * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1) for i in range(q))
-        )
-        for j in range(q)
-    ]
-    producers, producers_se = [], []
-    for j in range(q):
-        pa = p[j][j] / p_col[j]
-        n_hat = sum(pixels[i] * counts[i][j] / n_i[i] for i in range(q))
-        first = pixels[j] ** 2 * (1 - pa) ** 2 * users[j] * (1 - users[j]) / (n_i[j] - 1)
-        second = pa**2 * sum(
-            pixels[i] ** 2 * counts[i][j] / n_i[i] * (1 - counts[i][j] / n_i[i]) / (n_i[i] - 1)
-            for i in range(q)
-            if i != j
-        )
-        producers.append(pa)
-        producers_se.append(math.sqrt((first + second) / n_hat**2))
-    return {"oa": oa, "oa_se": math.sqrt(oa_var), "users": users, "producers": producers,
-            "producers_se": producers_se, "area": p_col, "area_se": area_se}  # fmt: skip
-
-
-def test_olofsson_2014_worked_example_matches_the_paper_and_an_independent_implementation():
-    maps, refs = _units(OLOFSSON_COUNTS)
-    est = stratified_estimate(maps, refs, OLOFSSON_PIXELS, PIXEL_M2)
-    assert est.classes == (1, 2, 3, 4)
-    hand = _olofsson_by_hand(OLOFSSON_COUNTS, [float(v) for v in OLOFSSON_PIXELS.values()])
-    assert est.overall_accuracy == pytest.approx(hand["oa"], rel=1e-12)
-    assert est.overall_accuracy_se == pytest.approx(hand["oa_se"], rel=1e-12)
-    np.testing.assert_allclose(est.users_accuracy, hand["users"], rtol=1e-12)
-    np.testing.assert_allclose(est.producers_accuracy, hand["producers"], rtol=1e-12)
-    np.testing.assert_allclose(est.producers_accuracy_se, hand["producers_se"], rtol=1e-12)
-    np.testing.assert_allclose(est.area_proportion, hand["area"], rtol=1e-12)
-    np.testing.assert_allclose(est.area_proportion_se, hand["area_se"], rtol=1e-12)
-    # Published figures (Olofsson et al. 2014, p. 54): accuracies +- 95 % CI half-widths, areas in ha.
-    assert round(est.overall_accuracy, 2) == 0.95 and round(1.96 * est.overall_accuracy_se, 2) == 0.02
-    assert [round(v, 2) for v in est.users_accuracy] == [0.88, 0.73, 0.93, 0.96]
-    assert [round(1.96 * v, 2) for v in est.users_accuracy_se] == [0.07, 0.10, 0.04, 0.02]
-    assert [round(v, 2) for v in est.producers_accuracy] == [0.75, 0.85, 0.93, 0.96]
-    assert [round(v) for v in est.area_m2 / 1e4] == [21_158, 11_686, 285_770, 581_386]
-    assert [round(v) for v in est.area_m2_ci95 / 1e4] == [6_158, 3_756, 15_510, 16_282]
-
-
-@pytest.mark.parametrize(
-    ("successes", "trials", "low", "high"),
-    # Newcombe (1998), Statistics in Medicine 17: 857-872, table I, method 3 (Wilson score).
-    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)],
-)
-def test_wilson_interval_matches_newcombe(successes, trials, low, high):
-    got = wilson_interval(successes, trials)
-    assert got is not None
-    assert got[0] == pytest.approx(low, abs=1e-4) and got[1] == pytest.approx(high, abs=1e-4)
-
-
-def test_wilson_interval_without_trials_is_none():
-    assert wilson_interval(0, 0) is None
-
-
-def test_single_unit_stratum_has_no_standard_error():
-    est = stratified_estimate([1, 1, 2], [1, 2, 2], {1: 10, 2: 10}, 1.0)
-    assert math.isnan(est.users_accuracy_se[1]) and math.isnan(est.overall_accuracy_se)
-    assert est.users_accuracy[1] == 1.0
-
 
 # --- sampling ---------------------------------------------------------------------------------------
 
@@ -282,7 +192,7 @@ def test_a_verdict_survives_a_killed_process(review_file):
     assert item.reviewed_at.endswith("+00:00")
 
 
-def test_report_counts_unsure_and_label_errors(review_file):
+def test_report_counts_unsure_and_one_verdict_is_no_map_accuracy(review_file):
     with ReviewStore.open(review_file) as store:
         items = store.items()
         store.set_verdict(items[0].item_id, "correct", items[0].map_class, "t")
@@ -291,5 +201,78 @@ def test_report_counts_unsure_and_label_errors(review_file):
     assert (report["items"], report["reviewed"], report["unsure"]) == (40, 2, 1)
     assert report["label_errors"]["reviewed"] == 0  # no reference: no label to judge
     accuracy = report["map_accuracy"]
-    assert accuracy["reviewed"] == 1 and accuracy["overall_accuracy"] == 1.0
+    # One verdict is no "map OA 100 %": four of the five strata have no reviewed item.
+    assert accuracy["reviewed"] == 1 and accuracy["complete"] is False
+    assert accuracy["overall_accuracy"] is None and accuracy["classes"] == []
     assert set(accuracy["strata_without_reviewed_items"]) == {1, 2, 3, 4, 9} - {items[0].stratum}
+    assert report["response"]["prefix"] is True  # the unsure item comes after the decided one
+    csv_text = report_csv(report)
+    assert "map accuracy incomplete" in csv_text and "no reviewed item" in csv_text
+
+
+def _two_strata_review(tmp_path, design: str):
+    """Strata of 9,900 and 100 px, 20 items each (the issue's example); labels wrong on 1 of the 20
+    items of the large stratum and on 9 of the 20 of the small one."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.store import create_review_file
+
+    n = 40
+    strata = [1] * 20 + [2] * 20
+    label = [1] * 20 + [2] * 20
+    truth = [1] * 19 + [3] + [2] * 11 + [3] * 9
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": strata if design == "stratified" else [0] * n, "map_class": strata,
+         "label_class": label},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    path = str(tmp_path / f"{design}.gpkg")
+    create_review_file(path, items, {1: 9900, 2: 100}, 1.0, {"design": design})
+    store = ReviewStore.open(path)
+    for k in range(n):
+        store.set_verdict(k + 1, "correct" if truth[k] == label[k] else "wrong", truth[k], "t")
+    return store
+
+
+def test_stratified_label_error_rate_is_weighted_and_says_so(tmp_path):
+    with _two_strata_review(tmp_path, "stratified") as store:
+        report = review_report(store)
+    errors = report["label_errors"]
+    # Plain share: 10/40 = 25 %. Weighted: (9900 * 1/20 + 100 * 9/20) / 10000 = 5.4 %.
+    assert errors["wrong"] == 10 and errors["reviewed"] == 40
+    assert errors["rate"] == pytest.approx((9900 * 1 / 20 + 100 * 9 / 20) / 10000)
+    assert errors["estimator"].startswith("stratified combined ratio")
+    low, high = errors["ci95"]
+    assert low < errors["rate"] < high < 0.25
+    per_class = {c["value"]: c for c in errors["per_class"]}
+    assert per_class[2]["rate"] == pytest.approx(9 / 20)  # one stratum: its own share
+    assert report["map_accuracy"]["complete"] is True and report["response"]["prefix"] is True
+
+
+def test_suspicious_design_gives_counts_only(tmp_path):
+    with _two_strata_review(tmp_path, "suspicious") as store:
+        report = review_report(store)
+    errors = report["label_errors"]
+    assert errors["rate"] is None and errors["ci95"] is None and errors["probability_sample"] is False
+    assert errors["note"].startswith("10 of 40 reviewed items wrong; not a probability sample")
+    assert report["map_accuracy"] is None
+    assert "not a probability sample" in report_csv(report).splitlines()[1]
+
+
+def test_random_design_uses_wilson(tmp_path):
+    with _two_strata_review(tmp_path, "random") as store:
+        report = review_report(store)
+    errors = report["label_errors"]
+    assert errors["rate"] == 0.25 and errors["ci95"] == pytest.approx(list(wilson_interval(10, 40)))
+    assert errors["estimator"].startswith("simple random sample proportion, Wilson")
+
+
+def test_skipped_items_are_counted_and_warned(tmp_path):
+    with _two_strata_review(tmp_path, "stratified") as store:
+        store.set_verdict(3, "", None)
+        store.set_verdict(5, "unsure", None, "t")
+        report = review_report(store)
+    response = report["response"]
+    assert response["prefix"] is False
+    assert (response["skipped_before_last"], response["unsure_before_last"]) == (1, 1)
+    assert "bias" in response["warning"]
