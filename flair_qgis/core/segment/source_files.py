@@ -12,7 +12,8 @@ For a VRT each source's footprint (its ``DstRect``) is read from the VRT's XML, 
 only on the sources its read window meets (:meth:`SourceFiles.tile_stamps`): rewriting one
 source tile makes exactly the tiles that read it stale. Files without a footprint (the VRT
 itself, a single GeoTIFF, sidecars, the sources of a nested or warped VRT) concern every tile
-(:attr:`SourceFiles.identity`).
+(:attr:`SourceFiles.identity`); a VRT itself is stamped by its XML without the statistics GDAL
+writes into it when QGIS draws it.
 
 Remote sources (``/vsicurl/``, cloud buckets, HTTP, and layers only QGIS reads: XYZ, WMS, WMTS,
 database rasters) have no file to stamp: :func:`is_remote` tells them apart, and the tile cache
@@ -58,6 +59,7 @@ _REMOTE_MARKERS = (
 _RESAMPLING_MARGIN_PX = 2
 _EDGE_EPS = 1e-6
 _PAM_SUFFIX = ".aux.xml"
+_VRT_REWRITTEN = ("Metadata", "Histograms", "SourceProperties")
 
 
 def is_remote(path: str | None, uri: str = "") -> bool:
@@ -171,7 +173,7 @@ def describe_source_files(path: str, grid: Grid, hash_max_bytes: int = HASHED_FI
         raise InputError(f"Cannot open raster {path}: {err}") from err
     main = _absolute(path)
     everywhere = sorted({main, *(f for f in files if f not in footprints)})
-    whole = tuple((f, file_stamp(f, hash_max_bytes)) for f in everywhere)
+    whole = tuple((f, _vrt_stamp(f) if f == main and footprints else file_stamp(f, hash_max_bytes)) for f in everywhere)
     parts = []
     margin = 0.0 if _aligned(transform, crs_wkt, grid) else float(_RESAMPLING_MARGIN_PX)
     for source in sorted(footprints):
@@ -194,6 +196,29 @@ def _aligned(transform, crs_wkt: str | None, grid: Grid) -> bool:
     from ..crs import same_crs
 
     return same_crs(crs_wkt, grid.crs_wkt) and pixel_offset(transform, grid) is not None
+
+
+def _vrt_stamp(path: str) -> str:
+    """A VRT's path and the digest of its XML without what GDAL rewrites on its own.
+
+    GDAL keeps a VRT's statistics and histograms (``Metadata``, ``Histograms``) inside the VRT and
+    rewrites the file when QGIS computes them to draw it, dropping some ``SourceProperties`` (a
+    copy of each source's size and type) on the way: neither those elements nor the file's time
+    say anything of its pixels.
+    """
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return file_stamp(path)
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag in _VRT_REWRITTEN:
+                parent.remove(child)
+    for element in root.iter():
+        element.text = (element.text or "").strip()
+        element.tail = ""
+    text = ET.tostring(root, encoding="unicode")
+    return f"{path}:vrt={hashlib.blake2b(text.encode('utf-8'), digest_size=32).hexdigest()}"
 
 
 def _vrt_footprints(path: str) -> dict[str, tuple[float, float, float, float]]:
