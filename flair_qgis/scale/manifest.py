@@ -4,8 +4,8 @@ The identity decides whether a folder may be resumed: a re-run of the same model
 input with the same grid and tiling computes only the chunks not yet done; anything else is
 refused unless the user forces a fresh start. The input's identity holds every file behind it
 (each source of a VRT, stamped by size, modification time and, for small files, content): a
-source tile rewritten since the run started is refused by name, never mixed into the mosaic. Chunk files are written atomically, so a chunk
-marked done whose file exists is complete.
+source tile rewritten since the run started is refused by name, never mixed into the mosaic.
+Chunk files are written atomically, so a chunk marked done whose file exists is complete.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ entry is kept for a time-to-live (:data:`DEFAULT_REMOTE_TTL_S`) that the log lin
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 

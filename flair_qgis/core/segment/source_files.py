@@ -109,7 +109,8 @@ class FilePart:
     def meets(self, row: int, col: int, rows: int, cols: int) -> bool:
         """True when the pixel window ``(row, col, rows, cols)`` overlaps this part."""
         r0, c0, r1, c1 = self.window
-        return row < r1 - _EDGE_EPS and row + rows > r0 + _EDGE_EPS and col < c1 - _EDGE_EPS and col + cols > c0 + _EDGE_EPS
+        rows_meet = row < r1 - _EDGE_EPS and row + rows > r0 + _EDGE_EPS
+        return rows_meet and col < c1 - _EDGE_EPS and col + cols > c0 + _EDGE_EPS
 
 
 @dataclass(frozen=True)
@@ -235,9 +236,9 @@ def _vrt_footprints(path: str) -> dict[str, tuple[float, float, float, float]]:
     found: dict[str, tuple[float, float, float, float]] = {}
     for element in root.iter():
         name, rect = element.find("SourceFilename"), element.find("DstRect")
-        if name is None or rect is None or not (name.text or "").strip():
+        source = (name.text or "").strip() if name is not None else ""
+        if name is None or rect is None or not source:
             continue
-        source = name.text.strip()
         if name.get("relativeToVRT") == "1":
             source = os.path.join(folder, source)
         source = _absolute(source)

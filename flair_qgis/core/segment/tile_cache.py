@@ -87,21 +87,6 @@ def file_digest(path: str) -> str:
     return _digests[memo]
 
 
-def source_identity(path: str | None = None, uri: str | None = None) -> str:
-    """What identifies a source's pixels: a file's path, size and mtime, else its provider URI.
-
-    Raises:
-        OSError: ``path`` cannot be read.
-        ValueError: neither is given.
-    """
-    if path:
-        stat = os.stat(path)
-        return f"file:{os.path.abspath(path)}:{stat.st_size}:{stat.st_mtime_ns}"
-    if uri:
-        return f"uri:{uri}"
-    raise ValueError("a source is identified by a file path or a provider URI")
-
-
 def run_key(
     model_digest: str,
     sources: Iterable[str],
@@ -115,7 +100,8 @@ def run_key(
 
     Args:
         model_digest: :func:`file_digest` of the model file.
-        sources: :func:`source_identity` of each model input's source, in input order.
+        sources: the identity of each model input's source, in input order
+            (:attr:`flair_qgis.core.segment.source_files.SourceFiles.identity`, or ``uri:<address>``).
         bands: the band mapping of each input (1-based layer bands, model channel order).
         tile_size_px: model input edge.
         overlap_px: overlap between tiles.
