@@ -160,7 +160,7 @@ def test_a_view_over_the_pixel_budget_says_zoom_in(follow_setup, qgis_canvas, qt
 
 
 def test_web_layers_go_through_the_cache_only_when_ticked(follow_setup, qgis_canvas, tmp_path):
-    """"Cache web layers" is off by default; ticked, the view's run asks the core to cache web layers."""
+    """ "Cache web layers" is off by default; ticked, the view's run asks the core to cache web layers."""
     from flair_qgis.adapters.segment_request import prepare_segment
 
     dock, follow, layer = follow_setup(copy_patch(tmp_path))
