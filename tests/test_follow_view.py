@@ -157,3 +157,18 @@ def test_a_view_over_the_pixel_budget_says_zoom_in(follow_setup, qgis_canvas, qt
     assert "0.3 Mpx" in follow.status.text() and follow.runs_started == 0
     qgis_canvas.setExtent(_view(layer, 0, 0, 200, 200))  # 0.05 Mpx (4:3 canvas): within the budget
     _settled(qtbot, follow, 1)
+
+
+def test_web_layers_go_through_the_cache_only_when_ticked(follow_setup, qgis_canvas, tmp_path):
+    """ "Cache web layers" is off by default; ticked, the view's run asks the core to cache web layers."""
+    from flair_qgis.adapters.segment_request import prepare_segment
+
+    dock, follow, layer = follow_setup(copy_patch(tmp_path))
+    qgis_canvas.setExtent(_view(layer, 0, 0, 256, 256))
+    assert not follow.cache_remote.isChecked()
+    assert follow._request().cache_remote is False
+    assert prepare_segment(follow._request(), dock.model).plan.request.cache_remote is False
+    follow.cache_remote.setChecked(True)
+    request = follow._request()
+    assert request.cache_remote is True and request.cache_folder == str(tmp_path / "cache")
+    assert prepare_segment(request, dock.model).plan.request.cache_remote is True

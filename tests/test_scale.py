@@ -207,6 +207,37 @@ def test_changed_model_refused_without_force(cluster, data, run_alg, tmp_path):
     assert not np.array_equal(expected, first)
 
 
+@pytest.mark.parametrize("keep_mtime", [False, True], ids=["mtime-advanced", "mtime-kept"])
+def test_a_rewritten_source_tile_of_the_vrt_is_refused_on_resume_without_force(
+    cluster, data, run_alg, tmp_path, flair_data, keep_mtime
+):
+    """Resume refuses (exit 2, one line naming the file) when one GeoTIFF behind the VRT was
+    rewritten in place since the run started, same size, time kept or advanced; --force recomputes."""
+    from mosaic_helpers import flair_mosaic, rewrite_in_place
+
+    vrt, pieces = flair_mosaic(flair_data, tmp_path / "mosaic")
+    out = tmp_path / "run"
+    common = ["--input", str(vrt), "--model", str(data["model"]), "--output-dir", str(out), *TILING]
+    common += ["--scheduler", cluster.address]
+    assert run_cli(*common).returncode == 0
+    first, _ = mosaic(out)
+    before = chunk_mtimes(out)
+    assert manifest(out)["identity"]["input"]["files"].keys() >= {str(p) for p in pieces.values()}
+    changed = pieces[(0, 1)]
+    rewrite_in_place(changed, keep_mtime)
+    refused = run_cli(*common)
+    assert refused.returncode == 2
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(changed) in lines[0] and "--force" in lines[0], refused.stderr
+    assert chunk_mtimes(out) == before
+    forced = run_cli(*common, "--force")
+    assert forced.returncode == 0, forced.stderr
+    expected, _ = reference(run_alg, tmp_path, vrt, data["model"])
+    np.testing.assert_array_equal(mosaic(out)[0], expected)
+    assert not np.array_equal(expected, first)
+    assert run_cli(*common).returncode == 0  # the new stamps are the run's now: a plain resume
+
+
 def test_chunk_on_bad_data_is_reported_and_others_finish(cluster, data, tmp_path):
     broken = tiled_vrt(tmp_path / "tiles", data["image"])
     (tmp_path / "tiles" / "tile_3_3.tif").write_bytes(b"not a GeoTIFF any more")

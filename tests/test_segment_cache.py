@@ -214,11 +214,12 @@ def test_per_image_heads_and_value_maps_come_back_from_the_cache(run_alg, tmp_pa
     assert Path(cold["OUTPUT_TILE_VALUES"]).read_text() == Path(warm["OUTPUT_TILE_VALUES"]).read_text()
 
 
-def test_a_web_layer_is_cached_on_its_provider_uri(run_alg, tmp_path):
+@pytest.fixture
+def xyz_layer(tmp_path):
+    """A local XYZ tile set opened by QGIS as a web layer (provider ``wms``), in the project."""
     import subprocess
 
     from qgis.core import QgsProject, QgsRasterLayer
-    from toy_models import identity_model
 
     src = write_raster(
         tmp_path / "src.tif",
@@ -232,21 +233,81 @@ def test_a_web_layer_is_cached_on_its_provider_uri(run_alg, tmp_path):
     uri = f"type=xyz&url=file://{tiles}/{{z}}/{{x}}/{{y}}.png&zmax=19&zmin=19"
     layer = QgsRasterLayer(uri, "xyz", "wms")
     QgsProject.instance().addMapLayer(layer)
-    model = identity_model(tmp_path / "id.onnx", 3, metadata={"mean": [0] * 3, "std": [1] * 3, "resolution_cm": 30})
-    params = {"EXTENT": "261030,261120,6249910,6249980 [EPSG:3857]", "BANDS": "1,2,3"}
-    try:
-        plain, _ = _segment(run_alg, layer.id(), model, tmp_path / "plain.tif", **params)
-        cold, _ = _segment(run_alg, layer.id(), model, tmp_path / "cold.tif", CACHE=str(tmp_path / "c"), **params)
-        warm, _ = _segment(run_alg, layer.id(), model, tmp_path / "warm.tif", CACHE=str(tmp_path / "c"), **params)
-    finally:
-        QgsProject.instance().removeMapLayer(layer.id())
+    yield layer
+    QgsProject.instance().removeMapLayer(layer.id())
+
+
+WEB_PARAMS = {"EXTENT": "261030,261120,6249910,6249980 [EPSG:3857]", "BANDS": "1,2,3"}
+
+
+def _web_model(tmp_path):
+    from toy_models import identity_model
+
+    return identity_model(tmp_path / "id.onnx", 3, metadata={"mean": [0] * 3, "std": [1] * 3, "resolution_cm": 30})
+
+
+def test_a_web_layer_is_not_cached_unless_asked(run_alg, tmp_path, xyz_layer):
+    model = _web_model(tmp_path)
+    cache = tmp_path / "c"
+    runs = [
+        _segment(run_alg, xyz_layer.id(), model, tmp_path / f"{name}.tif", CACHE=str(cache), **WEB_PARAMS)
+        for name in ("first", "second")
+    ]
+    for result, log in runs:
+        assert result["CACHED_TILES"] == 0
+        assert any("web or database layer" in w and "CACHE_REMOTE=true" in w for w in log.warnings), log.warnings
+    assert not list(cache.glob("*/*/*.tile"))  # nothing stored either
+
+
+def test_a_web_layer_is_cached_on_its_provider_uri_when_asked(run_alg, tmp_path, xyz_layer):
+    model = _web_model(tmp_path)
+    cached = {"CACHE": str(tmp_path / "c"), "CACHE_REMOTE": True, **WEB_PARAMS}
+    plain, _ = _segment(run_alg, xyz_layer.id(), model, tmp_path / "plain.tif", **WEB_PARAMS)
+    cold, cold_log = _segment(run_alg, xyz_layer.id(), model, tmp_path / "cold.tif", **cached)
+    warm, warm_log = _segment(run_alg, xyz_layer.id(), model, tmp_path / "warm.tif", **cached)
     assert cold["CACHED_TILES"] == 0 and warm["CACHED_TILES"] == warm["TILES"]
+    for log in (cold_log, warm_log):
+        assert any("cached by their address for 1 day" in info for info in log.infos), log.infos
     assert np.array_equal(read(warm["OUTPUT"]), read(cold["OUTPUT"]))
     # The cached runs read the layer on its whole-layer tile grid, the plain run on the extent's:
     # QGIS resamples the XYZ tiles (0.2986 m at zoom 19) to 0.3 m per request, and from QGIS 3.44 a
     # request's edge can land on the other side of a source pixel (32 of 70,735 px, one column, on
     # Debian forky; none on 3.22 and 3.40). Files are read pixel-exact and are compared exactly above.
     assert np.mean(read(warm["OUTPUT"]) != read(plain["OUTPUT"])) < 1e-3
+
+
+def test_a_web_layer_tile_past_its_time_to_live_is_fetched_again(run_alg, tmp_path, xyz_layer):
+    """The entries' recorded time is set back: a day and a minute old, every tile is recomputed;
+    half a day old, every tile is still used."""
+    import time
+
+    from flair_qgis.core.segment.tile_cache import decode_entry, encode_entry, entry_header
+
+    model = _web_model(tmp_path)
+    cache = tmp_path / "c"
+    cached = {"CACHE": str(cache), "CACHE_REMOTE": True, **WEB_PARAMS}
+    cold, _ = _segment(run_alg, xyz_layer.id(), model, tmp_path / "cold.tif", **cached)
+    entries = sorted(cache.glob(f"flair-tile-cache-v{FORMAT_VERSION}/*/*.tile"))
+    assert len(entries) == cold["TILES"]
+
+    def age_entries(seconds: float) -> None:
+        for path in entries:
+            data = path.read_bytes()
+            header = entry_header(data)
+            key, row, col = header["key"], header["row"], header["col"]
+            arrays = decode_entry(data, key, row, col)
+            path.write_bytes(encode_entry(key, row, col, arrays, header["sources"], time.time() - seconds))
+
+    age_entries(12 * 3600)
+    young, _ = _segment(run_alg, xyz_layer.id(), model, tmp_path / "young.tif", **cached)
+    assert young["CACHED_TILES"] == young["TILES"]
+    age_entries(86400 + 60)
+    old, log = _segment(run_alg, xyz_layer.id(), model, tmp_path / "old.tif", **cached)
+    assert old["CACHED_TILES"] == 0
+    assert any(f"{old['TILES']} cached tile(s) were out of date (past their time-to-live)" in i for i in log.infos)
+    assert np.array_equal(read(old["OUTPUT"]), read(cold["OUTPUT"]))
+    again, _ = _segment(run_alg, xyz_layer.id(), model, tmp_path / "again.tif", **cached)
+    assert again["CACHED_TILES"] == again["TILES"]  # recomputed tiles were stored with a fresh time
 
 
 def test_two_modalities_at_their_own_resolutions_share_the_cache(run_alg, tmp_path):
@@ -266,3 +327,45 @@ def test_two_modalities_at_their_own_resolutions_share_the_cache(run_alg, tmp_pa
     assert runs[1]["CACHED_TILES"] == runs[1]["TILES"]
     for result in runs:
         assert np.array_equal(read(result["OUTPUT"]), expected)
+
+
+def _written(cache: Path) -> dict[tuple[int, int], float]:
+    """``(row, col)`` -> the time each entry of the cache records it was computed."""
+    from flair_qgis.core.segment.tile_cache import entry_header
+
+    found = {}
+    for path in cache.glob(f"flair-tile-cache-v{FORMAT_VERSION}/*/*.tile"):
+        header = entry_header(path.read_bytes())
+        found[(header["row"], header["col"])] = header["written"]
+    return found
+
+
+@pytest.mark.parametrize("keep_mtime", [False, True], ids=["mtime-advanced", "mtime-kept"])
+def test_rewriting_one_tile_of_a_vrt_recomputes_exactly_the_tiles_reading_it(run_alg, tmp_path, flair_data, keep_mtime):
+    """A VRT over 2 x 2 GeoTIFFs cut from a real FLAIR patch: one of them is rewritten in place
+    (same size; modification time kept or advanced). The next cached run recomputes the tiles
+    whose model input window reads it, and only those, and equals a fresh uncached run."""
+    from mosaic_helpers import FLAIR_NORM, flair_mosaic, rewrite_in_place, tiles_reading
+
+    vrt, pieces = flair_mosaic(flair_data, tmp_path / "mosaic")
+    model, _ = box3x3_model(tmp_path / "box.onnx", 5, 7, metadata=FLAIR_NORM)
+    cache = tmp_path / "cache"
+    first, _ = _segment(run_alg, vrt, model, tmp_path / "first.tif", CACHE=str(cache))
+    before = _written(cache)
+    assert len(before) == first["TILES"]
+    rewrite_in_place(pieces[(1, 0)], keep_mtime)  # rows 256..511, cols 0..255 of the mosaic
+    expected = tiles_reading(512, 512, TILING["TILE_SIZE"], TILING["OVERLAP"], (256, 0, 512, 256))
+    assert 0 < len(expected) < len(before) // 2
+
+    second, log = _segment(run_alg, vrt, model, tmp_path / "second.tif", CACHE=str(cache))
+    after = _written(cache)
+    recomputed = {tile for tile in before if after[tile] != before[tile]}
+    assert recomputed == expected
+    assert _from_cache(log) == (len(before) - len(expected), len(before))
+    assert any(f"{len(expected)} cached tile(s) were out of date (a source file changed)" in i for i in log.infos)
+    fresh, _ = _segment(run_alg, vrt, model, tmp_path / "fresh.tif")
+    assert np.array_equal(read(second["OUTPUT"]), read(fresh["OUTPUT"]))
+    assert not np.array_equal(read(second["OUTPUT"])[256:, :256], read(first["OUTPUT"])[256:, :256])
+    assert np.array_equal(read(second["OUTPUT"])[:200, 300:], read(first["OUTPUT"])[:200, 300:])
+    third, _ = _segment(run_alg, vrt, model, tmp_path / "third.tif", CACHE=str(cache))
+    assert third["CACHED_TILES"] == third["TILES"] and third["PROVIDER"] == "tile cache"

@@ -77,6 +77,7 @@ class RunRequest:
         more_inputs: layer and bands of the model's further inputs (2nd, 3rd...), in the
             model's input order.
         cache_folder: tile cache folder; empty for none.
+        cache_remote: cache web and database layers too (for a day), keyed by their address.
     """
 
     model_path: str
@@ -96,6 +97,7 @@ class RunRequest:
     opacity: float = 0.7
     more_inputs: tuple[InputChoice, ...] = ()
     cache_folder: str = ""
+    cache_remote: bool = False
 
     def input_choices(self) -> tuple[InputChoice, ...]:
         """Layer and bands for every model input, in the model's input order."""
@@ -245,6 +247,7 @@ def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> Seg
         device=request.device,
         cache_folder=request.cache_folder or None,
         cache_max_bytes=settings.cache_max_bytes(),
+        cache_remote=request.cache_remote,
     )
 
 

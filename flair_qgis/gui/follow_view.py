@@ -7,6 +7,8 @@ class-map layer is pointed at the new pixels (same layer, same id, same style). 
 running when the view moves again is cancelled. With a reference layer on the Evaluate tab the
 view is re-scored, so its table, heat map and error overlay follow the view. Views larger than
 the pixel budget (a setting) are not segmented: the toggle says "zoom in to segment" instead.
+Web and database layers go through the cache only when "Cache web layers" is ticked (their
+tiles are then reused for a day, keyed by the layer's address).
 Turning the toggle off leaves the live layer as an ordinary layer.
 """
 
@@ -94,10 +96,19 @@ class FollowView(QObject):
             tr("Segment and score each map view once it settles, through the tile cache, into one live layer.")
         )
         self.toggle.toggled.connect(self.set_enabled)
+        # Web layers can change on the server: their tiles are reused only when asked, for a day.
+        self.cache_remote = QCheckBox(tr("Cache web layers"))
+        self.cache_remote.setToolTip(
+            tr(
+                "Also keep the tiles of web and database layers (XYZ, WMS, WMTS, PostGIS) in the tile cache, "
+                "by their address, for one day. Off: they are segmented again at each view."
+            )
+        )
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setVisible(False)
         layout.addWidget(self.toggle)
+        layout.addWidget(self.cache_remote)
         layout.addWidget(self.status)
 
     # ------------------------------------------------------------------ toggle
@@ -181,6 +192,7 @@ class FollowView(QObject):
             output_path=os.path.join(folder, f"live_{stamp}.tif"),
             confidence=False,
             cache_folder=settings.cache_folder(),
+            cache_remote=self.cache_remote.isChecked(),
         )
 
     def _view_pixels(self, layer: QgsRasterLayer, resolution_m: float | None) -> int:

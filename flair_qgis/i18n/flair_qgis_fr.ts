@@ -1044,6 +1044,16 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Suivre la vue</translation>
     </message>
     <message>
+        <location filename="../gui/follow_view.py" line="0" />
+        <source>Cache web layers</source>
+        <translation>Web en cache</translation>
+    </message>
+    <message>
+        <location filename="../gui/follow_view.py" line="0" />
+        <source>Also keep the tiles of web and database layers (XYZ, WMS, WMTS, PostGIS) in the tile cache, by their address, for one day. Off: they are segmented again at each view.</source>
+        <translation>Conserve aussi dans le cache de tuiles les tuiles des couches web et base de données (XYZ, WMS, WMTS, PostGIS), selon leur adresse, pendant un jour. Décoché : elles sont segmentées à nouveau à chaque vue.</translation>
+    </message>
+    <message>
         <location filename="../gui/follow_view.py" line="93" />
         <source>Segment and score each map view once it settles, through the tile cache, into one live layer.</source>
         <translation>Segmente et évalue chaque vue de la carte une fois stabilisée, via le cache de tuiles, dans une seule couche en direct.</translation>
@@ -1097,6 +1107,11 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <location filename="../processing/segment_algorithm.py" line="139" />
         <source>Tile cache folder</source>
         <translation>Dossier du cache de tuiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_algorithm.py" line="0" />
+        <source>Cache web and database layers too (for one day, by their address)</source>
+        <translation>Mettre aussi en cache les couches web et base de données (un jour, selon leur adresse)</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="165" />
@@ -1199,14 +1214,14 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
 
 BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands the model declares are taken, else the layer bands named like the model's (Red, rouge, NIR...). MASK (polygons) bounds the run: the maps are nodata outside the polygons. TILE_SIZE and OVERLAP default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; the log says which one ran.
 
-CACHE (a folder) stores each tile's result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it).
+CACHE (a folder) stores each tile's result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it). Every source file of a VRT is checked: a tile whose source was rewritten is recomputed. Web and database layers are cached only with CACHE_REMOTE, by their address, for one day.
 
 SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
         <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
 
 BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
 
-CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d'exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent).
+CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d'exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent). Chaque fichier source d'un VRT est vérifié : une tuile dont la source a été réécrite est recalculée. Les couches web et base de données ne sont mises en cache qu'avec CACHE_REMOTE, selon leur adresse, pendant un jour.
 
 SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).</translation>
     </message>

@@ -11,6 +11,7 @@ from qgis.core import (
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
     QgsProcessingOutputString,
+    QgsProcessingParameterBoolean,
     QgsProcessingParameterEnum,
     QgsProcessingParameterExtent,
     QgsProcessingParameterFeatureSource,
@@ -59,6 +60,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     SCHEDULER = "SCHEDULER"
     MASK = "MASK"
     CACHE = "CACHE"
+    CACHE_REMOTE = "CACHE_REMOTE"
 
     def name(self) -> str:
         return "segment"
@@ -77,7 +79,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             "default to the model's metadata. DEVICE is auto (CUDA when available), cuda or cpu; "
             "the log says which one ran.\n\n"
             "CACHE (a folder) stores each tile's result; later runs over the same ground read it "
-            "instead of running the model (same pixels; the log says how many tiles came from it).\n\n"
+            "instead of running the model (same pixels; the log says how many tiles came from it). "
+            "Every source file of a VRT is checked: a tile whose source was rewritten is recomputed. "
+            "Web and database layers are cached only with CACHE_REMOTE, by their address, for one day.\n\n"
             "SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the "
             "address of a running scheduler (tcp://host:8786). The run then goes into a folder named "
             "after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; "
@@ -121,7 +125,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             )
 
     def _add_run_options(self) -> None:
-        """TILE_SIZE, OVERLAP, BATCH_SIZE, DEVICE, CACHE."""
+        """TILE_SIZE, OVERLAP, BATCH_SIZE, DEVICE, CACHE, CACHE_REMOTE."""
         for key, label, default, minimum in (
             (self.TILE_SIZE, tr("Tile size (px, empty = model's)"), None, 32),
             (self.OVERLAP, tr("Overlap between tiles (px, empty = model's)"), None, 0),
@@ -144,6 +148,14 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.addParameter(
             QgsProcessingParameterFile(
                 self.CACHE, tr("Tile cache folder"), behavior=QgsProcessingParameterFile.Behavior.Folder, optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterBoolean(
+                self.CACHE_REMOTE,
+                tr("Cache web and database layers too (for one day, by their address)"),
+                defaultValue=False,
+                optional=True,
             )
         )
 
@@ -240,6 +252,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             device=device,
             cache_folder=self.parameterAsFile(parameters, self.CACHE, context) or None,
             cache_max_bytes=settings.cache_max_bytes(),
+            cache_remote=self.parameterAsBoolean(parameters, self.CACHE_REMOTE, context),
         )
 
     def _input_layers(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> list[QgsRasterLayer]:

@@ -2,8 +2,10 @@
 
 The identity decides whether a folder may be resumed: a re-run of the same model on the same
 input with the same grid and tiling computes only the chunks not yet done; anything else is
-refused unless the user forces a fresh start. Chunk files are written atomically, so a chunk
-marked done whose file exists is complete.
+refused unless the user forces a fresh start. The input's identity holds every file behind it
+(each source of a VRT, stamped by size, modification time and, for small files, content): a
+source tile rewritten since the run started is refused by name, never mixed into the mosaic.
+Chunk files are written atomically, so a chunk marked done whose file exists is complete.
 """
 
 from __future__ import annotations
@@ -29,11 +31,25 @@ def job_identity(job: ScaleJob) -> dict[str, Any]:
     g = job.grid
     return {
         "model": {"path": job.model_path, "sha256": job.model_sha256},
-        "input": input_identity(job.input_path),
+        "input": input_identity(job.input_path, g),
         "bands": list(job.bands),
         "grid": {"transform": list(g.transform)[:6], "width": g.width, "height": g.height, "crs": g.crs_wkt},
         "tiling": {"tile_size_px": job.tile_size_px, "overlap_px": job.overlap_px, "chunk_tiles": job.chunk_tiles},
     }
+
+
+def changed_files(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The input's files that changed between two identities (sorted), when nothing else about the input did.
+
+    A file whose stamp differs, or that appeared or went; empty when the input differs in more
+    than its files (another raster), or not at all.
+    """
+    old_input, new_input = old.get("input") or {}, new.get("input") or {}
+    rest = {k: v for k, v in old_input.items() if k != "files"}
+    if "files" not in old_input or rest != {k: v for k, v in new_input.items() if k != "files"}:
+        return []
+    old_files, new_files = old_input["files"], new_input.get("files", {})
+    return sorted(path for path in {*old_files, *new_files} if old_files.get(path) != new_files.get(path))
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -122,6 +138,13 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
         if not changed:
             _remove_partials(folder)
             return Manifest(path, old)
+        files = changed_files(old.get("identity", {}), identity)
+        if files and changed == ["input"] and not force:
+            more = f" (and {len(files) - 1} more)" if len(files) > 1 else ""
+            raise InputError(
+                f"Input file {files[0]}{more} changed since the run in {folder} started: its chunks would mix "
+                "old and new pixels. Give --force to recompute every chunk, or restore the file."
+            )
         if not force:
             raise InputError(
                 f"The output folder {folder} holds a run with another {', '.join(changed)}: "

@@ -13,13 +13,11 @@ from ..core.errors import InputError, NotSupportedError
 from ..core.segment.grid import Grid
 from ..core.segment.model import ModelInfo, read_model_info
 from ..core.segment.plan import SegmentPlan, SegmentRequest, plan_segment
+from ..core.segment.source_files import describe_source_files, is_remote
 from ..core.segment.sources import capture_file
 from .chunks import Chunk, chunk_layout
 
 CHUNKS_DIR = "chunks"
-# Input files up to this size are identified by their content (a VRT, a single GeoTIFF), larger
-# ones by size and modification time.
-_HASHED_INPUT_MAX_BYTES = 64 * 2**20
 
 
 @dataclass(frozen=True)
@@ -73,8 +71,17 @@ def file_sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-def input_identity(path: str) -> dict[str, object]:
-    """What identifies an input: its name, its raster shape and, for a local file, its content.
+def input_identity(path: str, grid: Grid | None = None) -> dict[str, object]:
+    """What identifies an input: its name, its raster shape and, for local files, every file behind it.
+
+    ``files`` maps each file of the raster (a VRT and all its sources, sidecars but ``.aux.xml``)
+    to its :func:`flair_qgis.core.segment.source_files.file_stamp`: size and modification time,
+    and the content for files up to 4 MiB (a VRT by its XML without the statistics GDAL writes
+    into it). Stamping is one ``stat`` per big file, so a mosaic of hundreds of tiles stays cheap.
+
+    Args:
+        path: the input raster.
+        grid: the run's grid (its CRS is part of the identity); None for the raster's own.
 
     Raises:
         InputError: GDAL cannot open it.
@@ -89,15 +96,11 @@ def input_identity(path: str) -> dict[str, object]:
                 "transform": list(src.transform)[:6],
                 "crs": src.crs.to_wkt() if src.crs else None,
             }
+            own = Grid(src.transform, src.width, src.height, identity["crs"])  # type: ignore[arg-type]
     except rasterio.errors.RasterioIOError as err:
         raise InputError(f"Cannot open the input raster {path}: {err}") from err
-    if os.path.isfile(path):
-        stat = os.stat(path)
-        identity["bytes"] = stat.st_size
-        if stat.st_size <= _HASHED_INPUT_MAX_BYTES:
-            identity["sha256"] = file_sha256(path)
-        else:
-            identity["mtime_ns"] = stat.st_mtime_ns
+    if not is_remote(path):
+        identity["files"] = describe_source_files(path, grid or own).stamps()
     return identity
 
 

@@ -27,7 +27,7 @@ from ..atomic import check_output_path
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .bands import choose_bands
-from .cache_run import CacheRequest, cache_request, cached_tiles, grid_origin
+from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
 from .grid import Grid, Tile, plan_grid, tile_layout
 from .heads import HeadPlan, input_grids, plan_heads, resolve_tiling
 from .mask import PolygonMask, polygons_bounds
@@ -55,6 +55,9 @@ class SegmentRequest:
             ``<stem>_tiles.csv`` beside ``output_path`` when the model has such heads.
         cache_folder: tile cache folder (:mod:`.tile_cache`); None or "" for none.
         cache_max_bytes: size limit of the tile cache folder.
+        cache_remote: cache remote layers too (web services, ``/vsicurl/``, databases), keyed by
+            their address; off by default, since their content can change on the server.
+        cache_remote_ttl_s: how long a remote layer's cached tiles are used.
     """
 
     output_path: str
@@ -68,6 +71,8 @@ class SegmentRequest:
     tile_values_path: str | None = None
     cache_folder: str | None = None
     cache_max_bytes: int = DEFAULT_MAX_BYTES
+    cache_remote: bool = False
+    cache_remote_ttl_s: float = DEFAULT_REMOTE_TTL_S
 
 
 class CapturedRaster(Protocol):
@@ -352,6 +357,8 @@ def plan_segment(
         [(r.name, r.path, getattr(r, "uri", "")) for r in rasters[: len(model.inputs)]],
         chosen,
         plan_grid(first.transform, first.width, first.height, first.crs_wkt, None, resolution),
+        cache_remote=request.cache_remote,
+        remote_ttl_s=request.cache_remote_ttl_s,
     )
     notes.extend([note] if note else [])
     source_grid = cache.layer_grid if cache else grid

@@ -5,9 +5,13 @@ confidence and the extra heads, as named numpy arrays. Entries live under
 ``<folder>/flair-tile-cache-v<FORMAT_VERSION>/<run key>/r<row>_c<col>.tile``:
 
 - the **run key** (:func:`run_key`) digests everything a tile's pixels depend on: the model
-  file's content, the source's identity (path + size + mtime, or the provider URI), the band
+  file's content, the source's identity (the raster's path, the grid CRS and the stamps of the
+  files every tile reads, see :mod:`.source_files`; or a web layer's provider URI), the band
   mapping, tile size, overlap and resolution. Changing any of them gives a new key, so a stale
   tile is never found.
+- each entry's header holds the digest of the mosaic sources (VRT source files) its tile was
+  read from and the time it was computed: an entry whose sources changed since, or older than a
+  web layer's time-to-live, is stale and recomputed: only the tiles that read a rewritten source.
 - the **format version** is part of the folder name and of every entry's header: a cache filled
   by another version of the plugin is ignored, never misread.
 - each entry is written to a temporary file and renamed into place (``os.replace``), so a reader,
@@ -49,12 +53,15 @@ _STALE_TMP_S = 3600.0
 _EVICT_TO = 0.9
 _HASH_CHUNK_BYTES = 1 << 20
 
-_digests: dict[tuple[str, int, int], str] = {}
+_digests: dict[tuple[str, int, int, int, int], str] = {}
 _digests_lock = threading.Lock()
 
 
 def file_digest(path: str) -> str:
-    """BLAKE2b of a file's content, computed once per (path, size, mtime) in this process.
+    """BLAKE2b of a file's content, computed once per (path, size, mtime, ctime, inode) in this process.
+
+    The change time is in the memo key because a rewrite can keep the size and set the
+    modification time back (``touch -r``, ``rsync -t``); it cannot set the change time.
 
     Args:
         path: the file (a model, typically).
@@ -67,7 +74,7 @@ def file_digest(path: str) -> str:
     """
     path = os.path.abspath(path)
     stat = os.stat(path)
-    memo = (path, stat.st_size, stat.st_mtime_ns)
+    memo = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
     with _digests_lock:
         if memo in _digests:
             return _digests[memo]
@@ -78,21 +85,6 @@ def file_digest(path: str) -> str:
     with _digests_lock:
         _digests[memo] = digest.hexdigest()
     return _digests[memo]
-
-
-def source_identity(path: str | None = None, uri: str | None = None) -> str:
-    """What identifies a source's pixels: a file's path, size and mtime, else its provider URI.
-
-    Raises:
-        OSError: ``path`` cannot be read.
-        ValueError: neither is given.
-    """
-    if path:
-        stat = os.stat(path)
-        return f"file:{os.path.abspath(path)}:{stat.st_size}:{stat.st_mtime_ns}"
-    if uri:
-        return f"uri:{uri}"
-    raise ValueError("a source is identified by a file path or a provider URI")
 
 
 def run_key(
@@ -108,7 +100,8 @@ def run_key(
 
     Args:
         model_digest: :func:`file_digest` of the model file.
-        sources: :func:`source_identity` of each model input's source, in input order.
+        sources: the identity of each model input's source, in input order
+            (:attr:`flair_qgis.core.segment.source_files.SourceFiles.identity`, or ``uri:<address>``).
         bands: the band mapping of each input (1-based layer bands, model channel order).
         tile_size_px: model input edge.
         overlap_px: overlap between tiles.
@@ -136,11 +129,31 @@ class CorruptEntryError(Exception):
     """An entry that cannot be trusted (bad checksum, truncated, another key or version)."""
 
 
-def encode_entry(key: str, row: int, col: int, arrays: Mapping[str, np.ndarray]) -> bytes:
+class StaleEntryError(CorruptEntryError):
+    """A whole entry that no longer holds: a source file it was read from changed, or it outlived
+    its time-to-live (web layers). It is recomputed without a warning."""
+
+
+def encode_entry(
+    key: str,
+    row: int,
+    col: int,
+    arrays: Mapping[str, np.ndarray],
+    sources: str = "",
+    written_at: float | None = None,
+) -> bytes:
     """One entry's bytes: fixed header, JSON header, array payloads, BLAKE2b of all before it.
 
     Integer arrays (class maps) are zlib-compressed; float arrays are stored raw (they hardly
     compress, and reading them back must stay fast).
+
+    Args:
+        key: the run key.
+        row: the tile core's top row in the layer grid.
+        col: its left column.
+        arrays: the tile's named arrays.
+        sources: digest of the source files this tile was read from (:meth:`TileCache.get` checks it).
+        written_at: POSIX time the tile was computed (now by default); a time-to-live counts from it.
     """
     specs, payloads, offset = [], [], 0
     for name, given in arrays.items():
@@ -159,15 +172,49 @@ def encode_entry(key: str, row: int, col: int, arrays: Mapping[str, np.ndarray])
         )
         payloads.append(packed)
         offset += len(packed)
-    header = json.dumps({"key": key, "row": int(row), "col": int(col), "arrays": specs}).encode("utf-8")
+    described = {
+        "key": key,
+        "row": int(row),
+        "col": int(col),
+        "sources": sources,
+        "written": time.time() if written_at is None else float(written_at),
+        "arrays": specs,
+    }
+    header = json.dumps(described).encode("utf-8")
     body = _HEADER.pack(_MAGIC, FORMAT_VERSION, len(header)) + header + b"".join(payloads)
     return body + hashlib.blake2b(body, digest_size=_DIGEST_BYTES).digest()
 
 
-def decode_entry(data: bytes, key: str, row: int, col: int) -> dict[str, np.ndarray]:
-    """The arrays of an entry written by :func:`encode_entry` for exactly this key and tile.
+def entry_header(data: bytes) -> dict:
+    """The JSON header of an entry (``key``, ``row``, ``col``, ``sources``, ``written``, ``arrays``), unchecked.
 
     Raises:
+        CorruptEntryError: too short or not JSON.
+    """
+    if len(data) < _HEADER.size:
+        raise CorruptEntryError("truncated")
+    _magic, _version, header_len = _HEADER.unpack_from(data)
+    try:
+        return json.loads(data[_HEADER.size : _HEADER.size + header_len])
+    except ValueError as err:
+        raise CorruptEntryError(f"unreadable header ({err})") from err
+
+
+def decode_entry(
+    data: bytes, key: str, row: int, col: int, sources: str | None = None, max_age_s: float | None = None
+) -> dict[str, np.ndarray]:
+    """The arrays of an entry written by :func:`encode_entry` for exactly this key and tile.
+
+    Args:
+        data: the entry's bytes.
+        key: the run key.
+        row: the tile's row.
+        col: the tile's column.
+        sources: the digest of the tile's source files now; None does not check it.
+        max_age_s: the time-to-live; None for none.
+
+    Raises:
+        StaleEntryError: a whole entry whose sources changed or whose time-to-live is over.
         CorruptEntryError: wrong checksum, magic, version, key or tile, or inconsistent sizes.
     """
     if len(data) < _HEADER.size + _DIGEST_BYTES:
@@ -182,6 +229,10 @@ def decode_entry(data: bytes, key: str, row: int, col: int) -> dict[str, np.ndar
         header = json.loads(body[_HEADER.size : _HEADER.size + header_len])
         if header["key"] != key or (header["row"], header["col"]) != (row, col):
             raise CorruptEntryError("entry of another tile")
+        if sources is not None and header.get("sources", "") != sources:
+            raise StaleEntryError("a source file changed")
+        if max_age_s is not None and time.time() - float(header.get("written", 0.0)) > max_age_s:
+            raise StaleEntryError("older than its time-to-live")
         payload = memoryview(body)[_HEADER.size + header_len :]
         arrays = {}
         for spec in header["arrays"]:
@@ -195,11 +246,14 @@ def decode_entry(data: bytes, key: str, row: int, col: int) -> dict[str, np.ndar
 
 @dataclass
 class CacheStats:
-    """What a cache did during a run: tiles read (``hits``), not found (``misses``), found
-    damaged (``corrupt``), written (``stored``) and deleted to stay under the limit (``evicted``)."""
+    """What a cache did during a run: tiles read (``hits``), not found (``misses``, stale and
+    damaged ones included), found outdated (``stale``: a source file changed, or past the
+    time-to-live), found damaged (``corrupt``), written (``stored``) and deleted to stay under the
+    limit (``evicted``)."""
 
     hits: int = 0
     misses: int = 0
+    stale: int = 0
     corrupt: int = 0
     stored: int = 0
     evicted: int = 0
@@ -236,8 +290,12 @@ class TileCache:
         """Path of the entry of the tile whose core starts at layer-grid ``(row, col)``."""
         return os.path.join(self.folder, f"r{row}_c{col}{_SUFFIX}")
 
-    def get(self, row: int, col: int) -> dict[str, np.ndarray] | None:
-        """The arrays stored for a tile, or None (absent, or damaged: then deleted, with a warning)."""
+    def get(
+        self, row: int, col: int, sources: str | None = None, max_age_s: float | None = None
+    ) -> dict[str, np.ndarray] | None:
+        """The arrays stored for a tile, or None: absent, stale (read from a source file that has
+        changed since, or older than ``max_age_s``: recomputed and stored over), or damaged
+        (then deleted, with a warning)."""
         path = self.entry_path(row, col)
         try:
             with open(path, "rb") as handle:
@@ -250,7 +308,11 @@ class TileCache:
             self._count("misses")
             return None
         try:
-            arrays = decode_entry(data, self.key, row, col)
+            arrays = decode_entry(data, self.key, row, col, sources, max_age_s)
+        except StaleEntryError:
+            self._count("stale")
+            self._count("misses")
+            return None
         except CorruptEntryError as err:
             self.warn(f"Tile cache entry {path} is damaged ({err}): it is recomputed, not used.")
             self._count("corrupt")
@@ -264,14 +326,32 @@ class TileCache:
             pass  # evicted by another process meanwhile; the arrays read are whole and valid
         return arrays
 
-    def put(self, row: int, col: int, arrays: Mapping[str, np.ndarray]) -> None:
+    def is_fresh(self, row: int, col: int, sources: str | None = None, max_age_s: float | None = None) -> bool:
+        """True when a tile has an entry of this key, read from these sources and young enough.
+
+        Only the entry's header is read (the checksum is checked by :meth:`get`).
+        """
+        try:
+            with open(self.entry_path(row, col), "rb") as handle:
+                start = handle.read(_HEADER.size)
+                if len(start) < _HEADER.size:
+                    return False
+                header = json.loads(handle.read(_HEADER.unpack(start)[2]))
+        except (OSError, ValueError, struct.error):
+            return False
+        if header.get("key") != self.key or (sources is not None and header.get("sources", "") != sources):
+            return False
+        return max_age_s is None or time.time() - float(header.get("written", 0.0)) <= max_age_s
+
+    def put(self, row: int, col: int, arrays: Mapping[str, np.ndarray], sources: str = "") -> None:
         """Store a tile's arrays, then evict the oldest entries if the folder is over its limit.
 
-        A failure to write (disk full, folder made read-only) warns once and stops storing.
+        ``sources`` is the digest of the files the tile was read from. A failure to write (disk
+        full, folder made read-only) warns once and stops storing.
         """
         if not self.writable:
             return
-        data = encode_entry(self.key, row, col, arrays)
+        data = encode_entry(self.key, row, col, arrays, sources)
         try:
             os.makedirs(self.folder, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_SUFFIX, dir=self.folder)

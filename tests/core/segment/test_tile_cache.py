@@ -20,7 +20,6 @@ from flair_qgis.core.segment.tile_cache import (
     file_digest,
     open_cache,
     run_key,
-    source_identity,
 )
 
 REPO = Path(__file__).resolve().parents[3]
@@ -74,17 +73,34 @@ def test_key_carries_the_format_version(monkeypatch):
     assert run_key(**BASE) != before
 
 
-def test_file_digest_follows_content_and_source_identity_follows_the_file(tmp_path):
+def test_file_digest_follows_content_even_when_size_and_mtime_are_kept(tmp_path):
     model = tmp_path / "m.onnx"
     model.write_bytes(b"abc" * 1000)
+    os.utime(model, ns=(1, 1))
     first = file_digest(str(model))
     assert file_digest(str(model)) == first
-    identity = source_identity(str(model))
     model.write_bytes(b"abd" * 1000)
-    os.utime(model, ns=(1, 1))  # another mtime, as an edited file has
+    os.utime(model, ns=(1, 1))  # same size, same mtime: the change time still differs
     assert file_digest(str(model)) != first
-    assert source_identity(str(model)) != identity
-    assert source_identity(uri="type=xyz&url=x") == "uri:type=xyz&url=x"
+
+
+def test_an_entry_of_other_sources_or_past_its_time_to_live_is_stale_not_damaged(tmp_path):
+    warnings = []
+    cache = open_cache(str(tmp_path), "k1", warn=warnings.append)
+    assert cache is not None
+    cache.put(0, 0, _arrays(1), sources="s1")
+    assert cache.is_fresh(0, 0, "s1") and not cache.is_fresh(0, 0, "s2")
+    assert _same(cache.get(0, 0, "s1"), _arrays(1))
+    assert cache.get(0, 0, "s2") is None
+    assert cache.stats.stale == 1 and cache.stats.corrupt == 0 and warnings == []
+    path = cache.entry_path(0, 0)
+    aged = encode_entry("k1", 0, 0, _arrays(1), "s1", written_at=time.time() - 100)
+    with open(path, "wb") as handle:
+        handle.write(aged)
+    assert cache.get(0, 0, "s1", max_age_s=200) is not None
+    assert not cache.is_fresh(0, 0, "s1", max_age_s=50)
+    assert cache.get(0, 0, "s1", max_age_s=50) is None
+    assert cache.stats.stale == 2 and os.path.exists(path)  # kept: the recomputed tile overwrites it
 
 
 def test_round_trip_keeps_values_dtypes_and_shapes(tmp_path):
