@@ -3,6 +3,8 @@
 * ``flair:evaluate`` on a real 512² FLAIR patch against the million squares (GeoPackage with its
   R-tree, and the same table in a real PostGIS server with a GiST index) vs against the squares
   over the patch alone: time and peak RSS, each case in its own process.
+* ``flair:rank_labels`` and ``flair:sample DESIGN=suspicious`` on a 3072² class map (6 x 6 patches)
+  against the million squares vs against the squares over the mosaic alone.
 * The longest main-thread block while the dock's scoring task ("Score this view": capture on the
   main thread, read and score in a QgsTask) runs against the million squares, by a 10 ms heartbeat.
 """
@@ -13,6 +15,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from common import BUILD, REPO
 
@@ -25,9 +28,9 @@ from headless import start_qgis
 app = start_qgis()
 import processing
 from qgis.core import QgsProcessingFeedback
+params = json.loads(sys.argv[3])
 started = time.perf_counter()
-processing.run("flair:evaluate", {"PREDICTION": sys.argv[2], "REFERENCE": sys.argv[3], "REFERENCE_FIELD": "code",
-               "PROTOCOL": "flair1", "OUTPUT_REPORT": sys.argv[4]}, feedback=QgsProcessingFeedback())
+processing.run(sys.argv[2], params, feedback=QgsProcessingFeedback())
 seconds = time.perf_counter() - started
 print(json.dumps({"seconds": seconds, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
@@ -72,35 +75,63 @@ def child(code: str, *args: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def patch_only(case: dict) -> str:
-    """The squares over the patch alone, cut with OGR's own spatial filter."""
+def evaluate(prediction: str, reference: str) -> dict:
+    params = {"PREDICTION": prediction, "REFERENCE": reference, "REFERENCE_FIELD": "code", "PROTOCOL": "flair1",
+              "OUTPUT_REPORT": str(CASE / "report.json")}  # fmt: skip
+    return child(CHILD, "flair:evaluate", json.dumps(params))
+
+
+def squares_over(case: dict, bounds: tuple, name: str) -> str:
+    """The squares over ``bounds`` alone, cut with OGR's own spatial filter."""
     from osgeo import ogr
 
-    small = CASE / "labels_patch.gpkg"
+    small = CASE / f"labels_{name}.gpkg"
     if not small.exists():
         source = ogr.Open(str(case["gpkg"]))
         layer = source.GetLayer("labels")
-        layer.SetSpatialFilterRect(*case["bounds"])
+        layer.SetSpatialFilterRect(*bounds)
         out = ogr.GetDriverByName("GPKG").CreateDataSource(str(small))
         out.CopyLayer(layer, "labels")
         out = source = None
     return f"{small}|layername=labels"
 
 
+def mosaic_class_map(case: dict) -> tuple[Path, tuple]:
+    """A 3072² class map: the perturbed patch 6 x 6 times, from the patch's upper-left corner."""
+    import numpy as np
+    import rasterio
+
+    path = CASE / "mosaic_pred.tif"
+    with rasterio.open(case["prediction"]) as src:
+        profile, array = src.profile, src.read(1)
+    profile.update(width=3072, height=3072, tiled=True, blockxsize=512, blockysize=512, compress="deflate")
+    if not path.exists():
+        with rasterio.open(path, "w", **profile) as dst:
+            dst.write(np.tile(array, (6, 6)), 1)
+    with rasterio.open(path) as src:
+        return path, tuple(src.bounds)
+
+
 def main() -> None:
+    import shutil
+
+    import conftest  # the test helpers read a copy of tests/data where conftest says
     from bigref_helpers import million_squares_case
 
     CASE.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    case = million_squares_case(CASE)
+    shutil.copytree(REPO / "tests" / "data", conftest.FLAIR_DATA.parents[1] / "data", dirs_exist_ok=True)
+    try:
+        case = million_squares_case(CASE)
+    finally:
+        shutil.rmtree(conftest.FLAIR_DATA.parents[1], ignore_errors=True)
     print(f"million-square GeoPackage made in {time.perf_counter() - started:.0f} s")
     prediction = str(case["prediction"])
-    rows = {}
-    for name, reference in (
-        ("patch's own squares (GeoPackage)", patch_only(case)),
-        ("1,000,000 squares (GeoPackage)", f"{case['gpkg']}|layername=labels"),
-    ):
-        rows[name] = child(CHILD, prediction, reference, str(CASE / "report.json"))
+    million = f"{case['gpkg']}|layername=labels"
+    rows = {
+        "patch's own squares (GeoPackage)": evaluate(prediction, squares_over(case, case["bounds"], "patch")),
+        "1,000,000 squares (GeoPackage)": evaluate(prediction, million),
+    }
     from postgis_server import postgres_bin, start_server
 
     if postgres_bin() is None:
@@ -109,9 +140,7 @@ def main() -> None:
         server = start_server()
         try:
             server.load(str(case["gpkg"]), "labels")
-            rows["1,000,000 squares (PostGIS, GiST)"] = child(
-                CHILD, prediction, "postgres://" + server.uri("labels"), str(CASE / "report.json")
-            )
+            rows["1,000,000 squares (PostGIS, GiST)"] = evaluate(prediction, "postgres://" + server.uri("labels"))
         finally:
             server.stop()
     small = rows["patch's own squares (GeoPackage)"]
@@ -121,6 +150,20 @@ def main() -> None:
             f"{name:48s} {row['seconds']:8.2f} {row['rss_mb']:7.0f} MB  "
             f"{row['seconds'] / small['seconds']:.2f}x time, {row['rss_mb'] - small['rss_mb']:+.0f} MB"
         )
+    mosaic, bounds = mosaic_class_map(case)
+    own = squares_over(case, bounds, "mosaic")
+    print(f"{'3072² class map (6 x 6 patches)':48s} {'1M squares':>10s} {'its own':>10s}  ratio")
+    for algorithm, extra in (
+        ("flair:rank_labels", {"OUTPUT": str(CASE / "ranked.gpkg")}),
+        ("flair:sample", {"DESIGN": "suspicious", "SAMPLES": 100, "OUTPUT": str(CASE / "review.gpkg")}),
+    ):
+        times = []
+        for reference in (million, own):
+            params = {"PREDICTION": str(mosaic), "REFERENCE": reference, "REFERENCE_FIELD": "code", **extra}
+            for path in CASE.glob(Path(extra["OUTPUT"]).name + "*"):
+                path.unlink()
+            times.append(child(CHILD, algorithm, json.dumps(params))["seconds"])
+        print(f"{algorithm:48s} {times[0]:8.2f} s {times[1]:8.2f} s  {times[0] / times[1]:.2f}x")
     beats = child(HEARTBEAT, prediction, f"{case['gpkg']}|layername=labels", str(CASE))
     print("dock scoring task against 1,000,000 squares (click = capture on the main thread; 3 runs):")
     for k, beat in enumerate(beats, 1):
