@@ -186,9 +186,7 @@ class ReviewPanel(QWidget):
         self.file_widget.setFilePath(store.path)
         self.file_widget.blockSignals(False)
         design = store.design
-        self._held.highlight = ItemHighlight(
-            self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size
-        )
+        self._held.highlight = ItemHighlight(self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size)
         prediction = ensure_raster(design.get("prediction", ""))
         self.layer_combos["M"].setLayer(prediction)
         reference = design.get("reference", "")
