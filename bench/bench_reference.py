@@ -35,36 +35,6 @@ seconds = time.perf_counter() - started
 print(json.dumps({"seconds": seconds, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
-HEARTBEAT = r"""
-import json, sys, time
-sys.path[:0] = [sys.argv[1], sys.argv[1] + "/scripts"]
-from headless import start_qgis
-app = start_qgis()
-from qgis.core import QgsApplication, QgsCoordinateReferenceSystem, QgsProject, QgsVectorLayer
-from qgis.PyQt.QtCore import QEventLoop, QTimer
-from flair_qgis.adapters.evaluate_task import EvaluateTask, prepare_evaluation
-from qgis.core import QgsRasterLayer
-prediction = QgsRasterLayer(sys.argv[2], "prediction")
-labels = QgsVectorLayer(sys.argv[3], "labels", "ogr")
-QgsProject.instance().addMapLayers([prediction, labels])
-ticks, done = [], QEventLoop()
-timer = QTimer(); timer.setInterval(10); timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-results = []
-for run in range(3):
-    ticks.clear(); timer.start(); ticks.append(time.perf_counter())
-    started = time.perf_counter()
-    prepared = prepare_evaluation(prediction, labels, "code", "flair1", prediction.extent(), prediction.crs(),
-                                  suspicious=True, folder=sys.argv[4])
-    click = time.perf_counter() - started
-    task = EvaluateTask(prepared, lambda outcome: done.quit())
-    QgsApplication.taskManager().addTask(task)
-    done.exec()
-    ticks.append(time.perf_counter()); timer.stop()
-    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
-    results.append({"click_ms": 1000 * click, "longest_ms": 1000 * max(gaps), "total_s": ticks[-1] - started})
-print(json.dumps(results))
-"""
-
 
 def child(code: str, *args: str) -> dict:
     done = subprocess.run(
@@ -164,7 +134,12 @@ def main() -> None:
                 path.unlink()
             times.append(child(CHILD, algorithm, json.dumps(params))["seconds"])
         print(f"{algorithm:48s} {times[0]:8.2f} s {times[1]:8.2f} s  {times[0] / times[1]:.2f}x")
-    beats = child(HEARTBEAT, prediction, f"{case['gpkg']}|layername=labels", str(CASE))
+    probe = REPO / "tests" / "main_thread_probe.py"
+    done = subprocess.run(
+        [sys.executable, str(probe), str(REPO), prediction, million, str(CASE), "3"],
+        capture_output=True, text=True, check=True, cwd=REPO,
+    )  # fmt: skip
+    beats = json.loads(done.stdout.strip().splitlines()[-1])
     print("dock scoring task against 1,000,000 squares (click = capture on the main thread; 3 runs):")
     for k, beat in enumerate(beats, 1):
         print(

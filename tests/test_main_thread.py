@@ -9,9 +9,10 @@ in the task, the click alone froze QGIS for 15-26 s.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
-from gui_helpers import copy_patch, score_and_wait, toy_model
+from gui_helpers import copy_patch, toy_model
 from qgis.core import QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import QTimer
 
@@ -56,19 +57,30 @@ def million_layers(million_squares, plugin):  # after the plugin fixture has mad
     QgsProject.instance().removeMapLayers([prediction.id(), labels.id()])
 
 
-def test_score_this_view_never_blocks_the_main_thread(million_layers, plugin, qgis_canvas, qtbot):
-    prediction, labels = million_layers
-    qa = plugin.dock.qa
-    qa.prediction_combo.setLayer(prediction)
-    qgis_canvas.setDestinationCrs(prediction.crs())
-    qgis_canvas.setExtent(prediction.extent())
-    with Heartbeat() as beat:
-        score_and_wait(qa, qtbot, labels, "code", timeout_ms=120000)
-    assert qa.report["pixels_evaluated"] == 512 * 512
-    # The loop kept ticking while the task read the squares and scored.
-    print(f"longest main-thread block {beat.longest_gap_ms:.0f} ms over {len(beat.ticks)} ticks")
-    assert len(beat.ticks) > 10
-    assert beat.longest_gap_ms < BLOCK_LIMIT_MS, f"the main thread was blocked {beat.longest_gap_ms:.0f} ms"
+def test_score_this_view_never_blocks_the_main_thread(million_squares, tmp_path):
+    """The dock's scoring path in a QGIS process of its own (tests/main_thread_probe.py), twice:
+    the first score of a session also imports geopandas in the worker thread."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    probe = Path(__file__).with_name("main_thread_probe.py")
+    done = subprocess.run(
+        [sys.executable, str(probe), str(REPO), str(million_squares["prediction"]),
+         f"{million_squares['gpkg']}|layername=labels", str(tmp_path), "2"],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs = json.loads(done.stdout.strip().splitlines()[-1])
+    for run in runs:
+        print(f"click {run['click_ms']:.1f} ms, longest main-thread block {run['longest_ms']:.0f} ms")
+        assert run["status"] == "ok" and run["pixels_evaluated"] == 512 * 512
+        assert run["click_ms"] < BLOCK_LIMIT_MS  # the capture reads no feature
+        # The loop kept ticking while the task read the squares and scored.
+        assert run["ticks"] > 10
+        assert run["longest_ms"] < BLOCK_LIMIT_MS, f"the main thread was blocked {run['longest_ms']:.0f} ms"
 
 
 def test_a_follow_the_view_pan_never_blocks_the_main_thread(

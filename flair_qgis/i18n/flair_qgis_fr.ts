@@ -1658,6 +1658,8 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <location filename="../gui/qa_layers.py" line="1" />
         <source>FLAIR: indexing {name}</source>
         <translation>FLAIR : indexation de {name}</translation>
+    </message>
+    <message>
         <location filename="../gui/widgets.py" line="1" />
         <source>INT8 (from {name})</source>
         <translation>INT8 (issu de {name})</translation>
