@@ -57,7 +57,8 @@ def neighbourhoods(features: np.ndarray, kernel: int) -> np.ndarray:
     channels, rows, cols = features.shape
     pad = kernel // 2
     padded = np.pad(features, ((0, 0), (pad, pad), (pad, pad)))
-    columns = [padded[c, i : i + rows, j : j + cols].ravel() for c in range(channels) for i in range(kernel) for j in range(kernel)]  # fmt: skip
+    offsets = [(c, i, j) for c in range(channels) for i in range(kernel) for j in range(kernel)]
+    columns = [padded[c, i : i + rows, j : j + cols].ravel() for c, i, j in offsets]
     return np.stack(columns, axis=1)
 
 
