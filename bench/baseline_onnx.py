@@ -147,15 +147,18 @@ def baseline_model(path: Path, repo: Path) -> tuple[Path, str]:
 def fitted_baseline_model(path: Path, repo: Path) -> tuple[Path, str]:
     """The baseline ONNX at ``path`` (built when missing) with its head fitted to the real FLAIR masks
     of ``tests/data/flair`` (each patch in its 4 rotations, as the benchmark mosaics hold them)."""
+    import onnx
     from fit_head import fit_head, flair_patches
 
-    if path.exists():
-        return path, "cached (head fitted)"
-    partial = path.with_suffix(".partial.onnx")
-    partial.unlink(missing_ok=True)
-    _, how = baseline_model(partial, repo)
-    fit = fit_head(partial, flair_patches(repo / "tests" / "data" / "flair"))
-    partial.rename(path)
+    how = "cached"
+    if not path.exists():
+        partial = path.with_suffix(".partial.onnx")
+        partial.unlink(missing_ok=True)
+        _, how = baseline_model(partial, repo)
+        fit_head(partial, flair_patches(repo / "tests" / "data" / "flair"))
+        partial.rename(path)
+    meta = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    fit = json.loads(meta["head_fit"])
     return path, (
         f"{how}; head fitted by ridge regression on {len(fit['patches'])} real FLAIR masks x {fit['rotations']} "
         f"rotations: pixel accuracy {fit['pixel_accuracy']:.3f}, mIoU {fit['miou_classes_present']:.3f} on them"
