@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from baseline_onnx import baseline_model
+from baseline_onnx import fitted_baseline_model
 from common import BUILD, REPO, extent_of, line, mosaic_raster, run_segment, start_qgis
 
 TILES_PER_SIDE = 6  # 36 tiles of 512 px, no overlap
@@ -42,7 +42,7 @@ def quantize(model: Path, calibration: Path, out: Path, **extra) -> dict:
 
 
 def bench_baseline(raster: Path, calibration: Path, figures: dict) -> None:
-    fp32, how = baseline_model(BUILD / "unet_resnet34_fp32.onnx", REPO)
+    fp32, how = fitted_baseline_model(BUILD / "unet_resnet34_fitted_fp32.onnx", REPO)
     line("baseline U-Net/ResNet-34 FP32", how)
     options = json.loads(os.environ.get("FLAIR_BENCH_INT8_OPTIONS", '{"FP32_ENDS": true}'))
     result = quantize(fp32, calibration, BUILD / "unet_resnet34_int8.onnx", **options)

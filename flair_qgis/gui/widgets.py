@@ -31,7 +31,7 @@ from ..core.quantize.cpu import int8_capability
 from ..core.quantize.int8 import int8_origin
 from ..core.segment.bands import channel_labels, propose_bands
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
-from ..i18n import class_label, tr
+from ..i18n import class_label, int8_cpu_note, tr
 
 
 def swatch(color: str, size: int = 14) -> QIcon:
@@ -128,13 +128,14 @@ class ModelCard(QWidget):
 
 
 def _int8_lines(model: ModelInfo) -> list[str]:
-    """The card's precision line for an INT8 model made by flair:quantize, and the CPU warning."""
+    """The card's precision line for an INT8 model made by flair:quantize, and what this CPU means for it."""
     origin = int8_origin(model.metadata)
     if origin is None:
         return []
     lines = [_bold_row(tr("Precision"), tr("INT8 (from {name})").format(name=html.escape(origin)))]
-    if not int8_capability().fast:
-        lines.append(f"<i>{tr('INT8: no VNNI on this CPU, expect little gain')}</i>")
+    note = int8_cpu_note(int8_capability())
+    if note:
+        lines.append(f"<i>{html.escape(note)}</i>")
     return lines
 
 

@@ -16,6 +16,7 @@ from qgis.core import QgsSettings
 from qgis.PyQt.QtCore import QCoreApplication, QLocale, QTranslator
 
 from ..core.nomenclature import ClassInfo, french_name
+from ..core.quantize.cpu import Int8Capability
 
 TR_CONTEXT = "@default"
 """The translation context of every ``tr()`` call of the plugin (see the module docstring)."""
@@ -90,3 +91,18 @@ def class_label(name: str) -> str:
 def localized(classes: Sequence[ClassInfo]) -> tuple[ClassInfo, ...]:
     """Classes with their names in the plugin's language (values and colours unchanged)."""
     return tuple(ClassInfo(c.value, class_label(c.name), c.color) for c in classes)
+
+
+def int8_cpu_note(capability: Int8Capability) -> str | None:
+    """What an INT8 user should know about this CPU, translated; None with a dot product or unknown flags.
+
+    Without VNNI but with AVX2 (or AVX-512BW) INT8 still runs faster than FP32, only less so than
+    with VNNI: the note says which path runs. "Expect little gain" is kept for CPUs with none.
+    """
+    if capability.integer_path:
+        return tr(
+            "INT8: no VNNI on this CPU; onnxruntime uses the slower {isa} integer path (still typically faster than FP32)"  # noqa: E501
+        ).format(isa=capability.integer_path)
+    if capability.little_gain:
+        return tr("INT8: no VNNI, AVX2 or dot-product instructions on this CPU, expect little gain")
+    return None

@@ -1665,9 +1665,14 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <translation>INT8 (issu de {name})</translation>
     </message>
     <message>
-        <location filename="../gui/widgets.py" line="1" />
-        <source>INT8: no VNNI on this CPU, expect little gain</source>
-        <translation>INT8 : pas de VNNI sur ce processeur, gain faible attendu</translation>
+        <location filename="../i18n/__init__.py" line="1" />
+        <source>INT8: no VNNI on this CPU; onnxruntime uses the slower {isa} integer path (still typically faster than FP32)</source>
+        <translation>INT8 : pas de VNNI sur ce processeur ; onnxruntime utilise le chemin entier {isa}, plus lent (généralement plus rapide que FP32 malgré tout)</translation>
+    </message>
+    <message>
+        <location filename="../i18n/__init__.py" line="1" />
+        <source>INT8: no VNNI, AVX2 or dot-product instructions on this CPU, expect little gain</source>
+        <translation>INT8 : ni VNNI, ni AVX2, ni instructions de produit scalaire sur ce processeur, gain faible attendu</translation>
     </message>
     <message>
         <location filename="../processing/quantize_algorithm.py" line="1" />

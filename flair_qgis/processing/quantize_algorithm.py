@@ -26,6 +26,7 @@ from ..core.quantize.int8 import CALIBRATORS, METHODS, check_quantizable
 from ..core.quantize.job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, quantize
 from ..core.quantize.validation import AGREEMENT_WARNING, Agreement
 from ..core.segment.model import read_model_info
+from ..i18n import int8_cpu_note
 from .base import FlairAlgorithm, tr
 
 
@@ -140,8 +141,11 @@ class QuantizeAlgorithm(FlairAlgorithm):
                 sources=", ".join(result.sources), s=result.seconds,
             )
         )  # fmt: skip
-        if not result.capability.fast:
-            feedback.pushWarning(tr("INT8: no VNNI on this CPU, expect little gain"))
+        note = int8_cpu_note(result.capability)
+        if note and result.capability.little_gain:
+            feedback.pushWarning(note)
+        elif note:
+            feedback.pushInfo(note)
         agreement = self._report(result.validation, feedback)
         return {
             self.OUTPUT: result.output_path,
