@@ -13,6 +13,7 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
+from ..adapters.polygon_stream import reference_identity
 from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
@@ -110,6 +111,7 @@ class SampleAlgorithm(FlairAlgorithm):
             reference_polygons=None,  # read in processAlgorithm, over the sampled extent only
             reference_field=field,
             reference_name=reference.name if reference else "",
+            reference_identity=reference_identity(layer) if layer is not None else None,
             confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
             extent=extent,
         )

@@ -32,6 +32,7 @@ from ..score.alignment import raster_classes
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid
+from .identity import file_identity
 from .sampling import DESIGNS, class_pixel_areas_m2, count_classes, sample_pixels
 from .store import create_review_file
 
@@ -51,6 +52,8 @@ class SampleRequest:
         reference_polygons: reference polygons (GeoDataFrame or vector file), or None.
         reference_field: class field of the polygons.
         reference_name: the reference layer's name (recorded in the design table).
+        reference_identity: which layer the reference is (:mod:`.identity`), recorded so that
+            ``flair:apply_review`` refuses another one; None: the raster file's, else unknown.
         confidence_path: optional confidence raster.
         extent: only this area (prediction CRS), or None.
     """
@@ -65,6 +68,7 @@ class SampleRequest:
     reference_polygons: object | None = None
     reference_field: str = ""
     reference_name: str = ""
+    reference_identity: dict | None = None
     confidence_path: str | None = None
     extent: tuple[float, float, float, float] | None = None
 
@@ -236,6 +240,8 @@ def _design_table(
         "reference_kind": "raster"
         if request.reference_raster
         else ("polygons" if request.reference_polygons is not None else ""),
+        "reference_identity": request.reference_identity
+        or (file_identity(request.reference_raster, "gdal") if request.reference_raster else None),
         "confidence": request.confidence_path or "",
         "extent": list(request.extent) if request.extent else None,
         "crs_wkt": grid.crs_wkt or "",
