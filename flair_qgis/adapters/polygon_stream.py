@@ -113,4 +113,11 @@ def reference_identity(layer: QgsMapLayer) -> dict[str, object]:
     where = uri.service() or f"{uri.host()}:{uri.port()}/{uri.database()}"
     table = f"{uri.schema()}.{uri.table()}" if uri.schema() else uri.table()
     source = f"{where} {table}".strip() if uri.table() else layer.publicSource()
-    return {"provider": provider, "source": source, "layer": table, "features": features, "size": None, "modified": None}
+    return {
+        "provider": provider,
+        "source": source,
+        "layer": table,
+        "features": features,
+        "size": None,
+        "modified": None,
+    }

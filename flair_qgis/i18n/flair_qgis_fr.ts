@@ -1501,9 +1501,8 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
     </message>
     <message>
-        <location filename="../processing/apply_review_algorithm.py" line="70" />
-        <source>Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before'. Unsure items change nothing. The original reference and the review are never modified.</source>
-        <translation>Écrit une copie corrigée de la référence : chaque cellule raster (ou polygone) sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before ». Les éléments incertains ne changent rien. La référence d'origine et la revue ne sont jamais modifiées.</translation>
+        <source>Writes a corrected copy of the reference: each raster cell under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A polygon takes a new class only when the items in it agree; items that disagree are listed in the log and in table 'conflicts' and the polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before' and 'review_items'. Unsure items change nothing. REFERENCE must be the layer the review was sampled from. The original reference and the review are never modified.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Un polygone ne prend une nouvelle classe que si ses éléments concordent ; des éléments en désaccord sont listés dans le journal et dans la table « conflicts », et le polygone reste inchangé. Un élément dont le point est hors de son polygone source_fid est refusé. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before » et « review_items ». Les éléments incertains ne changent rien. REFERENCE doit être la couche sur laquelle la revue a été échantillonnée. La référence d'origine et la revue ne sont jamais modifiées.</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="66" />
@@ -1658,6 +1657,8 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <location filename="../gui/qa_layers.py" line="1" />
         <source>FLAIR: indexing {name}</source>
         <translation>FLAIR : indexation de {name}</translation>
+    </message>
+    <message>
         <location filename="../gui/widgets.py" line="1" />
         <source>INT8 (from {name})</source>
         <translation>INT8 (issu de {name})</translation>
@@ -1783,6 +1784,26 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <translation>flair:quantize a besoin de {modules}, dont la segmentation se passe : {failures}. Installez onnx dans le dossier de l'extension avec :
 {command}
 (make setup l'installe dans l'environnement du projet depuis requirements-dev.txt.)</translation>
+    </message>
+    <message>
+        <source>Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.</source>
+        <translation>Polygone {fid} (classe {label}) laissé inchangé : éléments {items} (vraies classes {classes}) : {reason}.</translation>
+    </message>
+    <message>
+        <source>its items disagree</source>
+        <translation>ses éléments sont en désaccord</translation>
+    </message>
+    <message>
+        <source>the item's point is outside its source_fid polygon</source>
+        <translation>le point de l'élément est hors de son polygone source_fid</translation>
+    </message>
+    <message>
+        <source>the layer has no feature with the item's source_fid</source>
+        <translation>la couche n'a pas d'entité portant le source_fid de l'élément</translation>
+    </message>
+    <message>
+        <source>{n} of the changed polygons rest on a single reviewed item (field 'review_items').</source>
+        <translation>{n} des polygones modifiés reposent sur un seul élément revu (champ « review_items »).</translation>
     </message>
 </context>
 </TS>

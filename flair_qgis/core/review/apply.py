@@ -94,5 +94,3 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     if os.path.exists(style):
         shutil.copyfile(style, os.path.splitext(output_path)[0] + ".qml")
     return {"output": output_path, "changed": changed, "reviewed": len(items), "outside": outside, "warnings": warnings}
-
-

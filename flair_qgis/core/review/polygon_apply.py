@@ -30,10 +30,11 @@ decided items agree on the polygon's class, null where none) and table ``conflic
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..atomic import check_output_path, write_atomic
 from ..errors import Canceled, InputError
@@ -106,22 +107,24 @@ class FrameFeatures:
         return cls(gdf[[*columns, gdf.geometry.name]], polygons_crs_wkt(gdf), fields, 6, len(gdf))
 
     def features(self, *, fids=None, bounds=None) -> Iterator[Feature]:
-        gdf = self.gdf
+        gdf: Any = self.gdf
         if fids is not None:
-            gdf = gdf[gdf.index.isin(list(fids))]  # type: ignore[attr-defined]
+            gdf = gdf[gdf.index.isin(list(fids))]
         elif bounds is not None:
-            box = gdf.bounds  # type: ignore[attr-defined]
-            meets = (box.minx <= bounds[2]) & (box.maxx >= bounds[0]) & (box.miny <= bounds[3]) & (box.maxy >= bounds[1])
-            gdf = gdf[meets.to_numpy()]  # type: ignore[index]
+            box = gdf.bounds
+            meets = (
+                (box.minx <= bounds[2]) & (box.maxx >= bounds[0]) & (box.miny <= bounds[3]) & (box.maxy >= bounds[1])
+            )
+            gdf = gdf[meets.to_numpy()]
         names = [f.name for f in self.fields]
-        rows = gdf[names].itertuples(index=False, name=None)  # type: ignore[index]
-        for fid, row, geometry in zip(gdf.index, rows, gdf.geometry):  # type: ignore[attr-defined]
+        rows = gdf[names].itertuples(index=False, name=None)
+        for fid, row, geometry in zip(gdf.index, rows, gdf.geometry):
             wkb = b"" if geometry is None or geometry.is_empty else geometry.wkb
             yield int(fid), wkb, tuple(None if _isnan(v) else (v.item() if hasattr(v, "item") else v) for v in row)
 
 
 def _isnan(value: object) -> bool:
-    return value is None or (isinstance(value, float) and value != value)
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 @dataclass
@@ -296,10 +299,10 @@ def _ogr_type(kind: str) -> int:
     return {"int": ogr.OFTInteger64, "real": ogr.OFTReal}.get(kind, ogr.OFTString)
 
 
-def _cast(value: object, kind: str) -> object:
+def _cast(value: Any, kind: str) -> object:
     if value is None:
         return None
-    return int(value) if kind == "int" else float(value) if kind == "real" else str(value)  # type: ignore[call-overload]
+    return int(value) if kind == "int" else float(value) if kind == "real" else str(value)
 
 
 def _write_copy(path: str, polygons: PolygonFeatures, field: str, kind: str, plan, is_canceled, on_progress) -> None:
