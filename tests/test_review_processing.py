@@ -316,3 +316,73 @@ def test_apply_polygons_refuses_an_item_outside_its_source_fid(run_alg, inputs, 
     assert int(fixed.loc[moved_to, "code"]) == int(fixed.loc[moved_to, "label_before"])
     assert list(conflicts["item_ids"]) == [str(items[1].item_id)]
     assert conflicts["reason"].iloc[0] == "point outside its source_fid polygon"
+
+
+# --- stratified_confidence and two interpreters (issue 16, sections 2 and 3) -------------------------
+
+
+def test_stratified_confidence_two_interpreters_end_to_end(run_alg, inputs, tmp_path):
+    """The demo model's class map and confidence on a real patch: strata are map class x band, the
+    low band gets its share, a fifth of the items is double; a second interpreter's verdicts give
+    kappa/AC1 in the report and adjudications change the estimates."""
+    import rasterio
+    from conftest import RecordingFeedback
+
+    prediction, confidence, _reference = inputs
+    design = {"DESIGN": "stratified_confidence", "SAMPLES": 100, "MIN_PER_CLASS": 2, "CONFIDENCE_THRESHOLD": 0.8,
+              "LOW_CONFIDENCE_SHARE": 0.6, "DOUBLE_REVIEW": 0.2}  # fmt: skip
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", **design)["OUTPUT"]
+    pred, conf = read_band(prediction), read_band(confidence)
+    with rasterio.open(prediction) as src:
+        nodata = src.nodata
+    valid = pred != nodata if nodata is not None else np.ones(pred.shape, bool)
+    expected = {}
+    for c, high in zip(pred[valid].tolist(), (conf[valid] >= 0.8).tolist()):
+        expected[2 * c + int(high)] = expected.get(2 * c + int(high), 0) + 1
+    with ReviewStore.open(review) as store:
+        items = store.items()
+        assert store.strata == expected
+        rows = dict(
+            (
+                (s, (m, b))
+                for s, m, b in store._conn.execute("SELECT stratum, map_class, confidence_band FROM review_strata")
+            )
+        )
+        doubles = store.doubles()
+    assert rows == {h: (h // 2, "low" if h % 2 == 0 else "high") for h in expected}
+    for item in items:
+        assert item.map_class == item.stratum // 2
+        assert (item.confidence >= 0.8) == (item.stratum % 2 == 1)
+    low = sum(1 for i in items if i.stratum % 2 == 0)
+    assert abs(low - 60) <= 2 * sum(1 for h in expected if h % 2 == 0)  # the minimum per stratum may move it
+    assert len(doubles) == 20
+    # First interpreter: the reference label is the truth; second: disagrees on two double items.
+    double_items = [i for i in items if i.item_id in doubles]
+    with ReviewStore.open(review) as store:
+        for item in items:
+            store.set_verdict(item.item_id, "correct" if item.label_class == item.map_class else "wrong",
+                              int(item.label_class), "ana", seconds=4.0)  # fmt: skip
+        with pytest.raises(Exception, match="another person"):
+            store.set_second_verdict(double_items[0].item_id, "correct", 1, "ana")
+        for k, item in enumerate(double_items):
+            other = int(item.label_class) if k >= 2 else (int(item.label_class) % 12) + 1
+            store.set_second_verdict(item.item_id, "wrong", other, "ben", seconds=6.0)
+        disputed = store.disagreements()
+    assert disputed == [i.item_id for i in double_items[:2]]
+    feedback = RecordingFeedback()
+    report_path = tmp_path / "report.json"
+    run_alg("flair:review_report", {"REVIEW": review, "OUTPUT_REPORT": str(report_path)}, feedback)
+    report = json.loads(report_path.read_text())
+    assert report["agreement"]["items"] == 20 and report["agreement"]["raw"] == pytest.approx(0.9)
+    assert report["agreement"]["kappa"] is not None and report["agreement"]["ac1"] >= report["agreement"]["kappa"]
+    assert report["disagreements"] == disputed
+    assert report["seconds"]["median_per_reviewer"] == {"ana": 4.0, "ben": 6.0}
+    assert "Stehman (2014)" in report["map_accuracy"]["estimator"] and report["map_accuracy"]["complete"]
+    assert any("kappa" in line for line in feedback.infos)
+    # The adjudicated class replaces the first interpreter's in the estimates.
+    with ReviewStore.open(review) as store:
+        store.set_adjudication(disputed[0], (int(double_items[0].label_class) % 12) + 1, "chief")
+    run_alg("flair:review_report", {"REVIEW": review, "OUTPUT_REPORT": str(tmp_path / "after.json")})
+    after = json.loads((tmp_path / "after.json").read_text())
+    assert after["agreement"]["adjudicated"] == 1
+    assert after["label_errors"]["wrong"] == report["label_errors"]["wrong"] + 1

@@ -1580,13 +1580,12 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Échantillonner des éléments pour la revue des étiquettes</translation>
     </message>
     <message>
-        <location filename="../processing/sample_algorithm.py" line="50" />
         <source>Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.
 
-DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first). Review the items in the FLAIR dock's Review tab.</source>
+DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first), stratified_confidence (strata = predicted class x confidence below / at or above CONFIDENCE_THRESHOLD; LOW_CONFIDENCE_SHARE of the items go to the low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014). DOUBLE_REVIEW: share of the items, spread over the strata, that a second interpreter reviews blind (field 'double'). Review the items in the FLAIR dock's Review tab.</source>
         <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l'étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par classe prédite) et table « review_design ».
 
-DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
+DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord), stratified_confidence (strates = classe prédite x confiance sous / au-dessus de CONFIDENCE_THRESHOLD ; LOW_CONFIDENCE_SHARE des éléments vont aux strates de faible confiance ; demande CONFIDENCE ; estimations selon Stehman 2014). DOUBLE_REVIEW : part des éléments, répartie sur les strates, qu'un second interprète revoit à l'aveugle (champ « double »). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="61" />
@@ -1804,6 +1803,22 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
     <message>
         <source>{n} of the changed polygons rest on a single reviewed item (field 'review_items').</source>
         <translation>{n} des polygones modifiés reposent sur un seul élément revu (champ « review_items »).</translation>
+    </message>
+    <message>
+        <source>Confidence threshold (stratified_confidence)</source>
+        <translation>Seuil de confiance (stratified_confidence)</translation>
+    </message>
+    <message>
+        <source>Share of items below the threshold (stratified_confidence)</source>
+        <translation>Part des éléments sous le seuil (stratified_confidence)</translation>
+    </message>
+    <message>
+        <source>Share of items for a second interpreter</source>
+        <translation>Part des éléments pour un second interprète</translation>
+    </message>
+    <message>
+        <source>Two interpreters on {n} items: raw agreement {raw:.2f}, kappa {kappa}, AC1 {ac1}; {d} disagreements ({a} adjudicated).</source>
+        <translation>Deux interprètes sur {n} éléments : accord brut {raw:.2f}, kappa {kappa}, AC1 {ac1} ; {d} désaccords ({a} arbitrés).</translation>
     </message>
 </context>
 </TS>
