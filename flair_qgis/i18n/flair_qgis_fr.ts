@@ -1820,5 +1820,25 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <source>Two interpreters on {n} items: raw agreement {raw:.2f}, kappa {kappa}, AC1 {ac1}; {d} disagreements ({a} adjudicated).</source>
         <translation>Deux interprètes sur {n} éléments : accord brut {raw:.2f}, kappa {kappa}, AC1 {ac1} ; {d} désaccords ({a} arbitrés).</translation>
     </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Interprète</translation>
+    </message>
+    <message>
+        <source>First review</source>
+        <translation>Première revue</translation>
+    </message>
+    <message>
+        <source>Second review (blind)</source>
+        <translation>Seconde revue (à l'aveugle)</translation>
+    </message>
+    <message>
+        <source>Disagreements</source>
+        <translation>Désaccords</translation>
+    </message>
+    <message>
+        <source>first: {first}, second: {second}</source>
+        <translation>première : {first}, seconde : {second}</translation>
+    </message>
 </context>
 </TS>
