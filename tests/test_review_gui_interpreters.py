@@ -69,7 +69,8 @@ def test_second_interpreter_blind_then_disagreements(panel, inputs, tmp_path, qt
     _as(panel, "chief", "adjudicate")
     assert [i.item_id for i in panel.session.items] == disputed
     first, chosen, _ = panel.session.opinions()
-    assert f"first: {first}, second: {chosen}" in panel.headline.text()
+    names = {k.info.value: k.info.name for k in panel.session.keys}
+    assert f"first: {names[first]} ({first}), second: {names[chosen]} ({chosen})" in panel.headline.text()
     qtbot.keyClick(panel, Qt.Key_C)  # the label (the first interpreter's class) wins
     with ReviewStore.open(review) as store:
         assert store.adjudications()[disputed[0]][:2] == (first, "chief")

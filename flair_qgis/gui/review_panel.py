@@ -245,7 +245,8 @@ class ReviewPanel(QWidget):
         headline = headline_text(session.report()) if session else ""
         if session is not None and session.mode == "adjudicate" and item is not None:
             first, second, _decided = session.opinions(item)
-            headline += " · " + tr("first: {first}, second: {second}").format(first=first, second=second)
+            named = {v: f"{classes[v].name} ({v})" if v in classes else str(v) for v in (first, second)}
+            headline += " · " + tr("first: {first}, second: {second}").format(first=named[first], second=named[second])
         self.headline.setText(headline)
         self.note_edit.setText(item.note if item is not None else "")
         self.note_edit.setEnabled(item is not None)
