@@ -386,3 +386,13 @@ def test_stratified_confidence_two_interpreters_end_to_end(run_alg, inputs, tmp_
     after = json.loads((tmp_path / "after.json").read_text())
     assert after["agreement"]["adjudicated"] == 1
     assert after["label_errors"]["wrong"] == report["label_errors"]["wrong"] + 1
+
+
+def test_apply_raster_refuses_another_raster(run_alg, inputs, tmp_path):
+    import shutil
+
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", SAMPLES=20)["OUTPUT"]
+    copy = shutil.copy(inputs[2], tmp_path / "copy.tif")
+    with pytest.raises(QgsProcessingException, match=f"drawn from the reference {inputs[2]}.*source differ"):
+        run_alg("flair:apply_review", {"REFERENCE": str(copy), "REVIEW": review, "OUTPUT": str(tmp_path / "f.tif")})
+    assert not (tmp_path / "f.tif").exists()
