@@ -183,7 +183,7 @@ def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
             "combined ratios, finite-population correction",
         }.get(design, "simple random sample (one stratum)"),
         "complete": not missing and bool(units),
-        "strata_names": {str(h): stratum_name(design, h) for h in missing},
+        "strata_names": {str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED else {},
         "notes": [GRID_NOTE] if design == "grid" else [STEHMAN_NOTE] if design == "stratified_confidence" else [],
     }  # fmt: skip
     blank: dict = {"overall_accuracy": None, "overall_accuracy_se": None, "classes": []}
@@ -314,8 +314,12 @@ def report_csv(report: dict) -> str:
         )  # fmt: skip
     for entry in accuracy.get("classes", []):
         rows.setdefault(entry["value"], {}).update(entry)
-    for value in accuracy.get("strata_without_reviewed_items", []):
-        rows.setdefault(value, {"value": value, "name": f"class {value}"}).update(note="no reviewed item")
+    by_band = report.get("design") == "stratified_confidence"
+    for stratum in accuracy.get("strata_without_reviewed_items", []):
+        value = stratum // 2 if by_band else stratum
+        row = rows.setdefault(value, {"value": value, "name": f"class {value}"})
+        what = f"no reviewed item ({stratum_name(report.get('design', ''), stratum)} stratum)" if by_band else ""
+        row["note"] = "; ".join(n for n in (row.get("note", ""), what or "no reviewed item") if n)
     notes = [f"label errors: {errors['estimator']}"] + [errors["note"]] * bool(errors.get("note"))
     if accuracy and not accuracy.get("complete", True):
         notes.append(

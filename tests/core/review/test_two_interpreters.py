@@ -82,3 +82,28 @@ def test_second_interpreter_blind_disagreements_adjudication_and_seconds(review)
     # The first interpreter confirmed every map class; the adjudicated class 99 is the truth now.
     assert before["map_accuracy"]["overall_accuracy"] == 1.0 > report["map_accuracy"]["overall_accuracy"]
     assert set(report["seconds"]["median_per_reviewer"]) == {"ana", "ben"}
+
+
+def test_stratified_confidence_incomplete_report_names_the_strata(tmp_path):
+    """A few verdicts on a stratified_confidence review: map accuracy is incomplete and the JSON and
+    CSV name the empty strata by class and confidence band."""
+    from flair_qgis.core.review.report import report_csv
+
+    data = classes_array()
+    classes = write_raster(tmp_path / "classes.tif", data[None], nodata=0)
+    level = np.where(np.arange(data.size).reshape(data.shape) % 3 == 0, 0.4, 0.9).astype(np.float32)
+    confidence = write_raster(tmp_path / "confidence.tif", level[None], nodata=None)
+    path = tmp_path / "review.gpkg"
+    create_review(SampleRequest(str(classes), str(path), design="stratified_confidence", samples=40, min_per_class=1,
+                                seed=1, confidence_path=str(confidence)))  # fmt: skip
+    with ReviewStore.open(path) as store:
+        first = store.items()[0]
+        store.set_verdict(first.item_id, "correct", first.map_class, "ana")
+        report = review_report(store)
+    accuracy = report["map_accuracy"]
+    assert not accuracy["complete"] and first.stratum not in accuracy["strata_without_reviewed_items"]
+    for stratum in accuracy["strata_without_reviewed_items"]:
+        band = "low" if stratum % 2 == 0 else "high"
+        assert accuracy["strata_names"][str(stratum)] == f"class {stratum // 2}, {band} confidence"
+    text = report_csv(report)
+    assert f"no reviewed item (class {accuracy['strata_without_reviewed_items'][0] // 2}," in text
