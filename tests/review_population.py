@@ -15,7 +15,7 @@ import numpy as np
 import rasterio
 from conftest import REPO
 
-from flair_qgis.core.review.sampling import grid_plan, plan_ranks
+from flair_qgis.core.review.sampling import confidence_strata, grid_plan, plan_ranks
 
 PATCHES = ("024577", "036294", "050549", "000687")
 """Four real patches: classes 1..10, from 516 to 300,000 pixels each."""
@@ -37,6 +37,12 @@ class Population:
     label: np.ndarray
     width: int
     strata: dict[int, int]
+    confidence: np.ndarray | None = None
+
+    def confidence_strata(self, threshold: float) -> np.ndarray:
+        """``(pixels,)`` ``stratified_confidence`` stratum of every pixel (the sampling module's rule)."""
+        assert self.confidence is not None
+        return confidence_strata(self.map, self.confidence, np.ones(self.map.shape, bool), threshold)
 
     def classes(self) -> list[int]:
         return sorted(set(np.unique(self.truth).tolist()) | set(self.strata))
@@ -85,9 +91,15 @@ def population(seed: int = 3) -> Population:
     wrong_label = _blocky(rng, truth.shape, 8) < np.vectorize(label_error.get)(truth)
     label = np.where(wrong_label, np.vectorize(shift.get)(other), truth)
     values, counts = np.unique(mapped, return_counts=True)
+    # The model's confidence: lower where the map is wrong, in 16 px patches (its own stream, so the
+    # map and labels above stay those of the seed). At threshold 0.7: 77 % of the map is "high"
+    # with 5 % errors (the model is sometimes confidently wrong), 23 % "low" with 36 % errors.
+    noise = _blocky(np.random.default_rng(seed + 100), truth.shape, 16)
+    confidence = np.clip(0.9 - 0.3 * wrong_map + 0.6 * (noise - 0.5), 0.0, 1.0)
     return Population(
-        truth.ravel(), mapped.ravel(), label.ravel(), truth.shape[1], dict(zip(values.tolist(), counts.tolist()))
-    )
+        truth.ravel(), mapped.ravel(), label.ravel(), truth.shape[1], dict(zip(values.tolist(), counts.tolist())),
+        confidence.ravel(),
+    )  # fmt: skip
 
 
 def _read(path) -> np.ndarray:
@@ -98,21 +110,27 @@ def _read(path) -> np.ndarray:
 class Sampler:
     """Draws pixel samples of a :class:`Population` with the sampling module's own plans."""
 
-    def __init__(self, pop: Population) -> None:
+    def __init__(self, pop: Population, threshold: float | None = None) -> None:
+        """``threshold``: sample the ``stratified_confidence`` strata instead of the map classes."""
         self.pop = pop
-        order = np.argsort(pop.map, kind="stable")
-        bounds = np.searchsorted(pop.map[order], sorted(pop.strata))
-        # Pixels of each class in raster order: rank r of class h is pixel members[h][r].
-        self.members = {h: order[b : b + pop.strata[h]] for h, b in zip(sorted(pop.strata), bounds.tolist())}
+        self.stratum = pop.map if threshold is None else pop.confidence_strata(threshold)
+        values, counts = np.unique(self.stratum, return_counts=True)
+        self.strata = dict(zip(values.tolist(), counts.tolist()))
+        order = np.argsort(self.stratum, kind="stable")
+        bounds = np.searchsorted(self.stratum[order], sorted(self.strata))
+        # Pixels of each stratum in raster order: rank r of stratum h is pixel members[h][r].
+        self.members = {h: order[b : b + self.strata[h]] for h, b in zip(sorted(self.strata), bounds.tolist())}
 
-    def draw(self, design: str, samples: int, min_per_class: int, rng: np.random.Generator) -> np.ndarray:
+    def draw(
+        self, design: str, samples: int, min_per_class: int, rng: np.random.Generator, low_share: float = 0.5
+    ) -> np.ndarray:
         """Flat pixel indices of one sample."""
         if design == "grid":
             step, (row0, col0) = grid_plan(self.pop.strata, samples, rng)
             rows = np.arange(row0, self.pop.truth.size // self.pop.width, step)
             cols = np.arange(col0, self.pop.width, step)
             return (rows[:, None] * self.pop.width + cols[None, :]).ravel()
-        ranks = plan_ranks(self.pop.strata, design, samples, min_per_class, rng)
+        ranks = plan_ranks(self.strata, design, samples, min_per_class, rng, low_share)
         if design == "random":
             return ranks[None]
         return np.concatenate([self.members[h][r] for h, r in ranks.items() if h is not None])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from qgis.core import QgsProcessingException
 from review_data import demo_prediction, polygons_of_mask, read_band, reprojected, value_at
 
 from flair_qgis.core.review.estimators import Z95
-from flair_qgis.core.review.store import ReviewStore
+from flair_qgis.core.review.store import ReviewStore, register_gpkg_functions
 
 
 @pytest.fixture(scope="module")
@@ -182,3 +183,216 @@ def test_outputs_never_overwrite_inputs(run_alg, inputs, tmp_path):
         run_alg("flair:apply_review", {"REFERENCE": str(inputs[2]), "REVIEW": review, "OUTPUT": review})
     with ReviewStore.open(review) as store:
         assert len(store.items()) == 120
+
+
+# --- flair:apply_review on polygons (issue 16) ------------------------------------------------------
+
+
+def _features(path, layer):
+    """A GeoPackage layer as QGIS reads it: a GeoDataFrame indexed by feature id."""
+    import geopandas as gpd
+    from qgis.core import QgsVectorLayer
+    from shapely import wkb
+
+    source = QgsVectorLayer(f"{path}|layername={layer}", layer, "ogr")
+    assert source.isValid()
+    names = source.fields().names()
+    rows, geometries, fids = [], [], []
+    for feature in source.getFeatures():
+        fids.append(feature.id())
+        rows.append([None if v is None or (hasattr(v, "isNull") and v.isNull()) else v for v in feature.attributes()])
+        geometry = feature.geometry()
+        geometries.append(wkb.loads(bytes(geometry.asWkb())) if not geometry.isNull() else None)
+    frame = gpd.GeoDataFrame(rows, columns=names, index=fids)
+    return frame.set_geometry(geometries) if any(g is not None for g in geometries) else frame
+
+
+def _items_per_polygon(review, polygons_path):
+    """``{polygon fid: [items]}`` computed here with Shapely over the layer as QGIS reads it."""
+    gdf = _features(polygons_path, "labels")
+    with ReviewStore.open(review) as store:
+        items = store.items()
+    found: dict[int, list] = {}
+    for item in items:
+        point = __import__("shapely.wkt", fromlist=["loads"]).loads(item.wkt)
+        hits = [int(fid) for fid, geometry in gdf.geometry.items() if geometry.intersects(point)]
+        if hits:
+            found.setdefault(max(hits), []).append(item)
+    return gdf, found
+
+
+def test_apply_polygons_relabels_only_where_items_agree_and_lists_conflicts(run_alg, inputs, tmp_path):
+    """Pixel items on a real FLAIR patch's polygons: a polygon whose items agree takes their class, one
+    whose items disagree is left alone and listed (table 'conflicts' and log), the rest is untouched."""
+    from conftest import RecordingFeedback
+
+    polygons = polygons_of_mask(inputs[2], tmp_path / "labels.gpkg")
+    digest = _digest(polygons)
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", REFERENCE=str(polygons), REFERENCE_FIELD="code",
+                     SAMPLES=150)["OUTPUT"]  # fmt: skip
+    gdf, per_polygon = _items_per_polygon(review, polygons)
+    crowded = sorted((fid for fid, items in per_polygon.items() if len(items) >= 2), key=lambda f: -len(per_polygon[f]))
+    assert len(crowded) >= 2, "the patch's large polygons hold several items"
+    agreed, disputed = crowded[0], crowded[1]
+    single = next(fid for fid, items in per_polygon.items() if len(items) == 1)
+    new_class = 19 if int(gdf.loc[agreed, "code"]) != 19 else 18
+    with ReviewStore.open(review) as store:
+        for item in per_polygon[agreed]:
+            store.set_verdict(item.item_id, "wrong", new_class, "first")
+        first, *others = per_polygon[disputed]
+        store.set_verdict(first.item_id, "wrong", new_class, "first")
+        for item in others:
+            store.set_verdict(item.item_id, "correct", int(gdf.loc[disputed, "code"]), "first")
+        store.set_verdict(per_polygon[single][0].item_id, "unsure", None, "first")
+    feedback = RecordingFeedback()
+    params = {"REFERENCE": str(polygons), "REFERENCE_FIELD": "code", "REVIEW": review}
+    out = run_alg("flair:apply_review", {**params, "OUTPUT": str(tmp_path / "fixed.gpkg")}, feedback)
+    fixed = _features(out["OUTPUT"], "reference_corrected")
+    assert out["CHANGED"] == 1
+    assert list(fixed.index) == list(gdf.index)  # every feature, ids kept
+    assert (
+        int(fixed.loc[agreed, "code"]) == new_class
+        and int(fixed.loc[agreed, "label_before"]) == gdf.loc[agreed, "code"]
+    )
+    assert int(fixed.loc[agreed, "review_items"]) == len(per_polygon[agreed])
+    untouched = fixed.index != agreed
+    assert (fixed.loc[untouched, "code"].to_numpy() == gdf.loc[untouched, "code"].to_numpy()).all()
+    assert fixed.geometry.geom_equals(gdf.geometry).all()
+    conflicts = _features(out["OUTPUT"], "conflicts")
+    assert list(conflicts["polygon_fid"]) == [disputed]
+    assert conflicts["item_ids"].iloc[0] == ", ".join(str(i.item_id) for i in per_polygon[disputed])
+    assert conflicts["reason"].iloc[0] == "items disagree"
+    assert any(f"Polygon {disputed} " in w and "left unchanged" in w for w in feedback.warnings)
+    assert _digest(polygons) == digest
+
+
+def test_apply_polygons_refuses_another_layer(run_alg, inputs, tmp_path):
+    import shutil
+
+    polygons = polygons_of_mask(inputs[2], tmp_path / "labels.gpkg")
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", REFERENCE=str(polygons), REFERENCE_FIELD="code",
+                     SAMPLES=30)["OUTPUT"]  # fmt: skip
+    copy = shutil.copy(polygons, tmp_path / "other.gpkg")
+    fewer = tmp_path / "fewer.gpkg"
+    import geopandas as gpd
+
+    gpd.read_file(polygons).iloc[1:].to_file(fewer, layer="labels", driver="GPKG")
+    for other, what in ((copy, "source differ"), (fewer, "source and feature count differ")):
+        target = tmp_path / f"fixed-{other.stem}.gpkg"
+        with pytest.raises(QgsProcessingException, match=f"review was drawn from the reference {polygons}.*{what}"):
+            params = {"REFERENCE": str(other), "REFERENCE_FIELD": "code", "REVIEW": review}
+            run_alg("flair:apply_review", {**params, "OUTPUT": str(target)})
+        assert not target.exists()
+    # The layer the review was drawn from, opened by its layer name this time, is accepted.
+    named = f"{polygons}|layername=labels"
+    run_alg("flair:apply_review", {"REFERENCE": named, "REFERENCE_FIELD": "code", "REVIEW": review,
+                                   "OUTPUT": str(tmp_path / "fixed.gpkg")})  # fmt: skip
+    assert (tmp_path / "fixed.gpkg").exists()
+
+
+def test_apply_polygons_refuses_an_item_outside_its_source_fid(run_alg, inputs, tmp_path):
+
+    polygons = polygons_of_mask(inputs[2], tmp_path / "labels.gpkg")
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", REFERENCE=str(polygons), REFERENCE_FIELD="code",
+                     DESIGN="suspicious", SAMPLES=4)["OUTPUT"]  # fmt: skip
+    with ReviewStore.open(review) as store:
+        items = store.items()
+        fids = store.column("source_fid")
+        for item in items[:2]:
+            store.set_verdict(item.item_id, "wrong", 19, "first")
+    moved_to = int(fids[items[1].item_id])
+    # A review whose source_fid points to another polygon (as a review drawn from another layer would).
+    with sqlite3.connect(review) as conn:
+        register_gpkg_functions(conn)
+        conn.execute(
+            "UPDATE review SET source_fid = ? WHERE item_id = ?", (int(fids[items[0].item_id]), items[1].item_id)
+        )
+    out = run_alg("flair:apply_review", {"REFERENCE": str(polygons), "REFERENCE_FIELD": "code", "REVIEW": review,
+                                         "OUTPUT": str(tmp_path / "fixed.gpkg")})  # fmt: skip
+    fixed = _features(out["OUTPUT"], "reference_corrected")
+    conflicts = _features(out["OUTPUT"], "conflicts")
+    assert out["CHANGED"] == 1
+    assert int(fixed.loc[int(fids[items[0].item_id]), "code"]) == 19
+    assert int(fixed.loc[moved_to, "code"]) == int(fixed.loc[moved_to, "label_before"])
+    assert list(conflicts["item_ids"]) == [str(items[1].item_id)]
+    assert conflicts["reason"].iloc[0] == "point outside its source_fid polygon"
+
+
+# --- stratified_confidence and two interpreters (issue 16, sections 2 and 3) -------------------------
+
+
+def test_stratified_confidence_two_interpreters_end_to_end(run_alg, inputs, tmp_path):
+    """The demo model's class map and confidence on a real patch: strata are map class x band, the
+    low band gets its share, a fifth of the items is double; a second interpreter's verdicts give
+    kappa/AC1 in the report and adjudications change the estimates."""
+    import rasterio
+    from conftest import RecordingFeedback
+
+    prediction, confidence, _reference = inputs
+    design = {"DESIGN": "stratified_confidence", "SAMPLES": 100, "MIN_PER_CLASS": 2, "CONFIDENCE_THRESHOLD": 0.8,
+              "LOW_CONFIDENCE_SHARE": 0.6, "DOUBLE_REVIEW": 0.2}  # fmt: skip
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", **design)["OUTPUT"]
+    pred, conf = read_band(prediction), read_band(confidence)
+    with rasterio.open(prediction) as src:
+        nodata = src.nodata
+    valid = pred != nodata if nodata is not None else np.ones(pred.shape, bool)
+    expected = {}
+    for c, high in zip(pred[valid].tolist(), (conf[valid] >= 0.8).tolist()):
+        expected[2 * c + int(high)] = expected.get(2 * c + int(high), 0) + 1
+    with ReviewStore.open(review) as store:
+        items = store.items()
+        assert store.strata == expected
+        rows = dict(
+            (
+                (s, (m, b))
+                for s, m, b in store._conn.execute("SELECT stratum, map_class, confidence_band FROM review_strata")
+            )
+        )
+        doubles = store.doubles()
+    assert rows == {h: (h // 2, "low" if h % 2 == 0 else "high") for h in expected}
+    for item in items:
+        assert item.map_class == item.stratum // 2
+        assert (item.confidence >= 0.8) == (item.stratum % 2 == 1)
+    low = sum(1 for i in items if i.stratum % 2 == 0)
+    assert abs(low - 60) <= 2 * sum(1 for h in expected if h % 2 == 0)  # the minimum per stratum may move it
+    assert len(doubles) == 20
+    # First interpreter: the reference label is the truth; second: disagrees on two double items.
+    double_items = [i for i in items if i.item_id in doubles]
+    with ReviewStore.open(review) as store:
+        for item in items:
+            store.set_verdict(item.item_id, "correct" if item.label_class == item.map_class else "wrong",
+                              int(item.label_class), "ana", seconds=4.0)  # fmt: skip
+        with pytest.raises(Exception, match="another person"):
+            store.set_second_verdict(double_items[0].item_id, "correct", 1, "ana")
+        for k, item in enumerate(double_items):
+            other = int(item.label_class) if k >= 2 else (int(item.label_class) % 12) + 1
+            store.set_second_verdict(item.item_id, "wrong", other, "ben", seconds=6.0)
+        disputed = store.disagreements()
+    assert disputed == [i.item_id for i in double_items[:2]]
+    feedback = RecordingFeedback()
+    report_path = tmp_path / "report.json"
+    run_alg("flair:review_report", {"REVIEW": review, "OUTPUT_REPORT": str(report_path)}, feedback)
+    report = json.loads(report_path.read_text())
+    assert report["agreement"]["items"] == 20 and report["agreement"]["raw"] == pytest.approx(0.9)
+    assert report["agreement"]["kappa"] is not None and report["agreement"]["ac1"] >= report["agreement"]["kappa"]
+    assert report["disagreements"] == disputed
+    assert report["seconds"]["median_per_reviewer"] == {"ana": 4.0, "ben": 6.0}
+    assert "Stehman (2014)" in report["map_accuracy"]["estimator"] and report["map_accuracy"]["complete"]
+    assert any("kappa" in line for line in feedback.infos)
+    # The adjudicated class replaces the first interpreter's in the estimates.
+    with ReviewStore.open(review) as store:
+        store.set_adjudication(disputed[0], (int(double_items[0].label_class) % 12) + 1, "chief")
+    run_alg("flair:review_report", {"REVIEW": review, "OUTPUT_REPORT": str(tmp_path / "after.json")})
+    after = json.loads((tmp_path / "after.json").read_text())
+    assert after["agreement"]["adjudicated"] == 1
+    assert after["label_errors"]["wrong"] == report["label_errors"]["wrong"] + 1
+
+
+def test_apply_raster_refuses_another_raster(run_alg, inputs, tmp_path):
+    import shutil
+
+    review = _sample(run_alg, inputs, tmp_path / "review.gpkg", SAMPLES=20)["OUTPUT"]
+    copy = shutil.copy(inputs[2], tmp_path / "copy.tif")
+    with pytest.raises(QgsProcessingException, match=f"drawn from the reference {inputs[2]}.*source differ"):
+        run_alg("flair:apply_review", {"REFERENCE": str(copy), "REVIEW": review, "OUTPUT": str(tmp_path / "f.tif")})
+    assert not (tmp_path / "f.tif").exists()

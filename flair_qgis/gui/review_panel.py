@@ -16,6 +16,7 @@ from qgis.gui import QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QEvent, Qt
 from qgis.PyQt.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -46,6 +47,7 @@ from .review_view import (
 from .widgets import ClassTable, compact, tr
 
 LAST_REVIEW_KEY = "review/last_path"
+REVIEWER_KEY = "review/reviewer"
 
 
 class _Held:
@@ -94,6 +96,7 @@ class ReviewPanel(QWidget):
         row.addWidget(QLabel(tr("Review")))
         row.addWidget(self.file_widget)
         layout.addLayout(row)
+        layout.addLayout(self._interpreter_row())
         self.create_box = ReviewCreateBox(self.iface.mapCanvas())
         self.create_box.setCollapsed(True)
         self.create_box.created.connect(self.open_review)
@@ -171,6 +174,26 @@ class ReviewPanel(QWidget):
         return self._held.highlight
 
     # ----------------------------------------------------------------- review file
+    def _interpreter_row(self) -> QHBoxLayout:
+        """Who reviews (kept in the QGIS settings, written with every verdict) and as what: first
+        interpreter, second interpreter (the double items, blind), or the Disagreements queue."""
+        self.reviewer_edit = QLineEdit(str(settings.str_value(REVIEWER_KEY) or getpass.getuser()))
+        self.reviewer_edit.editingFinished.connect(self._on_interpreter)
+        self.mode_combo = QComboBox()
+        for mode, label in (("first", tr("First review")), ("second", tr("Second review (blind)")),
+                            ("adjudicate", tr("Disagreements"))):  # fmt: skip
+            self.mode_combo.addItem(label, mode)
+        self.mode_combo.currentIndexChanged.connect(self._on_interpreter)
+        row = QHBoxLayout()
+        for widget in (QLabel(tr("Reviewer")), self.reviewer_edit, self.mode_combo):
+            row.addWidget(widget)
+        return row
+
+    def _on_interpreter(self, *_args: object) -> None:
+        settings.set_value(REVIEWER_KEY, self.reviewer_edit.text().strip())
+        if self.session is not None:
+            self.open_review(self.session.store.path)
+
     def open_review(self, path: str) -> bool:
         """Open a review GeoPackage and go to its first item not yet reviewed."""
         try:
@@ -179,7 +202,8 @@ class ReviewPanel(QWidget):
             self.dock.push(str(err), Qgis.MessageLevel.Warning)
             return False
         self.close_review()
-        self._held.session = ReviewSession(store, reviewer=getpass.getuser())
+        reviewer = self.reviewer_edit.text().strip() or getpass.getuser()
+        self._held.session = ReviewSession(store, reviewer=reviewer, mode=self.mode_combo.currentData())
         self.session.only_unreviewed = self.unreviewed_check.isChecked()
         settings.set_value(LAST_REVIEW_KEY, store.path)
         self.file_widget.blockSignals(True)
@@ -218,7 +242,12 @@ class ReviewPanel(QWidget):
         self.card.setText(card_html(item, session.index if session else 0, total, classes))
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(session.reviewed_count() if session else 0)
-        self.headline.setText(headline_text(session.report()) if session else "")
+        headline = headline_text(session.report()) if session else ""
+        if session is not None and session.mode == "adjudicate" and item is not None:
+            first, second, _decided = session.opinions(item)
+            named = {v: f"{classes[v].name} ({v})" if v in classes else str(v) for v in (first, second)}
+            headline += " · " + tr("first: {first}, second: {second}").format(first=named[first], second=named[second])
+        self.headline.setText(headline)
         self.note_edit.setText(item.note if item is not None else "")
         self.note_edit.setEnabled(item is not None)
         if item is not None and self.highlight is not None:

@@ -1501,9 +1501,8 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
     </message>
     <message>
-        <location filename="../processing/apply_review_algorithm.py" line="70" />
-        <source>Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before'. Unsure items change nothing. The original reference and the review are never modified.</source>
-        <translation>Écrit une copie corrigée de la référence : chaque cellule raster (ou polygone) sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before ». Les éléments incertains ne changent rien. La référence d'origine et la revue ne sont jamais modifiées.</translation>
+        <source>Writes a corrected copy of the reference: each raster cell under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A polygon takes a new class only when the items in it agree; items that disagree are listed in the log and in table 'conflicts' and the polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before' and 'review_items'. Unsure items change nothing. REFERENCE must be the layer the review was sampled from. The original reference and the review are never modified.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Un polygone ne prend une nouvelle classe que si ses éléments concordent ; des éléments en désaccord sont listés dans le journal et dans la table « conflicts », et le polygone reste inchangé. Un élément dont le point est hors de son polygone source_fid est refusé. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before » et « review_items ». Les éléments incertains ne changent rien. REFERENCE doit être la couche sur laquelle la revue a été échantillonnée. La référence d'origine et la revue ne sont jamais modifiées.</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="66" />
@@ -1581,13 +1580,12 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Échantillonner des éléments pour la revue des étiquettes</translation>
     </message>
     <message>
-        <location filename="../processing/sample_algorithm.py" line="50" />
         <source>Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.
 
-DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first). Review the items in the FLAIR dock's Review tab.</source>
+DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first), stratified_confidence (strata = predicted class x confidence below / at or above CONFIDENCE_THRESHOLD; LOW_CONFIDENCE_SHARE of the items go to the low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014). DOUBLE_REVIEW: share of the items, spread over the strata, that a second interpreter reviews blind (field 'double'). Review the items in the FLAIR dock's Review tab.</source>
         <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l'étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par classe prédite) et table « review_design ».
 
-DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
+DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord), stratified_confidence (strates = classe prédite x confiance sous / au-dessus de CONFIDENCE_THRESHOLD ; LOW_CONFIDENCE_SHARE des éléments vont aux strates de faible confiance ; demande CONFIDENCE ; estimations selon Stehman 2014). DOUBLE_REVIEW : part des éléments, répartie sur les strates, qu'un second interprète revoit à l'aveugle (champ « double »). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="61" />
@@ -1790,6 +1788,62 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <translation>flair:quantize a besoin de {modules}, dont la segmentation se passe : {failures}. Installez onnx dans le dossier de l'extension avec :
 {command}
 (make setup l'installe dans l'environnement du projet depuis requirements-dev.txt.)</translation>
+    </message>
+    <message>
+        <source>Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.</source>
+        <translation>Polygone {fid} (classe {label}) laissé inchangé : éléments {items} (vraies classes {classes}) : {reason}.</translation>
+    </message>
+    <message>
+        <source>its items disagree</source>
+        <translation>ses éléments sont en désaccord</translation>
+    </message>
+    <message>
+        <source>the item's point is outside its source_fid polygon</source>
+        <translation>le point de l'élément est hors de son polygone source_fid</translation>
+    </message>
+    <message>
+        <source>the layer has no feature with the item's source_fid</source>
+        <translation>la couche n'a pas d'entité portant le source_fid de l'élément</translation>
+    </message>
+    <message>
+        <source>{n} of the changed polygons rest on a single reviewed item (field 'review_items').</source>
+        <translation>{n} des polygones modifiés reposent sur un seul élément revu (champ « review_items »).</translation>
+    </message>
+    <message>
+        <source>Confidence threshold (stratified_confidence)</source>
+        <translation>Seuil de confiance (stratified_confidence)</translation>
+    </message>
+    <message>
+        <source>Share of items below the threshold (stratified_confidence)</source>
+        <translation>Part des éléments sous le seuil (stratified_confidence)</translation>
+    </message>
+    <message>
+        <source>Share of items for a second interpreter</source>
+        <translation>Part des éléments pour un second interprète</translation>
+    </message>
+    <message>
+        <source>Two interpreters on {n} items: raw agreement {raw:.2f}, kappa {kappa}, AC1 {ac1}; {d} disagreements ({a} adjudicated).</source>
+        <translation>Deux interprètes sur {n} éléments : accord brut {raw:.2f}, kappa {kappa}, AC1 {ac1} ; {d} désaccords ({a} arbitrés).</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Interprète</translation>
+    </message>
+    <message>
+        <source>First review</source>
+        <translation>Première revue</translation>
+    </message>
+    <message>
+        <source>Second review (blind)</source>
+        <translation>Seconde revue (à l'aveugle)</translation>
+    </message>
+    <message>
+        <source>Disagreements</source>
+        <translation>Désaccords</translation>
+    </message>
+    <message>
+        <source>first: {first}, second: {second}</source>
+        <translation>première : {first}, seconde : {second}</translation>
     </message>
 </context>
 </TS>

@@ -15,8 +15,10 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
+from ..adapters.polygon_stream import LayerFeatures, reference_identity
 from ..adapters.reference_input import capture_reference
-from ..core.review.apply import apply_review_polygons, apply_review_raster
+from ..core.review.apply import apply_review_raster
+from ..core.review.polygon_apply import DISAGREE, MISSING_FID, OUTSIDE_FID, apply_review_polygons
 from .base import FlairAlgorithm, tr
 from .scoring_params import reference_layer_parameter, reference_parameters
 
@@ -26,6 +28,15 @@ def _file_of(layer) -> str | None:
     if layer is None:
         return None
     return QgsProviderRegistry.instance().decodeUri(layer.providerType(), layer.source()).get("path") or None
+
+
+def _reason(reason: str) -> str:
+    """A conflict's reason in the user's language."""
+    return {
+        DISAGREE: tr("its items disagree"),
+        OUTSIDE_FID: tr("the item's point is outside its source_fid polygon"),
+        MISSING_FID: tr("the layer has no feature with the item's source_fid"),
+    }.get(reason, reason)
 
 
 class ApplyReviewAlgorithm(FlairAlgorithm):
@@ -44,10 +55,13 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
 
     def shortHelpString(self) -> str:
         return tr(
-            "Writes a corrected copy of the reference: each raster cell (or polygon) under an item reviewed "
-            "'correct' or 'wrong' takes the item's true class where it differs. A raster reference gives a "
-            "GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before'. Unsure items change "
-            "nothing. The original reference and the review are never modified."
+            "Writes a corrected copy of the reference: each raster cell under an item reviewed 'correct' or "
+            "'wrong' takes the item's true class where it differs. A polygon takes a new class only when the "
+            "items in it agree; items that disagree are listed in the log and in table 'conflicts' and the "
+            "polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. "
+            "A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus "
+            "'label_before' and 'review_items'. Unsure items change nothing. REFERENCE must be the layer the "
+            "review was sampled from. The original reference and the review are never modified."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -66,11 +80,10 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
         self.field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
         layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-        # Every field of the layer travels to the corrected copy.
-        others = (
-            tuple(n for n in layer.fields().names() if n != self.field) if isinstance(layer, QgsVectorLayer) else ()
-        )
-        self.reference = capture_reference(layer, self.field, extra_fields=others)
+        self.reference = capture_reference(layer, self.field)
+        # Streamed feature by feature in the worker, every field kept.
+        self.features = LayerFeatures.of(layer, self.field) if isinstance(layer, QgsVectorLayer) else None
+        self.identity = reference_identity(layer)
         self.reference_file = _file_of(layer)
         self.review_path = self.parameterAsFile(parameters, self.REVIEW, context)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
@@ -82,15 +95,31 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
+        is_canceled, on_progress = self.hooks(feedback)
+
         def work() -> dict:
             if self.reference.raster_path:
                 return apply_review_raster(self.reference.raster_path, self.review_path, self.output_path)
             return apply_review_polygons(
-                self.reference.polygons.read(), self.field, self.review_path, self.output_path,
-                reference_path=self.reference_file,
+                self.features, self.field, self.review_path, self.output_path, reference_path=self.reference_file,
+                identity=self.identity, is_canceled=is_canceled, on_progress=on_progress,
             )  # fmt: skip
 
         result = self.run_core(feedback, work)
+        for warning in result["warnings"]:
+            feedback.pushWarning(warning)
+        for row in result.get("conflicts", ()):
+            feedback.pushWarning(
+                tr("Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.")
+                .format(fid=row["polygon_fid"], label=row["label"], items=row["item_ids"],
+                        classes=row["true_classes"], reason=_reason(row["reason"]))
+            )  # fmt: skip
+        if result.get("single_item"):
+            feedback.pushInfo(
+                tr("{n} of the changed polygons rest on a single reviewed item (field 'review_items').").format(
+                    n=result["single_item"]
+                )
+            )
         feedback.pushInfo(
             tr("{changed} changed from {reviewed} decided items ({outside} outside the reference): {path}").format(
                 changed=result["changed"], reviewed=result["reviewed"], outside=result["outside"], path=result["output"]

@@ -13,6 +13,7 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
+from ..adapters.polygon_stream import reference_identity
 from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
@@ -34,6 +35,9 @@ class SampleAlgorithm(FlairAlgorithm):
     SAMPLES = "SAMPLES"
     MIN_PER_CLASS = "MIN_PER_CLASS"
     SEED = "SEED"
+    CONFIDENCE_THRESHOLD = "CONFIDENCE_THRESHOLD"
+    LOW_CONFIDENCE_SHARE = "LOW_CONFIDENCE_SHARE"
+    DOUBLE_REVIEW = "DOUBLE_REVIEW"
     OUTPUT = "OUTPUT"
 
     def name(self) -> str:
@@ -49,7 +53,11 @@ class SampleAlgorithm(FlairAlgorithm):
             "fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.\n\n"
             "DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, "
             "the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference "
-            "polygons most contradicted by the model first). Review the items in the FLAIR dock's Review tab."
+            "polygons most contradicted by the model first), stratified_confidence (strata = predicted class x "
+            "confidence below / at or above CONFIDENCE_THRESHOLD; LOW_CONFIDENCE_SHARE of the items go to the "
+            "low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014). DOUBLE_REVIEW: share of the "
+            "items, spread over the strata, that a second interpreter reviews blind (field 'double'). Review the "
+            "items in the FLAIR dock's Review tab."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -79,6 +87,16 @@ class SampleAlgorithm(FlairAlgorithm):
         self.addParameter(
             QgsProcessingParameterNumber(self.SEED, tr("Random seed"), QgsProcessingParameterNumber.Type.Integer, 0)
         )
+        for name, label, default in (
+            (self.CONFIDENCE_THRESHOLD, tr("Confidence threshold (stratified_confidence)"), 0.7),
+            (self.LOW_CONFIDENCE_SHARE, tr("Share of items below the threshold (stratified_confidence)"), 0.5),
+            (self.DOUBLE_REVIEW, tr("Share of items for a second interpreter"), 0.0),
+        ):
+            self.addParameter(
+                QgsProcessingParameterNumber(
+                    name, label, QgsProcessingParameterNumber.Type.Double, default, minValue=0.0, maxValue=1.0
+                )
+            )
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 self.OUTPUT, tr("Review GeoPackage"), fileFilter="GeoPackage (*.gpkg)"
@@ -110,8 +128,12 @@ class SampleAlgorithm(FlairAlgorithm):
             reference_polygons=None,  # read in processAlgorithm, over the sampled extent only
             reference_field=field,
             reference_name=reference.name if reference else "",
+            reference_identity=reference_identity(layer) if layer is not None else None,
             confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
             extent=extent,
+            confidence_threshold=self.parameterAsDouble(parameters, self.CONFIDENCE_THRESHOLD, context),
+            low_confidence_share=self.parameterAsDouble(parameters, self.LOW_CONFIDENCE_SHARE, context),
+            double_review=self.parameterAsDouble(parameters, self.DOUBLE_REVIEW, context),
         )
         self.reference = reference
 

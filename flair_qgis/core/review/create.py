@@ -32,7 +32,16 @@ from ..score.alignment import raster_classes
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid
-from .sampling import DESIGNS, class_pixel_areas_m2, count_classes, sample_pixels
+from .identity import file_identity
+from .sampling import (
+    DESIGNS,
+    ConfidenceSplit,
+    class_pixel_areas_m2,
+    count_classes,
+    sample_pixels,
+    stratum_band,
+    stratum_map_class,
+)
 from .store import create_review_file
 
 
@@ -51,8 +60,14 @@ class SampleRequest:
         reference_polygons: reference polygons (GeoDataFrame or vector file), or None.
         reference_field: class field of the polygons.
         reference_name: the reference layer's name (recorded in the design table).
-        confidence_path: optional confidence raster.
+        reference_identity: which layer the reference is (:mod:`.identity`), recorded so that
+            ``flair:apply_review`` refuses another one; None: the raster file's, else unknown.
+        confidence_path: optional confidence raster (required by ``stratified_confidence``).
         extent: only this area (prediction CRS), or None.
+        confidence_threshold: ``stratified_confidence``: band "high" is confidence >= this.
+        low_confidence_share: ``stratified_confidence``: share of ``samples`` in the low band.
+        double_review: share (0..1) of items marked ``double = 1`` for a second interpreter,
+            spread over the strata (:func:`double_items`).
     """
 
     prediction_path: str
@@ -65,8 +80,58 @@ class SampleRequest:
     reference_polygons: object | None = None
     reference_field: str = ""
     reference_name: str = ""
+    reference_identity: dict | None = None
     confidence_path: str | None = None
     extent: tuple[float, float, float, float] | None = None
+    confidence_threshold: float = 0.7
+    low_confidence_share: float = 0.5
+    double_review: float = 0.0
+
+
+def _check_request(request: SampleRequest) -> None:
+    if request.design not in DESIGNS:
+        raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
+    if request.samples <= 0:
+        raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
+    if not 0.0 <= request.double_review <= 1.0:
+        raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
+    if request.design == "stratified_confidence":
+        if not request.confidence_path:
+            raise InputError(
+                "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
+                "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE)."
+            )
+        if not 0.0 < request.confidence_threshold <= 1.0:
+            raise InputError(f"CONFIDENCE_THRESHOLD must be in (0, 1] (got {request.confidence_threshold}).")
+        if not 0.0 <= request.low_confidence_share <= 1.0:
+            raise InputError(f"LOW_CONFIDENCE_SHARE must be in [0, 1] (got {request.low_confidence_share}).")
+
+
+def double_items(strata: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
+    """Which items a second interpreter reviews: ``round(share * n)`` items spread over the strata
+    in proportion to their items (largest remainders), chosen at random inside each stratum.
+
+    Args:
+        strata: ``(n,)`` stratum of each item.
+        share: 0..1.
+        rng: seeded generator.
+
+    Returns:
+        ``(n,)`` 0/1 flags.
+    """
+    flags = np.zeros(len(strata), dtype=np.int64)
+    if share <= 0 or len(strata) == 0:
+        return flags
+    values, counts = np.unique(strata, return_counts=True)
+    quota = share * counts
+    sizes = np.floor(quota).astype(np.int64)
+    left = round(share * len(strata)) - int(sizes.sum())
+    for k in np.argsort(-(quota - sizes), kind="stable")[: max(left, 0)]:
+        sizes[k] += 1
+    for value, size in zip(values.tolist(), sizes.tolist()):
+        members = np.flatnonzero(strata == value)
+        flags[rng.choice(members, size=min(size, len(members)), replace=False)] = 1
+    return flags
 
 
 def create_review(
@@ -84,30 +149,46 @@ def create_review(
         InputError: bad parameters or inputs (the message says what to do); nothing is written.
         Canceled: on cancel; nothing is written.
     """
-    if request.design not in DESIGNS:
-        raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
-    if request.samples <= 0:
-        raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
+    _check_request(request)
     output_path = check_output_path(request.output_path, "review GeoPackage")
     reference = request.reference_raster or _path_or_none(request.reference_polygons)
     inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
     check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
+    split = (
+        ConfidenceSplit(request.confidence_path, request.confidence_threshold, request.low_confidence_share)
+        if request.design == "stratified_confidence" and request.confidence_path
+        else None
+    )
     if request.design == "suspicious":
         grid, strata, items = _suspicious_items(request, is_canceled, on_progress)
     else:
         grid, strata, pixels = sample_pixels(
             request.prediction_path, request.design, request.samples, min_per_class=request.min_per_class,
-            seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress,
+            seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress, split=split,
         )  # fmt: skip
         if len(pixels) == 0:
             raise InputError("The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.")
         items = _pixel_items(request, grid, pixels)
-    pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled)
+    # Its own stream (seed + 1): the sample of a seed stays the same with or without a second interpreter.
+    items["double"] = double_items(
+        items["stratum"].to_numpy(), request.double_review, np.random.default_rng(request.seed + 1)
+    )
+    pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled, split=split)
     design = _design_table(request, grid, strata, items, pixel_area_m2)
-    create_review_file(output_path, items, strata, pixel_area_m2, design)
+    create_review_file(output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata))
     if on_progress is not None:
         on_progress(100.0)
     return {"path": output_path, "items": len(items), "strata": strata, "design": request.design}
+
+
+STRATIFIED = ("stratified", "stratified_confidence")
+
+
+def strata_columns(design: str, strata: dict[int, int]) -> dict[int, tuple[int, str | None]]:
+    """``map_class`` and ``confidence_band`` of each stratum (the band only under ``stratified_confidence``)."""
+    if design == "stratified_confidence":
+        return {h: (stratum_map_class(h), stratum_band(h)) for h in strata}
+    return {h: (h, None) for h in strata}
 
 
 def _path_or_none(reference: object) -> str | None:
@@ -117,7 +198,8 @@ def _path_or_none(reference: object) -> str | None:
 def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     import geopandas as gpd
 
-    rows, cols, classes = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    rows, cols, strata = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    classes = strata // 2 if request.design == "stratified_confidence" else strata
     xs, ys = grid.transform * (cols + 0.5, rows + 0.5)
     labels = _labels_at(request, grid, rows, cols, np.asarray(xs), np.asarray(ys))
     confidence = (
@@ -132,7 +214,7 @@ def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     return gpd.GeoDataFrame(
         {
             "item_id": np.arange(1, len(pixels) + 1),
-            "stratum": classes if request.design == "stratified" else np.zeros(len(pixels), dtype=np.int64),
+            "stratum": strata if request.design in STRATIFIED else np.zeros(len(pixels), dtype=np.int64),
             "map_class": classes,
             "label_class": labels,
             "confidence": confidence,
@@ -219,7 +301,8 @@ def _design_table(
     request: SampleRequest, grid: Grid, strata: dict[int, int], items, pixel_area_m2: dict[int, float]
 ) -> dict[str, object]:
     declared = {c.value: c for c in raster_classes(request.prediction_path)}
-    seen = set(strata) | {int(v) for v in items["label_class"].dropna().tolist()}
+    seen = {int(v) for v in items["map_class"].tolist()} | {int(v) for v in items["label_class"].dropna().tolist()}
+    seen |= {stratum_map_class(h) for h in strata} if request.design == "stratified_confidence" else set(strata)
     classes = [
         {"value": v, "name": declared[v].name if v in declared else f"class {v}",
          "color": (declared[v].color if v in declared else "") or default_color(v)}
@@ -236,7 +319,12 @@ def _design_table(
         "reference_kind": "raster"
         if request.reference_raster
         else ("polygons" if request.reference_polygons is not None else ""),
+        "reference_identity": request.reference_identity
+        or (file_identity(request.reference_raster, "gdal") if request.reference_raster else None),
         "confidence": request.confidence_path or "",
+        "confidence_threshold": request.confidence_threshold,
+        "low_confidence_share": request.low_confidence_share,
+        "double_review": request.double_review,
         "extent": list(request.extent) if request.extent else None,
         "crs_wkt": grid.crs_wkt or "",
         "pixel_area_m2": sum(strata[h] * pixel_area_m2[h] for h in strata) / sum(strata.values()),

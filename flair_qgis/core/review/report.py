@@ -22,20 +22,31 @@ are left out and counted (nonresponse: see ``response``).
   pixels) nulls the standard errors that need it, each with a note.
 * ``response``: whether the reviewed items are a prefix of the review order, else how many were
   skipped (or marked unsure) before the last reviewed one, with a warning.
+* ``stratified_confidence``: the strata (map class x confidence band) are not the map classes;
+  the same estimators then are Stehman's (2014): OA and areas as stratified means, UA, PA and
+  label-error rates as combined ratios (``estimator`` says so).
+* Two interpreters: an item's true class is the adjudicated one where there is one, else the
+  first interpreter's. ``agreement`` gives Cohen's kappa and Gwet's AC1 on the true classes of
+  the double-reviewed items (:mod:`flair_qgis.core.review.agreement`), ``disagreements`` the
+  items whose two classes differ, ``seconds`` the median time per verdict per reviewer and per
+  true class.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
 import os
+import statistics
 
 import numpy as np
 
 from ..atomic import check_output_path, write_text_atomic
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
+from .agreement import agreement
 from .estimators import (
     STRATIFIED_RATIO_METHOD,
     WILSON_METHOD,
@@ -71,9 +82,33 @@ def _units(items: list[ReviewItem]) -> list[ReviewItem]:
     return [i for i in items if i.verdict in ("correct", "wrong") and i.true_class is not None]
 
 
+STRATIFIED = ("stratified", "stratified_confidence")
+STEHMAN_NOTE = "strata are map class x confidence band, not the map classes: Stehman (2014) estimators"
+
+
 def _strata_of(store: ReviewStore, design: str) -> dict[int, int]:
-    """``N_h`` of the design's strata: the map classes, or one stratum 0 for random and grid."""
-    return dict(store.strata) if design == "stratified" else {0: sum(store.strata.values())}
+    """``N_h`` of the design's strata: the map classes (or class x confidence band), or one stratum
+    0 for random and grid."""
+    return dict(store.strata) if design in STRATIFIED else {0: sum(store.strata.values())}
+
+
+def stratum_name(design: str, stratum: int) -> str:
+    """A stratum as a reader names it: ``class 5``, or ``class 5, low confidence``."""
+    if design == "stratified_confidence":
+        return f"class {stratum // 2}, {'low' if stratum % 2 == 0 else 'high'} confidence"
+    return f"class {stratum}"
+
+
+def adjudicated(store: ReviewStore, items: list[ReviewItem]) -> list[ReviewItem]:
+    """The items with the adjudicated true class where the two interpreters' classes were settled."""
+    decided = store.adjudications()
+    if not decided:
+        return items
+    return [
+        dataclasses.replace(i, true_class=decided[i.item_id][0]) if i.item_id in decided and i.true_class is not None
+        else i
+        for i in items
+    ]  # fmt: skip
 
 
 def _missing(strata: dict[int, int], units: list[ReviewItem]) -> list[int]:
@@ -100,7 +135,7 @@ def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
         note = f"{wrong} of {len(labelled)} reviewed items wrong; {NOT_PROBABILITY}"
         blank = {"rate": None, "ci95": None, "se": None}
         return {**out, **blank, "estimator": "none", "note": note, "per_class": [{**c, **blank} for c in per_class]}
-    if design != "stratified":
+    if design not in STRATIFIED:
 
         def wilson(bad: int, n: int) -> dict:
             return {"rate": bad / n if n else None, "se": None, "ci95": _interval(wilson_interval(bad, n))}
@@ -135,24 +170,30 @@ def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
 
 def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> dict | None:
     design = store.design.get("design", "")
-    if design not in ("stratified", "random", "grid"):
+    if design not in ("stratified", "random", "grid", "stratified_confidence"):
         return None
     units = _units(items)
     strata = _strata_of(store, design)
     missing = _missing(strata, units)
     out: dict = {
         "reviewed": len(units), "strata_without_reviewed_items": missing, "z": Z95,
-        "estimator": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction"
-        if design == "stratified" else "simple random sample (one stratum)",
-        "complete": not missing and bool(units), "notes": [GRID_NOTE] if design == "grid" else [],
+        "estimator": {
+            "stratified": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction",
+            "stratified_confidence": "Stehman (2014): strata differ from the map classes; stratified means and "
+            "combined ratios, finite-population correction",
+        }.get(design, "simple random sample (one stratum)"),
+        "complete": not missing and bool(units),
+        "strata_names": {str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED else {},
+        "notes": [GRID_NOTE] if design == "grid" else [STEHMAN_NOTE] if design == "stratified_confidence" else [],
     }  # fmt: skip
     blank: dict = {"overall_accuracy": None, "overall_accuracy_se": None, "classes": []}
     if missing or not units:
         return {**out, **blank}
-    areas = store.stratum_pixel_area_m2 if design == "stratified" else store.pixel_area_m2
+    areas = store.stratum_pixel_area_m2 if design in STRATIFIED else store.pixel_area_m2
+    owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata}}.get(design)
     est = design_estimate(
         [i.stratum for i in units], [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],
-        strata, areas, {h: h for h in strata} if design == "stratified" else None,
+        strata, areas, owner,
     )  # fmt: skip
     notes = out["notes"] + [
         f"stratum {h} has a single reviewed item: standard errors that need its variance are null"
@@ -203,6 +244,35 @@ def _response(store: ReviewStore, items: list[ReviewItem]) -> dict:
     return out
 
 
+def _agreement(store: ReviewStore, items: list[ReviewItem]) -> dict:
+    """Kappa and AC1 on the true classes of the items both interpreters decided."""
+    second = store.second_reviews()
+    pairs = [
+        (int(i.true_class), int(second[i.item_id].true_class))  # type: ignore[arg-type]
+        for i in items
+        if i.item_id in second and i.verdict in ("correct", "wrong") and i.true_class is not None
+        and second[i.item_id].verdict in ("correct", "wrong") and second[i.item_id].true_class is not None
+    ]  # fmt: skip
+    out = agreement([a for a, _ in pairs], [b for _, b in pairs])
+    return {**out, "double_items": len(store.doubles()), "second_reviewed": len(second),
+            "adjudicated": len(store.adjudications())}  # fmt: skip
+
+
+def _seconds(store: ReviewStore, items: list[ReviewItem]) -> dict:
+    """Median seconds per verdict, per reviewer and per true class (first and second reviews)."""
+    times = store.seconds()
+    rows = [(i.reviewer, i.true_class, times[i.item_id]) for i in items if i.item_id in times and i.verdict]
+    rows += [(r.reviewer, r.true_class, r.seconds) for r in store.second_reviews().values() if r.seconds is not None]
+
+    def medians(key: int) -> dict[str, float]:
+        groups: dict[str, list[float]] = {}
+        for row in rows:
+            groups.setdefault(str(row[key] if row[key] is not None else ""), []).append(float(row[2]))
+        return {k: statistics.median(v) for k, v in sorted(groups.items())}
+
+    return {"verdicts": len(rows), "median_per_reviewer": medians(0), "median_per_class": medians(1)}
+
+
 def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> dict:
     """The report of a review (see the module docstring for the keys).
 
@@ -210,7 +280,8 @@ def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> 
         store: the open review.
         items: the items as already read (default: read them now).
     """
-    items = store.items() if items is None else items
+    first = store.items() if items is None else items
+    items = adjudicated(store, first)
     names = class_names(store)
     return {
         "review": store.path,
@@ -221,6 +292,9 @@ def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> 
         "label_errors": _label_errors(store, items, names),
         "map_accuracy": _map_accuracy(store, items, names),
         "response": _response(store, items),
+        "agreement": _agreement(store, first),
+        "disagreements": store.disagreements(first),
+        "seconds": _seconds(store, first),
     }
 
 
@@ -240,8 +314,12 @@ def report_csv(report: dict) -> str:
         )  # fmt: skip
     for entry in accuracy.get("classes", []):
         rows.setdefault(entry["value"], {}).update(entry)
-    for value in accuracy.get("strata_without_reviewed_items", []):
-        rows.setdefault(value, {"value": value, "name": f"class {value}"}).update(note="no reviewed item")
+    by_band = report.get("design") == "stratified_confidence"
+    for stratum in accuracy.get("strata_without_reviewed_items", []):
+        value = stratum // 2 if by_band else stratum
+        row = rows.setdefault(value, {"value": value, "name": f"class {value}"})
+        what = f"no reviewed item ({stratum_name(report.get('design', ''), stratum)} stratum)" if by_band else ""
+        row["note"] = "; ".join(n for n in (row.get("note", ""), what or "no reviewed item") if n)
     notes = [f"label errors: {errors['estimator']}"] + [errors["note"]] * bool(errors.get("note"))
     if accuracy and not accuracy.get("complete", True):
         notes.append(

@@ -10,6 +10,12 @@ Designs (``DESIGNS``):
 * ``grid``: systematic sample: pixel centres every ``step = round(sqrt(N / SAMPLES))`` pixels in
   both directions from a random offset in ``[0, step)`` (about ``SAMPLES`` points).
 * ``suspicious``: reference polygons in decreasing suspicion (:func:`flair_qgis.core.labels.rank_labels`).
+* ``stratified_confidence``: stratified random pixel sample whose strata are map class x
+  confidence band (:func:`confidence_strata`: confidence below ``CONFIDENCE_THRESHOLD``, or
+  missing, is band 0 "low", the rest band 1 "high"). ``LOW_CONFIDENCE_SHARE`` of ``SAMPLES`` goes
+  to the low strata and the rest to the high strata, each share in proportion to ``N_h`` with
+  ``MIN_PER_CLASS`` per stratum (:func:`allocate_confidence`). The strata are not the map classes:
+  the estimates are Stehman's (2014).
 
 Memory: two passes over windows of the class map; the first counts pixels per class, the second
 draws the chosen ranks per class in each window. Nothing is held but counts and the sample.
@@ -20,7 +26,9 @@ sample of every stratum. Grid items run row by row (a systematic sweep, as in Th
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,25 +37,83 @@ from ..score.evaluate import prediction_grid, windows
 from ..score.reference import ClassRasterSource
 from ..segment.grid import Grid
 
-DESIGNS = ("stratified", "random", "grid", "suspicious")
+DESIGNS = ("stratified", "random", "grid", "suspicious", "stratified_confidence")
+PIXEL_DESIGNS = ("stratified", "random", "grid", "stratified_confidence")
+CONFIDENCE_BANDS = ("low", "high")
+"""Band 0 and 1 of ``stratified_confidence``."""
+
+
+def confidence_strata(classes: np.ndarray, confidence: np.ndarray, known: np.ndarray, threshold: float) -> np.ndarray:
+    """Stratum of each pixel under ``stratified_confidence``: ``2 * map class + band``.
+
+    Args:
+        classes: map class values.
+        confidence: confidence values, same shape.
+        known: where the confidence is valid (elsewhere the pixel is in the low band: the model
+            gave no confidence, so it is not known to be sure).
+        threshold: band 1 ("high") is ``confidence >= threshold``.
+    """
+    high = known & (np.nan_to_num(confidence.astype(np.float64), nan=-np.inf) >= threshold)
+    return 2 * classes.astype(np.int64) + high.astype(np.int64)
+
+
+def stratum_map_class(stratum: int) -> int:
+    """The map class of a ``stratified_confidence`` stratum."""
+    return stratum // 2
+
+
+def stratum_band(stratum: int) -> str:
+    """The confidence band (``low`` or ``high``) of a ``stratified_confidence`` stratum."""
+    return CONFIDENCE_BANDS[stratum % 2]
+
+
+@dataclass(frozen=True)
+class ConfidenceSplit:
+    """How ``stratified_confidence`` reads the confidence raster: its path, the threshold and the
+    share of the sample given to the low band."""
+
+    path: str
+    threshold: float = 0.7
+    low_share: float = 0.5
+
 
 Progress = Callable[[float], None] | None
 CancelCheck = Callable[[], bool] | None
 
 
 def _window_reads(
-    grid: Grid, prediction_path: str, is_canceled: CancelCheck, on_progress: Progress, share: tuple[float, float]
+    grid: Grid,
+    prediction_path: str,
+    is_canceled: CancelCheck,
+    on_progress: Progress,
+    share: tuple[float, float],
+    split: ConfidenceSplit | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
-    """``(row, col, values, valid)`` for each window, in a fixed order; progress in ``share``."""
+    """``(row, col, values, valid)`` for each window, in a fixed order; progress in ``share``.
+
+    ``values`` are the map classes, or with ``split`` the ``stratified_confidence`` strata.
+    """
     plan = windows(grid)
-    with ClassRasterSource(prediction_path, grid).open() as reader:
+    with contextlib.ExitStack() as stack:
+        reader = stack.enter_context(ClassRasterSource(prediction_path, grid).open())
+        confidence = stack.enter_context(_confidence_source(split.path, grid).open()) if split else None
         for done, (row, col, rows, cols) in enumerate(plan):
             if is_canceled is not None and is_canceled():
                 raise Canceled()
             values, valid = reader.read(row, col, rows, cols)
+            if split is not None and confidence is not None:
+                level, known = confidence.read(row, col, rows, cols)
+                values = confidence_strata(values, level, known, split.threshold)
             yield row, col, values, valid
             if on_progress is not None:
                 on_progress(share[0] + (share[1] - share[0]) * (done + 1) / len(plan))
+
+
+def _confidence_source(path: str, grid: Grid) -> ClassRasterSource:
+    from ..crs import same_crs
+    from ..score.reference import raster_info
+
+    return ClassRasterSource(path, grid, assume_grid_crs=same_crs(grid.crs_wkt, raster_info(path).crs_wkt))
 
 
 def count_classes(
@@ -56,15 +122,18 @@ def count_classes(
     *,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
+    split: ConfidenceSplit | None = None,
 ) -> dict[int, int]:
-    """Valid pixels per class value of the class map on ``grid`` (``N_h``).
+    """Valid pixels per class value of the class map on ``grid`` (``N_h``); per
+    ``stratified_confidence`` stratum with ``split``.
 
     Raises:
         InputError: no valid pixel at all (nothing to stratify).
         Canceled: on cancel.
     """
     totals: dict[int, int] = {}
-    for _row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0)):
+    reads = _window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0), split)
+    for _row, _col, values, valid in reads:
         classes, counts = np.unique(values[valid], return_counts=True)
         for value, count in zip(classes.tolist(), counts.tolist()):
             totals[int(value)] = totals.get(int(value), 0) + int(count)
@@ -77,13 +146,18 @@ def count_classes(
 
 
 def class_pixel_areas_m2(
-    prediction_path: str, grid: Grid, strata: Mapping[int, int], *, is_canceled: CancelCheck = None
+    prediction_path: str,
+    grid: Grid,
+    strata: Mapping[int, int],
+    *,
+    is_canceled: CancelCheck = None,
+    split: ConfidenceSplit | None = None,
 ) -> dict[int, float]:
-    """Mean pixel area (m²) per class (one more pass over the map only for a geographic CRS)."""
+    """Mean pixel area (m²) per stratum (one more pass over the map only for a geographic CRS)."""
     from .areas import stratum_pixel_areas_m2
 
     def windows_read():
-        for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0)):
+        for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0), split):
             yield row, values, valid
 
     return stratum_pixel_areas_m2(grid, strata, windows_read)
@@ -134,19 +208,21 @@ def draw_pixels(
     *,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
+    split: ConfidenceSplit | None = None,
 ) -> np.ndarray:
     """The pixels holding the chosen ranks, counted in window order.
 
     Args:
-        ranks: per class value, sorted ranks among that class's valid pixels; key None: ranks
-            among all valid pixels.
+        ranks: per class value (per stratum with ``split``), sorted ranks among that class's
+            valid pixels; key None: ranks among all valid pixels.
 
     Returns:
-        ``(n, 3)`` int64 array of ``row, col, class`` in grid pixels.
+        ``(n, 3)`` int64 array of ``row, col, class`` (or stratum) in grid pixels.
     """
     seen = dict.fromkeys(ranks, 0)
     found: list[np.ndarray] = []
-    for row, col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
+    reads = _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0), split)
+    for row, col, values, valid in reads:
         cols = values.shape[1]
         flat, flat_valid = values.ravel(), valid.ravel()
         for key, chosen in ranks.items():
@@ -196,20 +272,22 @@ def sample_pixels(
     extent: tuple[float, float, float, float] | None = None,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
+    split: ConfidenceSplit | None = None,
 ) -> tuple[Grid, dict[int, int], np.ndarray]:
     """Draw a pixel sample of a class map.
 
     Args:
         prediction_path: the class map.
-        design: ``stratified``, ``random`` or ``grid``.
+        design: ``stratified``, ``random``, ``grid`` or ``stratified_confidence``.
         samples: total sample size wanted (> 0).
-        min_per_class: stratified only: the minimum per stratum.
+        min_per_class: stratified designs only: the minimum per stratum.
         seed: random seed (same seed, same sample).
         extent: only this area (prediction CRS).
+        split: ``stratified_confidence`` only: the confidence raster, threshold and low share.
 
     Returns:
-        ``(grid, N_h per class, pixels)`` with pixels an ``(n, 3)`` array of row, col, class in
-        review order.
+        ``(grid, N_h per stratum, pixels)`` with pixels an ``(n, 3)`` array of row, col, stratum
+        (the map class, except under ``stratified_confidence``) in review order.
 
     Raises:
         InputError: samples <= 0, unknown design, no valid pixel, unreadable raster.
@@ -217,10 +295,13 @@ def sample_pixels(
     """
     if samples <= 0:
         raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
-    if design not in DESIGNS[:3]:
-        raise InputError(f"Unknown pixel design '{design}': use stratified, random or grid.")
+    if design not in PIXEL_DESIGNS:
+        raise InputError(f"Unknown pixel design '{design}': use {', '.join(PIXEL_DESIGNS)}.")
+    if design == "stratified_confidence" and split is None:
+        raise InputError("DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE.")
+    split = split if design == "stratified_confidence" else None
     grid = prediction_grid(prediction_path, extent)
-    strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress)
+    strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress, split=split)
     rng = np.random.default_rng(seed)
     if design == "grid":
         step_px, offset = grid_plan(strata, samples, rng)
@@ -229,8 +310,9 @@ def sample_pixels(
             strata,
             draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress),
         )
-    ranks = plan_ranks(strata, design, samples, min_per_class, rng)
-    pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress)
+    low_share = split.low_share if split else 0.5
+    ranks = plan_ranks(strata, design, samples, min_per_class, rng, low_share)
+    pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress, split=split)
     return grid, strata, pixels[rng.permutation(len(pixels))]
 
 
@@ -240,15 +322,35 @@ def grid_plan(strata: Mapping[int, int], samples: int, rng: np.random.Generator)
     return step_px, (int(rng.integers(step_px)), int(rng.integers(step_px)))
 
 
+def allocate_confidence(
+    strata: Mapping[int, int], samples: int, min_per_class: int, low_share: float
+) -> dict[int, int]:
+    """``stratified_confidence`` allocation: ``round(low_share * samples)`` to the low-band strata,
+    the rest to the high band, each with :func:`allocate` (``MIN_PER_CLASS`` per stratum, the rest in
+    proportion to ``N_h``). A band without pixels gives its share to the other.
+    """
+    low = {h: n for h, n in strata.items() if h % 2 == 0}
+    high = {h: n for h, n in strata.items() if h % 2 == 1}
+    to_low = round(min(max(low_share, 0.0), 1.0) * samples) if low and high else (samples if low else 0)
+    return {**allocate(low, to_low, min_per_class), **allocate(high, samples - to_low, min_per_class)}
+
+
 def plan_ranks(
-    strata: Mapping[int, int], design: str, samples: int, min_per_class: int, rng: np.random.Generator
+    strata: Mapping[int, int],
+    design: str,
+    samples: int,
+    min_per_class: int,
+    rng: np.random.Generator,
+    low_share: float = 0.5,
 ) -> dict[int | None, np.ndarray]:
     """The ranks drawn by the random designs, before they are found in the map.
 
     Args:
-        strata: ``N_h`` per class.
-        design: ``stratified`` (ranks per class, :func:`allocate`) or ``random`` (ranks among all
+        strata: ``N_h`` per stratum.
+        design: ``stratified`` (ranks per class, :func:`allocate`), ``stratified_confidence``
+            (ranks per stratum, :func:`allocate_confidence`) or ``random`` (ranks among all
             valid pixels, key None).
+        low_share: ``stratified_confidence`` only.
         samples: sample size wanted.
         min_per_class: stratified only.
         rng: the seeded generator (its state moves on: the caller shuffles with it next).
@@ -256,7 +358,11 @@ def plan_ranks(
     Returns:
         Per class value (None: all valid pixels), sorted distinct ranks.
     """
-    if design == "stratified":
-        sizes = allocate(strata, samples, min_per_class)
+    if design in ("stratified", "stratified_confidence"):
+        sizes = (
+            allocate(strata, samples, min_per_class)
+            if design == "stratified"
+            else allocate_confidence(strata, samples, min_per_class, low_share)
+        )
         return {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
     return {None: _choose_ranks(rng, sum(strata.values()), samples)}

@@ -7,11 +7,25 @@ item is re-read, so progress and figures follow the file.
 Class keys: the review's classes, sorted by value, are given keys by position: the first nine
 ``1``..``9``, the tenth ``0``, the next ten ``Shift+1``..``Shift+0`` (20 classes by keyboard; the
 class list takes clicks for more).
+
+Modes (:data:`MODES`):
+
+* ``first``: every item, verdicts in layer ``review`` (the first interpreter);
+* ``second``: only the items marked ``double``, shown *blind*: the item carries the second
+  interpreter's own verdict (none at first), never the first one's; verdicts go to table
+  ``second_review``;
+* ``adjudicate``: the *Disagreements* queue, the items whose two true classes differ;
+  :meth:`ReviewSession.opinions` gives both classes, a class chosen goes to table ``adjudication``.
+
+Each verdict records ``seconds``: the time from showing the item to the verdict (``clock``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..nomenclature import ClassInfo, default_color
@@ -19,6 +33,7 @@ from .report import review_report
 from .store import ReviewItem, ReviewStore
 
 KEYS_PER_ROW = 10
+MODES = ("first", "second", "adjudicate")
 
 
 @dataclass(frozen=True)
@@ -60,15 +75,67 @@ class ReviewSession:
     Args:
         store: the open review (the session closes it in :meth:`close`).
         reviewer: written with every verdict.
+        mode: one of :data:`MODES` (module docstring).
+        clock: seconds from an arbitrary origin (``time.monotonic``), for ``seconds``.
+
+    Raises:
+        ValueError: unknown mode.
     """
 
-    def __init__(self, store: ReviewStore, reviewer: str = "") -> None:
+    def __init__(
+        self,
+        store: ReviewStore,
+        reviewer: str = "",
+        mode: str = "first",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown review mode {mode!r}")
         self.store = store
         self.reviewer = reviewer
-        self.items = store.items()
-        self.keys = class_keys(review_classes(store, self.items))
+        self.mode = mode
+        self.clock = clock
+        every = store.items()
+        self.keys = class_keys(review_classes(store, every))
+        self.items = [self._shown(i) for i in self._queue(every)]
         self.only_unreviewed = False
         self.index = self.first_unreviewed()
+        self._shown_at = clock()
+
+    def _queue(self, items: list[ReviewItem]) -> list[ReviewItem]:
+        if self.mode == "second":
+            doubles = self.store.doubles()
+            return [i for i in items if i.item_id in doubles]
+        if self.mode == "adjudicate":
+            disputed = set(self.store.disagreements(items))
+            return [i for i in items if i.item_id in disputed]
+        return items
+
+    def _shown(self, item: ReviewItem) -> ReviewItem:
+        """The item as this mode shows it: blind to the first verdict for the second interpreter;
+        with the adjudicated class (if any) as its verdict when adjudicating."""
+        if self.mode == "second":
+            own = self.store.second_reviews().get(item.item_id)
+            return dataclasses.replace(
+                item, verdict=own.verdict if own else "", true_class=own.true_class if own else None,
+                reviewer=own.reviewer if own else "", reviewed_at=own.reviewed_at if own else "",
+                note=own.note if own else "",
+            )  # fmt: skip
+        if self.mode == "adjudicate":
+            decided = self.store.adjudications().get(item.item_id)
+            verdict = "" if decided is None else ("correct" if decided[0] == item.label_class else "wrong")
+            return dataclasses.replace(item, verdict=verdict, true_class=decided[0] if decided else None)
+        return item
+
+    def opinions(self, item: ReviewItem | None = None) -> tuple[int | None, int | None, int | None]:
+        """``(first, second, adjudicated)`` true classes of an item (the current one by default)."""
+        item = item or self.current
+        if item is None:
+            return None, None, None
+        first = self.store.item(item.item_id).true_class
+        second = self.store.second_reviews().get(item.item_id)
+        decided = self.store.adjudications().get(item.item_id)
+        return first, second.true_class if second else None, decided[0] if decided else None
 
     def close(self) -> None:
         """Close the file (verdicts are already on disk)."""
@@ -107,10 +174,12 @@ class ReviewSession:
         return self.refresh()
 
     def refresh(self) -> ReviewItem | None:
-        """Re-read the current item from the file (another session may have decided it)."""
+        """Re-read the current item from the file (another session may have decided it); the
+        clock for ``seconds`` starts again."""
+        self._shown_at = self.clock()
         if not self.items:
             return None
-        self.items[self.index] = self.store.item(self.items[self.index].item_id)
+        self.items[self.index] = self._shown(self.store.item(self.items[self.index].item_id))
         return self.items[self.index]
 
     def expected_class(self) -> int | None:
@@ -125,7 +194,13 @@ class ReviewSession:
         item = self.current
         if item is None:
             return None
-        self.store.set_verdict(item.item_id, verdict, true_class, self.reviewer)
+        seconds = max(0.0, self.clock() - self._shown_at)
+        if self.mode == "second":
+            self.store.set_second_verdict(item.item_id, verdict, true_class, self.reviewer, seconds)
+        elif self.mode == "adjudicate":
+            self.store.set_adjudication(item.item_id, true_class if verdict != "unsure" else None, self.reviewer)
+        else:
+            self.store.set_verdict(item.item_id, verdict, true_class, self.reviewer, seconds=seconds)
         return self.refresh()
 
     def confirm(self) -> ReviewItem | None:
@@ -141,9 +216,9 @@ class ReviewSession:
         return self.decide("unsure", None)
 
     def set_note(self, note: str) -> ReviewItem | None:
-        """Keep a note on the current item (saved at once)."""
+        """Keep a note on the current item (saved at once; first interpreter only)."""
         item = self.current
-        if item is None or note == item.note:
+        if item is None or note == item.note or self.mode != "first":
             return item
         self.store.set_note(item.item_id, note)
         return self.refresh()
@@ -154,5 +229,6 @@ class ReviewSession:
         return self.keys[position].info.value if position < len(self.keys) else None
 
     def report(self) -> dict:
-        """The review report over the items as they are now (no file read)."""
-        return review_report(self.store, self.items)
+        """The review report over the items as they are now (no file read for the first
+        interpreter; the other modes show items as they see them, so the report reads the file)."""
+        return review_report(self.store, self.items if self.mode == "first" else None)

@@ -4,9 +4,17 @@ Layout (created by :func:`create_review_file`, checked by :meth:`ReviewStore.ope
 
 * layer ``review``: one feature per item (point at a pixel centre, or a polygon) with the fields of
   :data:`FIELDS` (extra fields such as ``source_fid`` are allowed);
-* table ``review_strata``: ``stratum``, ``pixels`` (N_h inside the extent), ``pixel_area_m2``;
+* table ``review_strata``: ``stratum``, ``pixels`` (N_h inside the extent), ``pixel_area_m2``,
+  ``map_class`` and ``confidence_band`` (``low``/``high`` under ``stratified_confidence``, else null);
 * table ``review_design``: ``key``/``value`` text rows (design, samples, seed, inputs, class
-  names and colours as JSON), so a report needs nothing else.
+  names and colours as JSON), so a report needs nothing else;
+* two interpreters: layer ``review`` also has ``double`` (1: a second interpreter reviews the
+  item blind) and ``seconds`` (time from showing the item to the verdict); table
+  ``second_review`` (``item_id``, ``verdict``, ``true_class``, ``reviewer``, ``reviewed_at``,
+  ``seconds``, ``note``; one row per item) holds the second interpreter's verdicts and table
+  ``adjudication`` (``item_id``, ``true_class``, ``reviewer``, ``decided_at``) the class decided
+  where the two disagree. Reviews made before these existed open as they are; the tables are
+  created by the first write that needs them.
 
 Durability and sharing: each verdict is one SQLite transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``,
 ``synchronous=FULL``): when :meth:`ReviewStore.set_verdict` returns, the verdict is on disk, and a
@@ -46,6 +54,15 @@ FIELDS: tuple[tuple[str, str], ...] = (
     ("reviewer", "TEXT"),
     ("note", "TEXT"),
 )
+OPTIONAL_FIELDS: tuple[tuple[str, str], ...] = (("double", "INTEGER"), ("seconds", "REAL"))
+"""Fields of layer ``review`` that older reviews lack (read as 0 / null there)."""
+SECOND_TABLE = "second_review"
+ADJUDICATION_TABLE = "adjudication"
+_SECOND_COLUMNS = (
+    "item_id INTEGER PRIMARY KEY, verdict TEXT, true_class INTEGER, reviewer TEXT, reviewed_at TEXT, "
+    "seconds REAL, note TEXT"
+)
+_ADJUDICATION_COLUMNS = "item_id INTEGER PRIMARY KEY, true_class INTEGER, reviewer TEXT, decided_at TEXT"
 VERDICTS = ("correct", "wrong", "unsure")
 LOCK_TIMEOUT_S = 10.0
 """How long a write waits for another session's write before giving up."""
@@ -82,6 +99,7 @@ def create_review_file(
     strata: Mapping[int, int],
     pixel_area_m2: float | Mapping[int, float],
     design: Mapping[str, object],
+    strata_columns: Mapping[int, tuple[int, str | None]] | None = None,
 ) -> None:
     """Write a new review GeoPackage, completely or not at all.
 
@@ -92,6 +110,8 @@ def create_review_file(
         strata: ``N_h`` per stratum.
         pixel_area_m2: area of one pixel of the sampled grid (m²), or its mean per stratum.
         design: the design parameters (values JSON-encoded unless strings).
+        strata_columns: ``(map_class, confidence_band)`` per stratum (default: the stratum is the
+            map class, no band).
 
     Raises:
         InputError: bad output path.
@@ -106,7 +126,8 @@ def create_review_file(
         with sqlite3.connect(tmp) as conn:
             register_gpkg_functions(conn)
             _fill_item_fields(conn, items)
-            _write_design_tables(conn, strata, pixel_area_m2, design)
+            _write_design_tables(conn, strata, pixel_area_m2, design, strata_columns or {h: (h, None) for h in strata})
+            _create_interpreter_tables(conn)
 
     write_atomic(path, write, suffix=".gpkg")
 
@@ -118,18 +139,20 @@ def _fill_item_fields(conn: sqlite3.Connection, items) -> None:
         conn: the new GeoPackage, its review layer holding ``item_id`` and the geometries.
         items: the items (fields it lacks stay null; a null verdict becomes ``''``).
     """
-    for name, kind in FIELDS[1:]:
+    fields = (*FIELDS[1:], *OPTIONAL_FIELDS)
+    for name, kind in fields:
         conn.execute(f"ALTER TABLE {REVIEW_LAYER} ADD COLUMN {name} {kind}")
     rows = [
         (
-            *(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in FIELDS[1:]),
+            *(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in fields),
             int(items["item_id"].iloc[k]),
         )
         for k in range(len(items))
     ]
-    sets = ", ".join(f"{name} = ?" for name, _ in FIELDS[1:])
+    sets = ", ".join(f"{name} = ?" for name, _ in fields)
     conn.executemany(f"UPDATE {REVIEW_LAYER} SET {sets} WHERE item_id = ?", rows)
     conn.execute(f"UPDATE {REVIEW_LAYER} SET verdict = '' WHERE verdict IS NULL")
+    conn.execute(f"UPDATE {REVIEW_LAYER} SET double = 0 WHERE double IS NULL")
     conn.execute(f"CREATE UNIQUE INDEX {REVIEW_LAYER}_item_id ON {REVIEW_LAYER}(item_id)")
 
 
@@ -138,6 +161,7 @@ def _write_design_tables(
     strata: Mapping[int, int],
     pixel_area_m2: float | Mapping[int, float],
     design: Mapping[str, object],
+    strata_columns: Mapping[int, tuple[int, str | None]],
 ) -> None:
     """Write the strata and design tables and register them as GeoPackage attribute tables.
 
@@ -146,15 +170,20 @@ def _write_design_tables(
         strata: ``N_h`` per stratum.
         pixel_area_m2: area of one pixel of the sampled grid.
         design: the design parameters (values JSON-encoded unless strings).
+        strata_columns: ``(map_class, confidence_band)`` per stratum.
     """
-    conn.execute(f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL)")
+    conn.execute(
+        f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL, "
+        "map_class INTEGER, confidence_band TEXT)"
+    )
     conn.executemany(
-        f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?)",
+        f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?, ?, ?)",
         [
-            (int(s), int(n), float(pixel_area_m2[s] if isinstance(pixel_area_m2, Mapping) else pixel_area_m2))
+            (int(s), int(n), float(pixel_area_m2[s] if isinstance(pixel_area_m2, Mapping) else pixel_area_m2),
+             int(strata_columns[s][0]), strata_columns[s][1])
             for s, n in sorted(strata.items())
         ],
-    )
+    )  # fmt: skip
     conn.execute(f"CREATE TABLE {DESIGN_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
     values = {**design, "schema_version": SCHEMA_VERSION}
     conn.executemany(
@@ -166,6 +195,16 @@ def _write_design_tables(
         "INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
         [(STRATA_TABLE, STRATA_TABLE), (DESIGN_TABLE, DESIGN_TABLE)],
     )
+
+
+def _create_interpreter_tables(conn: sqlite3.Connection) -> None:
+    """The second interpreter's and the adjudication tables, registered as attribute tables."""
+    for table, columns in ((SECOND_TABLE, _SECOND_COLUMNS), (ADJUDICATION_TABLE, _ADJUDICATION_COLUMNS)):
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+        conn.execute(
+            "INSERT OR IGNORE INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
+            (table, table),
+        )
 
 
 def _db_value(value: object) -> object:
@@ -214,6 +253,19 @@ def _item(row: Sequence) -> ReviewItem:
         verdict=row[6] or "", true_class=row[7], reviewed_at=row[8] or "", reviewer=row[9] or "",
         note=row[10] or "", bounds=bounds, wkt=wkt,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SecondReview:
+    """The second interpreter's verdict on one item (table ``second_review``)."""
+
+    item_id: int
+    verdict: str
+    true_class: int | None
+    reviewer: str
+    reviewed_at: str
+    seconds: float | None
+    note: str
 
 
 class ReviewStore:
@@ -312,7 +364,13 @@ class ReviewStore:
         return dict(self._conn.execute(f'SELECT item_id, "{name}" FROM {REVIEW_LAYER}'))
 
     def set_verdict(
-        self, item_id: int, verdict: str, true_class: int | None, reviewer: str = "", note: str | None = None
+        self,
+        item_id: int,
+        verdict: str,
+        true_class: int | None,
+        reviewer: str = "",
+        note: str | None = None,
+        seconds: float | None = None,
     ) -> None:
         """Record a verdict for one item, durably (one transaction; the last write wins).
 
@@ -322,6 +380,8 @@ class ReviewStore:
             true_class: the class seen on the ground (None for unsure).
             reviewer: who decided.
             note: a free note (None leaves the stored note).
+            seconds: time from showing the item to the verdict (None leaves it; ignored on reviews
+                made before the field existed).
 
         Raises:
             InputError: unknown verdict or item, or the file stays locked by another program.
@@ -334,7 +394,121 @@ class ReviewStore:
         if note is not None:
             sql += ", note = ?"
             args.append(note)
+        if seconds is not None and self._has_column("seconds"):
+            sql += ", seconds = ?"
+            args.append(float(seconds))
         self._write(sql + " WHERE item_id = ?", (*args, int(item_id)))
+
+    def _has_column(self, name: str) -> bool:
+        return name in {row[1] for row in self._conn.execute(f"PRAGMA table_info({REVIEW_LAYER})")}
+
+    def _has_table(self, name: str) -> bool:
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        return bool(self._conn.execute(query, (name,)).fetchall())
+
+    def doubles(self) -> set[int]:
+        """Items marked for a second interpreter (``double = 1``); none in older reviews."""
+        return {int(k) for k, v in self.column("double").items() if v}
+
+    def seconds(self) -> dict[int, float]:
+        """``item_id -> seconds`` from showing the item to the first verdict, where recorded."""
+        return {int(k): float(v) for k, v in self.column("seconds").items() if isinstance(v, (int, float))}
+
+    def set_seconds(self, item_id: int, seconds: float) -> None:
+        """Record how long the first verdict took (no-op on a review made before ``seconds`` existed)."""
+        if self._has_column("seconds"):
+            self._write(f"UPDATE {REVIEW_LAYER} SET seconds = ? WHERE item_id = ?", (float(seconds), int(item_id)))
+
+    def second_reviews(self) -> dict[int, SecondReview]:
+        """The second interpreter's verdicts by item (empty without the table)."""
+        if not self._has_table(SECOND_TABLE):
+            return {}
+        rows = self._conn.execute(
+            f"SELECT item_id, verdict, true_class, reviewer, reviewed_at, seconds, note FROM {SECOND_TABLE}"
+        )
+        return {
+            int(r[0]): SecondReview(int(r[0]), r[1] or "", r[2], r[3] or "", r[4] or "", r[5], r[6] or "") for r in rows
+        }
+
+    def set_second_verdict(
+        self,
+        item_id: int,
+        verdict: str,
+        true_class: int | None,
+        reviewer: str,
+        seconds: float | None = None,
+        note: str = "",
+    ) -> None:
+        """Record the second interpreter's verdict on a ``double`` item, durably ("" clears it).
+
+        Raises:
+            InputError: unknown verdict or item, an item not marked ``double``, the same reviewer as
+                the first verdict, or the file stays locked.
+        """
+        if verdict not in (*VERDICTS, ""):
+            raise InputError(f"Unknown verdict '{verdict}': use one of {', '.join(VERDICTS)}.")
+        first = self.item(item_id)
+        if int(item_id) not in self.doubles():
+            raise InputError(f"Item {item_id} is not marked for a second review (field 'double').")
+        if verdict and reviewer and first.reviewer and reviewer == first.reviewer:
+            raise InputError(
+                f"{reviewer} gave the first verdict on item {item_id}: the second review must be another person's."
+            )
+        self._ensure_interpreter_tables()
+        if not verdict:
+            self._write(f"DELETE FROM {SECOND_TABLE} WHERE item_id = ?", (int(item_id),), rows=None)
+            return
+        when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self._write(
+            f"INSERT OR REPLACE INTO {SECOND_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (int(item_id), verdict, true_class, reviewer, when, seconds, note),
+        )
+
+    def adjudications(self) -> dict[int, tuple[int, str, str]]:
+        """``item_id -> (true_class, reviewer, decided_at)`` (empty without the table)."""
+        if not self._has_table(ADJUDICATION_TABLE):
+            return {}
+        rows = self._conn.execute(f"SELECT item_id, true_class, reviewer, decided_at FROM {ADJUDICATION_TABLE}")
+        return {int(r[0]): (int(r[1]), r[2] or "", r[3] or "") for r in rows if r[1] is not None}
+
+    def set_adjudication(self, item_id: int, true_class: int | None, reviewer: str) -> None:
+        """Record the class decided for an item the two interpreters disagree on (None clears it).
+
+        Raises:
+            InputError: unknown item, or the file stays locked.
+        """
+        self.item(item_id)
+        self._ensure_interpreter_tables()
+        if true_class is None:
+            self._write(f"DELETE FROM {ADJUDICATION_TABLE} WHERE item_id = ?", (int(item_id),), rows=None)
+            return
+        when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self._write(
+            f"INSERT OR REPLACE INTO {ADJUDICATION_TABLE} VALUES (?, ?, ?, ?)",
+            (int(item_id), int(true_class), reviewer, when),
+        )
+
+    def disagreements(self, items: list[ReviewItem] | None = None) -> list[int]:
+        """Items whose two interpreters gave different true classes, in review order (the
+        "Disagreements" queue; adjudicated ones included, see :meth:`adjudications`)."""
+        second = self.second_reviews()
+        items = self.items() if items is None else items
+        return [
+            i.item_id for i in items
+            if i.item_id in second and i.true_class is not None and second[i.item_id].true_class is not None
+            and second[i.item_id].true_class != i.true_class
+        ]  # fmt: skip
+
+    def _ensure_interpreter_tables(self) -> None:
+        if self._has_table(SECOND_TABLE) and self._has_table(ADJUDICATION_TABLE):
+            return
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            _create_interpreter_tables(self._conn)
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
 
     def set_note(self, item_id: int, note: str) -> None:
         """Record a free note for one item, durably (the verdict is left as it is).
@@ -344,7 +518,7 @@ class ReviewStore:
         """
         self._write(f"UPDATE {REVIEW_LAYER} SET note = ? WHERE item_id = ?", (note, int(item_id)))
 
-    def _write(self, sql: str, args: Sequence[object]) -> None:
+    def _write(self, sql: str, args: Sequence[object], rows: int | None = 1) -> None:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
@@ -354,7 +528,7 @@ class ReviewStore:
             ) from err
         try:
             changed = self._conn.execute(sql, args).rowcount
-            if changed != 1:
+            if rows is not None and changed != rows:
                 raise InputError(f"The review has no item {args[-1]}.")
             self._conn.execute("COMMIT")
         except BaseException:

@@ -1,0 +1,376 @@
+"""A corrected copy of reference polygons from a review, streamed feature by feature.
+
+Rule (issue 16): a polygon takes a new class only when the decided items (``correct`` or
+``wrong``, with a ``true_class``) that fall in it agree on one class. Items of one polygon
+that disagree are a *conflict*: the polygon is left as it is, and the conflict is listed in the
+output's table ``conflicts`` and in the result (the Processing log). ``unsure`` items and items
+without a verdict change nothing.
+
+Which polygon an item falls in:
+
+* an item with a ``source_fid`` (the ``suspicious`` design) belongs to that feature, but only
+  when its point (the item geometry's representative point, moved into the layer's CRS) lies in
+  that feature's polygon; otherwise the item is *refused* (listed in ``conflicts`` too): the
+  layer is not the one whose ids the review recorded, or the feature was redrawn since;
+* a point item belongs to the polygon holding its point (the feature with the largest id where
+  polygons overlap); an item in no polygon is counted as ``outside``.
+
+Memory: the items are looked up with one request each (by id, or by the point's box, which the
+provider answers from its spatial index), then the layer is read once, feature by feature, and
+written to the output GeoPackage in transactions of :data:`CHUNK` features. Nothing holds the
+layer. The layer reaches the core as a :class:`PolygonFeatures` (the QGIS adapter streams a
+``QgsVectorLayerFeatureSource``; :class:`FrameFeatures` wraps a GeoDataFrame).
+
+Output GeoPackage: layer ``reference_corrected`` (every field of the reference, feature ids
+kept, plus ``label_before``, the class before the review, and ``review_items``, how many
+decided items agree on the polygon's class, null where none) and table ``conflicts``
+(``polygon_fid``, ``label``, ``item_ids``, ``true_classes``, ``reason``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..atomic import check_output_path, write_atomic
+from ..errors import Canceled, InputError
+from ..paths import check_outputs_not_inputs
+from ..score.polygons import polygons_crs_wkt
+from .apply import _decided, _points
+from .identity import check_reference_identity
+from .store import ReviewItem, ReviewStore
+
+CHUNK = 10_000
+"""Features written per transaction (and between two cancel checks)."""
+OUTPUT_LAYER = "reference_corrected"
+CONFLICTS_TABLE = "conflicts"
+DISAGREE = "items disagree"
+OUTSIDE_FID = "point outside its source_fid polygon"
+MISSING_FID = "source_fid not in the layer"
+
+Feature = tuple[int, bytes, tuple]
+"""``(feature id, WKB geometry or b"", attribute values in the order of the fields)``."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A field of the reference: its name and kind (``int``, ``real`` or ``text``)."""
+
+    name: str
+    kind: str
+
+
+class PolygonFeatures(Protocol):
+    """A polygon layer the core reads feature by feature (any thread).
+
+    Attributes:
+        crs_wkt: the layer's CRS as WKT (None when unknown).
+        fields: the fields, in the order of each feature's values.
+        wkb_type: the layer's WKB geometry type (ISO code, as QGIS and OGR give it).
+        feature_count: the number of features (for progress), None when unknown.
+    """
+
+    crs_wkt: str | None
+    fields: tuple[FieldSpec, ...]
+    wkb_type: int
+    feature_count: int | None
+
+    def features(
+        self, *, fids: Sequence[int] | None = None, bounds: tuple[float, float, float, float] | None = None
+    ) -> Iterator[Feature]:
+        """The features with these ids, or whose boxes meet ``bounds``, or all of them."""
+        ...
+
+
+def _kind(dtype) -> str:
+    return "int" if dtype.kind in "iub" else "real" if dtype.kind == "f" else "text"
+
+
+@dataclass(frozen=True)
+class FrameFeatures:
+    """A GeoDataFrame as :class:`PolygonFeatures` (its index is the feature ids)."""
+
+    gdf: object
+    crs_wkt: str | None = None
+    fields: tuple[FieldSpec, ...] = ()
+    wkb_type: int = 6  # MultiPolygon: holds polygons and multipolygons
+    feature_count: int | None = None
+
+    @classmethod
+    def of(cls, gdf) -> FrameFeatures:
+        columns = [c for c in gdf.columns if c != gdf.geometry.name]
+        fields = tuple(FieldSpec(str(c), _kind(gdf[c].dtype)) for c in columns)
+        return cls(gdf[[*columns, gdf.geometry.name]], polygons_crs_wkt(gdf), fields, 6, len(gdf))
+
+    def features(self, *, fids=None, bounds=None) -> Iterator[Feature]:
+        gdf: Any = self.gdf
+        if fids is not None:
+            gdf = gdf[gdf.index.isin(list(fids))]
+        elif bounds is not None:
+            box = gdf.bounds
+            meets = (
+                (box.minx <= bounds[2]) & (box.maxx >= bounds[0]) & (box.miny <= bounds[3]) & (box.maxy >= bounds[1])
+            )
+            gdf = gdf[meets.to_numpy()]
+        names = [f.name for f in self.fields]
+        rows = gdf[names].itertuples(index=False, name=None)
+        for fid, row, geometry in zip(gdf.index, rows, gdf.geometry):
+            wkb = b"" if geometry is None or geometry.is_empty else geometry.wkb
+            yield int(fid), wkb, tuple(None if _isnan(v) else (v.item() if hasattr(v, "item") else v) for v in row)
+
+
+def _isnan(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+@dataclass
+class _Decision:
+    """The decided items of one polygon, and its label."""
+
+    label: object
+    items: list[ReviewItem] = field(default_factory=list)
+
+    @property
+    def classes(self) -> list[int]:
+        return sorted({int(i.true_class) for i in self.items})  # type: ignore[arg-type]
+
+
+def _contains(wkb: bytes, x: float, y: float) -> bool:
+    from shapely import wkb as shapely_wkb
+    from shapely.geometry import Point
+
+    return bool(wkb) and shapely_wkb.loads(wkb).intersects(Point(x, y))
+
+
+def _match_items(polygons: PolygonFeatures, field_index: int, items, xy, fids: dict) -> tuple[dict, list, int]:
+    """Which polygon each decided item belongs to (one request per item or per batch of ids).
+
+    Returns:
+        ``(decisions, refused, outside)``: per polygon id its :class:`_Decision`; refused items
+        as conflict rows; how many point items fell in no polygon.
+    """
+    decisions: dict[int, _Decision] = {}
+    refused: list[dict] = []
+    outside = 0
+    wanted = sorted({int(fids[i.item_id]) for i in items if fids.get(i.item_id) is not None})
+    by_fid = {fid: (wkb, values) for fid, wkb, values in polygons.features(fids=wanted)} if wanted else {}
+    for item, (x, y) in zip(items, xy):
+        fid = fids.get(item.item_id)
+        if fid is not None:
+            found = by_fid.get(int(fid))
+            if found is None or not _contains(found[0], x, y):
+                label = found[1][field_index] if found else None
+                reason = MISSING_FID if found is None else OUTSIDE_FID
+                refused.append(_conflict_row(int(fid), label, [item], reason))
+                continue
+            decisions.setdefault(int(fid), _Decision(found[1][field_index])).items.append(item)
+            continue
+        hits = [(f, values) for f, wkb, values in polygons.features(bounds=(x, y, x, y)) if _contains(wkb, x, y)]
+        if not hits:
+            outside += 1
+            continue
+        fid, values = max(hits, key=lambda hit: hit[0])
+        decisions.setdefault(fid, _Decision(values[field_index])).items.append(item)
+    return decisions, refused, outside
+
+
+def _conflict_row(fid: int, label: object, items: list[ReviewItem], reason: str) -> dict:
+    return {
+        "polygon_fid": fid,
+        "label": None if label is None else str(label),
+        "item_ids": ", ".join(str(i.item_id) for i in items),
+        "true_classes": ", ".join(str(i.true_class) for i in items),
+        "reason": reason,
+    }
+
+
+def _same_class(label: object, value: int) -> bool:
+    try:
+        return label is not None and float(label) == value  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class PolygonPlan:
+    """What the copy changes: new class per polygon id, items behind each, conflicts."""
+
+    relabel: dict[int, int]
+    support: dict[int, int]
+    conflicts: list[dict]
+
+
+def plan_polygon_changes(decisions: dict[int, _Decision], refused: list[dict]) -> PolygonPlan:
+    """Relabel a polygon only when its decided items agree; list the others as conflicts."""
+    relabel, support, conflicts = {}, {}, list(refused)
+    for fid in sorted(decisions):
+        decision = decisions[fid]
+        if len(decision.classes) == 1:
+            support[fid] = len(decision.items)
+            if not _same_class(decision.label, decision.classes[0]):
+                relabel[fid] = decision.classes[0]
+        else:
+            conflicts.append(_conflict_row(fid, decision.label, decision.items, DISAGREE))
+    return PolygonPlan(relabel, support, conflicts)
+
+
+def apply_review_polygons(
+    polygons,
+    field: str,
+    review_path: str,
+    output_path: str,
+    reference_path: str | None = None,
+    *,
+    identity: dict | None = None,
+    is_canceled: Callable[[], bool] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> dict:
+    """Write a corrected copy of reference polygons to a GeoPackage (see the module docstring).
+
+    Args:
+        polygons: a :class:`PolygonFeatures` (the Processing shell streams the QGIS layer), a
+            GeoDataFrame indexed by the feature ids that ``source_fid`` records, or a vector file
+            (read with GeoPandas: ids 0..n-1, so only point items are matched reliably).
+        field: the class field.
+        review_path: the review GeoPackage.
+        output_path: the GeoPackage written.
+        reference_path: the file behind ``polygons``, to refuse writing over it.
+        identity: the reference's identity (:mod:`.identity`), checked against the one the review
+            recorded; None skips the check.
+        is_canceled: cancel hook; on cancel nothing is written.
+        on_progress: progress in percent.
+
+    Returns:
+        ``{"output", "changed", "reviewed", "outside", "refused", "conflicts", "single_item",
+        "warnings"}``: polygons changed, decided items, items in no polygon, items refused,
+        conflict rows (dicts as in the table), changes that rest on one item, log warnings.
+
+    Raises:
+        InputError: output is an input, another reference than the review's, missing field.
+        Canceled: on cancel.
+    """
+    import geopandas as gpd
+
+    if isinstance(polygons, (str, os.PathLike)):
+        reference_path = os.fspath(polygons)
+        polygons = gpd.read_file(reference_path)
+    if isinstance(polygons, gpd.GeoDataFrame):
+        polygons = FrameFeatures.of(polygons)
+    check_outputs_not_inputs({"OUTPUT": output_path}, {"REFERENCE": reference_path, "REVIEW": review_path})
+    output_path = check_output_path(os.path.abspath(output_path))
+    names = [f.name for f in polygons.fields]
+    if field not in names:
+        raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
+    with ReviewStore.open(review_path) as store:
+        items = _decided(store)
+        review_wkt = store.design.get("crs_wkt", "")
+        fids = store.column("source_fid")
+        recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
+    warnings = check_reference_identity(recorded, identity) if identity is not None else []
+    xy = _points(items, review_wkt, polygons.crs_wkt)
+    decisions, refused, outside = _match_items(polygons, names.index(field), items, xy, fids)
+    plan = plan_polygon_changes(decisions, refused)
+    kind = polygons.fields[names.index(field)].kind
+
+    def write(tmp: str) -> None:
+        os.remove(tmp)
+        _write_copy(tmp, polygons, field, kind, plan, is_canceled, on_progress)
+
+    write_atomic(output_path, write, suffix=".gpkg")
+    return {
+        "output": output_path,
+        "changed": len(plan.relabel),
+        "reviewed": len(items),
+        "outside": outside,
+        "refused": len(refused),
+        "conflicts": plan.conflicts,
+        "single_item": sum(1 for fid in plan.relabel if plan.support[fid] == 1),
+        "warnings": warnings,
+    }
+
+
+def _ogr_type(kind: str) -> int:
+    from osgeo import ogr
+
+    return {"int": ogr.OFTInteger64, "real": ogr.OFTReal}.get(kind, ogr.OFTString)
+
+
+def _cast(value: Any, kind: str) -> object:
+    if value is None:
+        return None
+    return int(value) if kind == "int" else float(value) if kind == "real" else str(value)
+
+
+def _write_copy(path: str, polygons: PolygonFeatures, field: str, kind: str, plan, is_canceled, on_progress) -> None:
+    """Stream every feature of ``polygons`` into ``path`` with the plan's classes, then the conflicts."""
+    from osgeo import ogr, osr
+
+    ogr.UseExceptions()
+    driver = ogr.GetDriverByName("GPKG")
+    dataset = driver.CreateDataSource(path)
+    srs = None
+    if polygons.crs_wkt:
+        srs = osr.SpatialReference()
+        srs.ImportFromWkt(polygons.crs_wkt)
+        srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    layer = dataset.CreateLayer(OUTPUT_LAYER, srs, polygons.wkb_type, ["FID=fid"])
+    # A source field named like the FID column (a GeoPackage's own 'fid') is the feature id kept.
+    written = [(k, f) for k, f in enumerate(polygons.fields) if f.name.lower() != "fid"]
+    for _k, spec in written:
+        layer.CreateField(ogr.FieldDefn(spec.name, _ogr_type(spec.kind)))
+    layer.CreateField(ogr.FieldDefn("label_before", _ogr_type(kind)))
+    layer.CreateField(ogr.FieldDefn("review_items", ogr.OFTInteger))
+    definition = layer.GetLayerDefn()
+    field_at = [f.name for f in polygons.fields].index(field)
+    multi = ogr.GT_Flatten(polygons.wkb_type) == ogr.wkbMultiPolygon
+    total = polygons.feature_count or 0
+    layer.StartTransaction()
+    for count, (fid, wkb, values) in enumerate(polygons.features(), start=1):
+        out = ogr.Feature(definition)
+        out.SetFID(fid)
+        for position, (k, spec) in enumerate(written):
+            value = plan.relabel.get(fid) if k == field_at and fid in plan.relabel else values[k]
+            _set(out, position, _cast(value, spec.kind))
+        _set(out, len(written), _cast(values[field_at], kind))
+        _set(out, len(written) + 1, plan.support.get(fid))
+        if wkb:
+            geometry = ogr.CreateGeometryFromWkb(wkb)
+            out.SetGeometry(ogr.ForceToMultiPolygon(geometry) if multi else geometry)
+        layer.CreateFeature(out)
+        if count % CHUNK == 0:
+            layer.CommitTransaction()
+            if is_canceled is not None and is_canceled():
+                raise Canceled()
+            if on_progress is not None and total:
+                on_progress(min(99.0, 100.0 * count / total))
+            layer.StartTransaction()
+    layer.CommitTransaction()
+    _write_conflicts(dataset, plan.conflicts)
+    dataset = None  # closes the file
+
+
+def _set(feature, position: int, value: object) -> None:
+    if value is None:
+        feature.SetFieldNull(position)
+    else:
+        feature.SetField(position, value)
+
+
+def _write_conflicts(dataset, rows: list[dict]) -> None:
+    from osgeo import ogr
+
+    table = dataset.CreateLayer(CONFLICTS_TABLE, None, ogr.wkbNone)
+    table.CreateField(ogr.FieldDefn("polygon_fid", ogr.OFTInteger64))
+    for name in ("label", "item_ids", "true_classes", "reason"):
+        table.CreateField(ogr.FieldDefn(name, ogr.OFTString))
+    table.StartTransaction()
+    for row in rows:
+        out = ogr.Feature(table.GetLayerDefn())
+        for name, value in row.items():
+            _set(out, out.GetFieldIndex(name), value)
+        table.CreateFeature(out)
+    table.CommitTransaction()
