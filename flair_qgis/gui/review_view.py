@@ -20,6 +20,7 @@ from qgis.PyQt.QtGui import QColor
 
 from ..core.nomenclature import ClassInfo
 from ..core.review.store import ReviewItem
+from ..i18n import class_label
 from .widgets import tr
 
 CONTEXT_PX = 75
@@ -134,7 +135,7 @@ def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
     if value is None:
         return "<i>" + tr("none") + "</i>"  # outside an f-string: pylupdate5 skips f-strings
     info = classes.get(value)
-    name = html.escape(info.name) if info else ""
+    name = html.escape(class_label(info.name)) if info else ""
     colour = info.color if info else "#888888"
     return f"<span style='color:{colour}'>■</span> {name} ({value})"
 

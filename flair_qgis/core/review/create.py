@@ -53,6 +53,9 @@ class SampleRequest:
         reference_name: the reference layer's name (recorded in the design table).
         confidence_path: optional confidence raster.
         extent: only this area (prediction CRS), or None.
+        reference_source: where the labels are read from (file path or data-source URI without
+            password), recorded so that a resumed review reloads them.
+        reference_provider: the QGIS provider of ``reference_source`` (``ogr``, ``postgres``…).
     """
 
     prediction_path: str
@@ -67,6 +70,8 @@ class SampleRequest:
     reference_name: str = ""
     confidence_path: str | None = None
     extent: tuple[float, float, float, float] | None = None
+    reference_source: str = ""
+    reference_provider: str = ""
 
 
 def create_review(
@@ -232,6 +237,8 @@ def _design_table(
         "seed": request.seed,
         "prediction": os.path.abspath(request.prediction_path),
         "reference": request.reference_name or (request.reference_raster or ""),
+        "reference_source": request.reference_source or (os.path.abspath(request.reference_raster) if request.reference_raster else ""),
+        "reference_provider": request.reference_provider,
         "reference_field": request.reference_field,
         "reference_kind": "raster"
         if request.reference_raster
