@@ -16,6 +16,7 @@ from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ..adapters import settings
+from ..adapters.layer_choice import class_field, identifier_message
 from ..adapters.layers import class_name
 from ..core.errors import FlairError
 from ..core.score.protocols import PROTOCOLS, Protocol, get_protocol
@@ -62,6 +63,11 @@ class LayersSection(QGroupBox):
         self.field_combo = QgsFieldComboBox()
         self.field_label = QLabel(tr("Class field"))
         form.addRow(self.field_label, self.field_combo)
+        self.field_warning = QLabel()  # an identifier-looking class field, said before scoring
+        self.field_warning.setWordWrap(True)
+        self.field_warning.setVisible(False)
+        form.addRow(self.field_warning)
+        self.field_combo.fieldChanged.connect(lambda _field: self.check_field())
         self.protocol_combo = QComboBox()
         for name in PROTOCOLS:
             self.protocol_combo.addItem(name, name)
@@ -72,14 +78,30 @@ class LayersSection(QGroupBox):
             lambda: settings.set_value("protocol", self.protocol_combo.currentData())
         )
         form.addRow(tr("Protocol"), self.protocol_combo)
+        self.protocol_combo.currentIndexChanged.connect(lambda _index: self.check_field())
         self._on_reference_changed(self.reference_combo.currentLayer())
 
     def _on_reference_changed(self, layer: QgsMapLayer | None) -> None:
         is_vector = isinstance(layer, QgsVectorLayer)
         self.field_combo.setLayer(layer if is_vector else None)
+        if is_vector:
+            self.field_combo.setField(class_field(layer))
         self.field_combo.setVisible(is_vector)
         self.field_label.setVisible(is_vector)
         self.index_row.setVisible(lacks_spatial_index(layer))
+        self.check_field()
+
+    def check_field(self) -> str | None:
+        """Say, under the class field, when it looks like an identifier; returns the message or None."""
+        layer = self.reference_combo.currentLayer()
+        try:
+            class_count = len(self.protocol().classes)
+        except FlairError:
+            class_count = 0
+        message = identifier_message(layer, self.field_combo.currentField(), class_count)
+        self.field_warning.setText(message or "")
+        self.field_warning.setVisible(bool(message))
+        return message
 
     def create_spatial_index(self) -> SpatialIndexTask | None:
         """Index the reference layer's file in the background; the offer goes when it is done."""

@@ -33,6 +33,7 @@ from ..adapters.review_files import is_temporary, missing_review_message, tempor
 from ..core.errors import FlairError
 from ..core.review.session import ReviewSession
 from ..core.review.store import ReviewStore
+from ..i18n.errors import error_text
 from .review_create import ReviewCreateBox
 from .review_keys import digit_of
 from .review_view import (
@@ -145,8 +146,16 @@ class ReviewPanel(QWidget):
             (
                 ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
                 ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
-                (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True, verdict=True)),
-                (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True, verdict=True)),
+                (
+                    tr("Correct C"),
+                    tr("The label is correct"),
+                    lambda: self._act(lambda s: s.confirm(), advance=True, verdict=True),
+                ),
+                (
+                    tr("Unsure U"),
+                    tr("Cannot tell"),
+                    lambda: self._act(lambda s: s.unsure(), advance=True, verdict=True),
+                ),
             )
         ):
             button = QPushButton(text)
@@ -197,7 +206,7 @@ class ReviewPanel(QWidget):
         try:
             store = ReviewStore.open(path)
         except FlairError as err:
-            self._say(str(err))
+            self._say(error_text(err))
             return False
         self.close_review()
         self._say("")
@@ -208,9 +217,7 @@ class ReviewPanel(QWidget):
         self.file_widget.setFilePath(store.path)
         self.file_widget.blockSignals(False)
         design = store.design
-        self._held.highlight = ItemHighlight(
-            self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size
-        )
+        self._held.highlight = ItemHighlight(self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size)
         self._seen_item = None
         missing = self._load_inputs(design)
         self.class_table.set_rows([k.info for k in self.session.keys], [[k.key] for k in self.session.keys])
@@ -304,7 +311,7 @@ class ReviewPanel(QWidget):
             if advance and self.advance_check.isChecked():
                 self.session.move(1)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.MessageLevel.Warning)
+            self.dock.push(error_text(err), Qgis.MessageLevel.Warning)
         return self.show_current()
 
     def _save_note(self) -> None:

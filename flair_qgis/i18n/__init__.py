@@ -90,3 +90,34 @@ def class_label(name: str) -> str:
 def localized(classes: Sequence[ClassInfo]) -> tuple[ClassInfo, ...]:
     """Classes with their names in the plugin's language (values and colours unchanged)."""
     return tuple(ClassInfo(c.value, class_label(c.name), c.color) for c in classes)
+
+
+def number_locale() -> QLocale:
+    """The locale numbers are written in: QGIS's under a translated UI ("262 144", "0,5"), else
+    English digits ("262,144", "0.5") like the English words around them."""
+    if language() == "en":
+        return QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return QLocale(qgis_locale())
+
+
+def integer(value: int) -> str:
+    """An integer with the locale's digit grouping: ``262,144`` / ``262 144``."""
+    return number_locale().toString(int(value))
+
+
+def decimal(value: float, decimals: int = 1) -> str:
+    """A number with ``decimals`` decimals and the locale's decimal mark: ``0.5`` / ``0,5``."""
+    return number_locale().toString(float(value), "f", decimals)
+
+
+def percent(fraction: float | None, decimals: int = 1) -> str:
+    """A 0..1 fraction as a percentage, one format for every tab: ``12.3 %`` / ``12,3 %``
+    (a no-break space before ``%``); ``—`` when undefined."""
+    if fraction is None:
+        return "—"
+    return decimal(100.0 * fraction, decimals) + "\u00a0%"
+
+
+def tiles(count: int) -> str:
+    """``1 tile``, ``2 tiles`` in the user's language."""
+    return (tr("{n} tile") if abs(int(count)) == 1 else tr("{n} tiles")).format(n=integer(count))

@@ -237,7 +237,8 @@ def _design_table(
         "seed": request.seed,
         "prediction": os.path.abspath(request.prediction_path),
         "reference": request.reference_name or (request.reference_raster or ""),
-        "reference_source": request.reference_source or (os.path.abspath(request.reference_raster) if request.reference_raster else ""),
+        "reference_source": request.reference_source
+        or (os.path.abspath(request.reference_raster) if request.reference_raster else ""),
         "reference_provider": request.reference_provider,
         "reference_field": request.reference_field,
         "reference_kind": "raster"
