@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from qgis.core import QgsPalettedRasterRenderer, QgsProject, QgsRasterLayer, QgsVectorLayer
-from qgis.PyQt.QtCore import QMetaType, QVariant
 
 from ..i18n import tr
 
@@ -20,13 +19,8 @@ IDENTIFIER_NAME = re.compile(r"^(fid|id|ogc_fid|gid|objectid|oid|pk|cleabs)$|(^i
 
 
 def _integer(field) -> bool:
-    # QGIS 3.22 reports QVariant types, newer ones QMetaType: accept both.
-    integer_types = {QVariant.Int, QVariant.LongLong, QVariant.UInt, QVariant.ULongLong}
-    try:
-        integer_types |= {QMetaType.Type.Int, QMetaType.Type.LongLong, QMetaType.Type.UInt, QMetaType.Type.ULongLong}
-    except AttributeError:
-        pass
-    return field.type() in integer_types
+    # The provider's type name: Integer, Integer64 (OGR), int4, int8, smallint, bigint (PostgreSQL).
+    return "int" in field.typeName().lower()
 
 
 def class_field(layer: QgsVectorLayer | None) -> str:
