@@ -75,6 +75,12 @@ def _paletted_single_band(layer) -> bool:
     )
 
 
+def is_class_map(layer) -> bool:
+    """A class map this plugin made, or a single-band paletted raster."""
+    made = isinstance(layer, QgsRasterLayer) and layer.customProperty("flair_qgis/kind") in ("class_map", "live_view")
+    return made or _paletted_single_band(layer)
+
+
 def class_map_layer() -> QgsRasterLayer | None:
     """The class map to pre-select: the top-most (newest) class map this plugin made, else the
     top-most single-band paletted raster; never multi-band imagery."""

@@ -35,7 +35,8 @@ def is_temporary(path: str) -> bool:
 
 
 def _stem(class_map_name: str) -> str:
-    cleaned = re.sub(r"[^\w.-]+", "_", class_map_name.strip()).strip("._")
+    name = re.sub(r"\.(tiff?|vrt|jp2|img|gpkg)$", "", class_map_name.strip(), flags=re.IGNORECASE)
+    cleaned = re.sub(r"[^\w.-]+", "_", name).strip("._")
     return cleaned or "flair"
 
 

@@ -18,7 +18,7 @@ from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, Qg
 from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox
 
-from ..adapters.layer_choice import class_field, class_map_layer
+from ..adapters.layer_choice import class_field, class_map_layer, is_class_map
 from ..adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ..core.review.sampling import DESIGNS
 from .widgets import compact, tr
@@ -110,10 +110,13 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
     def preselect(self) -> None:
         """Pre-select the newest class map of this plugin, or a single-band paletted raster; never
         multi-band imagery (the box is opened when the person wants a new review)."""
-        current = self.prediction_combo.currentLayer()
-        if current is None or current.bandCount() != 1:
+        if not is_class_map(self.prediction_combo.currentLayer()):
             self.prediction_combo.setLayer(class_map_layer())
         self._show_output_path()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.preselect()
 
     def _on_reference(self, layer) -> None:
         polygons = isinstance(layer, QgsVectorLayer)

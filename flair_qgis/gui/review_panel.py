@@ -253,15 +253,17 @@ class ReviewPanel(QWidget):
     def _mark_seen(self) -> None:
         """The current item is on the map over a loaded class map or labels: verdicts are accepted."""
         item = self.session.current if self.session is not None else None
-        loaded = any(
+        if item is not None and self._layer_loaded():
+            self._seen_item = item.item_id
+
+    def _layer_loaded(self) -> bool:
+        return any(
             (layer := self.layer_combos[key].currentLayer()) is not None and layer.isValid() for key in ("M", "R")
         )
-        if item is not None and loaded:
-            self._seen_item = item.item_id
 
     def _seen(self) -> bool:
         item = self.session.current if self.session is not None else None
-        if item is not None and self._seen_item == item.item_id:
+        if item is not None and self._seen_item == item.item_id and self._layer_loaded():
             return True
         self._say(
             tr("No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
