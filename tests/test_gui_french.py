@@ -274,3 +274,27 @@ def test_qa_loop_shows_no_english_sentence(french_qgis, plugin, inputs, qtbot, q
     assert "Maj+chiffre" in plugin.dock.findChild(QLabel, "keys_hint").text()
     assert panel.card.text()
     assert layer_names
+
+
+def test_band_pickers_and_task_names_in_french(french_qgis, plugin, inputs, tmp_path, qtbot, qgis_canvas):  # noqa: F811
+    import numpy as np
+    from gui_helpers import score_and_wait
+    from rasters import write_raster
+
+    unnamed = write_raster(tmp_path / "unnamed.tif", np.zeros((5, 8, 8), dtype=np.uint8))  # no band descriptions
+    dock = plugin.dock
+    dock.layer_combo.setLayer(add_raster(unnamed))
+    assert dock.band_combos, "the demo model asks for bands"
+    texts = [dock.band_combos[0].itemText(i) for i in range(dock.band_combos[0].count())]
+    assert "Bande 1" in texts and not any(t.startswith("Band ") for t in texts)
+    prediction, _confidence, reference = inputs
+    add_raster(prediction)
+    mask = add_raster(reference)
+    qgis_canvas.setExtent(mask.extent())
+    qa = dock.qa
+    qa.prediction_combo.setLayer(QgsProject.instance().mapLayersByName(os.path.basename(str(prediction)))[0])
+    qa.reference_combo.setLayer(mask)
+    task = qa.score_view()
+    assert task.description() == "FLAIR : évaluation de la vue"
+    qtbot.waitUntil(lambda: qa.task is None, timeout=60000)
+    score_and_wait(qa, qtbot, mask)

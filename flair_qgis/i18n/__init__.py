@@ -112,10 +112,11 @@ def decimal(value: float, decimals: int = 1) -> str:
 
 def percent(fraction: float | None, decimals: int = 1) -> str:
     """A 0..1 fraction as a percentage, one format for every tab: ``12.3 %`` / ``12,3 %``
-    (a no-break space before ``%``); ``—`` when undefined."""
+    (a no-break space before ``%`` in French); ``—`` when undefined."""
     if fraction is None:
         return "—"
-    return decimal(100.0 * fraction, decimals) + "\u00a0%"
+    space = " " if language() == "en" else "\u00a0"  # French typography: no line break before %
+    return decimal(100.0 * fraction, decimals) + space + "%"
 
 
 def tiles(count: int) -> str:

@@ -1954,5 +1954,20 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <source>… and {n} more</source>
         <translation>… et {n} de plus</translation>
     </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>FLAIR: segmenting {name}</source>
+        <translation>FLAIR : segmentation de {name}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>FLAIR: scoring the view</source>
+        <translation>FLAIR : évaluation de la vue</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Band {n}</source>
+        <translation>Bande {n}</translation>
+    </message>
 </context>
 </TS>
