@@ -298,3 +298,16 @@ def test_band_pickers_and_task_names_in_french(french_qgis, plugin, inputs, tmp_
     assert task.description() == "FLAIR : évaluation de la vue"
     qtbot.waitUntil(lambda: qa.task is None, timeout=60000)
     score_and_wait(qa, qtbot, mask)
+
+
+def test_local_lambert93_offer_beside_the_reference_picker(french_qgis, plugin, tmp_path):  # noqa: F811
+    from gui_helpers import copy_patch
+
+    mask = add_raster(copy_patch(tmp_path, "MSK_000473.tif"))  # LOCAL_CS["RGF93 v1 / Lambert-93", ...]
+    plugin.dock.window().show()
+    plugin.dock.tabs.setCurrentIndex(1)  # Evaluate
+    layers = plugin.dock.qa.layers
+    layers.reference_combo.setLayer(mask)
+    assert layers.crs_row.isVisible() and layers.crs_button.text() == "Traiter comme EPSG:2154"
+    layers.crs_button.click()
+    assert mask.crs().authid() == "EPSG:2154" and not layers.crs_row.isVisible()

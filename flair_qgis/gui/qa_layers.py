@@ -21,6 +21,7 @@ from ..adapters.layers import class_name
 from ..core.errors import FlairError
 from ..core.score.protocols import PROTOCOLS, Protocol, get_protocol
 from ..i18n import class_label
+from .crs_offer import is_local_lambert93, treat_as_lambert93
 from .widgets import tr
 
 
@@ -46,6 +47,17 @@ class LayersSection(QGroupBox):
         self.reference_combo.setLayer(None)
         self.reference_combo.layerChanged.connect(self._on_reference_changed)
         form.addRow(tr("Reference"), self.reference_combo)
+        # Beside the picker, where QGIS's own "no transformation" messages cannot bury it.
+        self.crs_row = QWidget()
+        crs_layout = QHBoxLayout(self.crs_row)
+        crs_layout.setContentsMargins(0, 0, 0, 0)
+        self.crs_label = QLabel(tr("This layer's CRS is a local Lambert-93 without EPSG code: QGIS cannot place it."))
+        self.crs_label.setWordWrap(True)
+        self.crs_button = QPushButton(tr("Treat as EPSG:2154"))
+        self.crs_button.clicked.connect(self._treat_reference_as_lambert93)
+        crs_layout.addWidget(self.crs_label, 1)
+        crs_layout.addWidget(self.crs_button)
+        form.addRow(self.crs_row)
         self.index_row = QWidget()
         row = QHBoxLayout(self.index_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -89,7 +101,14 @@ class LayersSection(QGroupBox):
         self.field_combo.setVisible(is_vector)
         self.field_label.setVisible(is_vector)
         self.index_row.setVisible(lacks_spatial_index(layer))
+        self.crs_row.setVisible(layer is not None and layer.isValid() and is_local_lambert93(layer.crs()))
         self.check_field()
+
+    def _treat_reference_as_lambert93(self) -> None:
+        layer = self.reference_combo.currentLayer()
+        if layer is not None:
+            treat_as_lambert93(layer)
+        self._on_reference_changed(layer)
 
     def check_field(self) -> str | None:
         """Say, under the class field, when it looks like an identifier; returns the message or None."""

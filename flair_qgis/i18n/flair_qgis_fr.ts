@@ -1969,5 +1969,10 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <source>Band {n}</source>
         <translation>Bande {n}</translation>
     </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>This layer's CRS is a local Lambert-93 without EPSG code: QGIS cannot place it.</source>
+        <translation>Le SCR de cette couche est un Lambert-93 local sans code EPSG : QGIS ne peut pas la placer.</translation>
+    </message>
 </context>
 </TS>
