@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_and_wait, toy_model
 from layout_helpers import (
     DOCK_WIDTH_PX,
@@ -95,8 +96,9 @@ def test_error_map_reads_as_errors_not_as_a_class_map(plugin, qgis_canvas, qtbot
     renderer = error_map.renderer()
     assert isinstance(renderer, QgsPalettedRasterRenderer)
     entries = {int(c.value): c for c in renderer.classes()}
-    # Correct pixels: a light see-through grey; not evaluated: transparent.
-    assert entries[1].label == "correct" and entries[1].color.alpha() < 255
+    # About 60 % opacity over the photo; correct pixels (light grey) and not evaluated: transparent.
+    assert renderer.opacity() == pytest.approx(0.6)
+    assert entries[1].label == "correct" and entries[1].color.alpha() == 0
     assert min(entries[1].color.red(), entries[1].color.green(), entries[1].color.blue()) >= 200
     assert entries[0].color.alpha() == 0
     # Wrong pixels: "missed: deciduous (7)", in one red scale, never the class colours.

@@ -132,7 +132,7 @@ class EvaluateTask(QgsTask):
     """Scores a class map against a reference with :mod:`flair_qgis.core.score.evaluate` in the background."""
 
     def __init__(self, prepared: PreparedEvaluation, done: Callable[[EvaluationOutcome], None]) -> None:
-        super().__init__("FLAIR: scoring the view", QgsTask.Flag.CanCancel)
+        super().__init__(tr("FLAIR: scoring the view"), QgsTask.Flag.CanCancel)
         self.prepared = prepared
         self.done = done
         self.report: dict | None = None

@@ -64,10 +64,16 @@ def _check_polygon_layer(layer: QgsVectorLayer, field: str) -> None:
             f"The reference layer '{layer.name()}' holds {kind} geometries: give a polygon layer or a raster mask."
         )
     if not field:
-        raise InputError("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
+        raise InputError(
+            "A polygon reference needs REFERENCE_FIELD: the field holding the class values.", key="no_class_field"
+        )
     names = layer.fields().names()
     if field not in names:
-        raise InputError(f"The reference layer has no field '{field}'. Its fields are: {', '.join(names) or 'none'}.")
+        raise InputError(
+            f"The reference layer has no field '{field}'. Its fields are: {', '.join(names) or 'none'}.",
+            key="unknown_field",
+            params={"field": field, "fields": names},
+        )
 
 
 def _plain(value):

@@ -62,7 +62,7 @@ class SegmentTask(QgsTask):
     """
 
     def __init__(self, prepared: PreparedRun, done: Callable[[RunOutcome], None]) -> None:
-        super().__init__(f"FLAIR: segmenting {prepared.layer_names[0]}", QgsTask.Flag.CanCancel)
+        super().__init__(tr("FLAIR: segmenting {name}").format(name=prepared.layer_names[0]), QgsTask.Flag.CanCancel)
         self.prepared = prepared
         self.done = done
         self.result: SegmentResult | None = None

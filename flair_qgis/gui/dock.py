@@ -28,6 +28,7 @@ from qgis.PyQt.QtWidgets import (
 from ..adapters import deps, settings
 from ..core.errors import FlairError
 from ..i18n import tr
+from ..i18n.errors import error_text
 from ..resource_paths import resources_path
 from .follow_view import FollowView
 from .model_list import start_model
@@ -225,7 +226,7 @@ class FlairDock(QDockWidget):
         try:
             return work()
         except FlairError as err:
-            self.push(str(err), Qgis.MessageLevel.Warning)
+            self.push(error_text(err), Qgis.MessageLevel.Warning)
         except Exception as err:
             self.report_unexpected(err)
         return None

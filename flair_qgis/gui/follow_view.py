@@ -35,6 +35,8 @@ from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.segment.heads import check_supported
 from ..core.segment.model import TASK_SEGMENTATION
+from ..i18n import decimal, integer, tiles
+from ..i18n.errors import error_text
 from .widgets import tr
 
 DEBOUNCE_MS = 300
@@ -146,7 +148,7 @@ class FollowView(QObject):
         try:
             prepared = prepare_segment(self._request(), self.dock.model)
         except FlairError as err:
-            self._say(str(err))
+            self._say(error_text(err))
             return None
         except Exception as err:
             self.dock.report_unexpected(err)
@@ -214,15 +216,15 @@ class FollowView(QObject):
             self.task = None
         if outcome.status != "ok" or outcome.result is None:
             if outcome.status == "error":
-                self._say(str(outcome.error) if isinstance(outcome.error, FlairError) else tr("The run failed."))
+                self._say(error_text(outcome.error) if isinstance(outcome.error, FlairError) else tr("The run failed."))
                 if not isinstance(outcome.error, FlairError):
                     self.dock.report_unexpected(outcome.error, outcome.traceback)
             return  # a cancelled view: the next one is on its way
         result = outcome.result
         layer = self._show(result.output_path, outcome.prepared)
         self._say(
-            tr("{cached} of {tiles} tiles from the cache, {s:.2f} s.").format(
-                cached=result.cached_tiles, tiles=result.tiles, s=result.seconds
+            tr("{cached} of {tiles} from the cache, {s} s.").format(
+                cached=integer(result.cached_tiles), tiles=tiles(result.tiles), s=decimal(result.seconds, 2)
             )
         )
         self.last_seconds = time.perf_counter() - self._settled_at

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..i18n import tr
+from ..i18n import decimal, integer, number_locale, tr
 
 _CUDA = "CUDAExecutionProvider"
 
@@ -19,16 +19,16 @@ def device_words(provider: str) -> str:
 def area_words(km2: float) -> str:
     """A ground area with the digits that matter: ``0.01 km²``, ``2.5 km²``, ``1,234 km²``."""
     if km2 >= 100:
-        return f"{km2:,.0f} km²"
+        return f"{integer(round(km2))} km²"
     if km2 >= 1:
-        return f"{km2:.1f} km²"
-    return f"{km2:.2g} km²"
+        return f"{decimal(km2, 1)} km²"
+    return f"{number_locale().toString(float(km2), 'g', 2)} km²"  # two significant digits
 
 
 def run_summary(provider: str, km2: float, seconds: float) -> str:
     """The message bar's line after a run: "Segmented 0.01 km² on the CPU in 0.5 s"."""
-    return tr("Segmented {area} on {device} in {s:.1f} s").format(
-        area=area_words(km2), device=device_words(provider), s=seconds
+    return tr("Segmented {area} on {device} in {s} s").format(
+        area=area_words(km2), device=device_words(provider), s=decimal(seconds, 1)
     )
 
 

@@ -16,10 +16,12 @@ from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ..adapters import settings
+from ..adapters.layer_choice import class_field, identifier_message
 from ..adapters.layers import class_name
 from ..core.errors import FlairError
 from ..core.score.protocols import PROTOCOLS, Protocol, get_protocol
 from ..i18n import class_label
+from .crs_offer import is_local_lambert93, treat_as_lambert93
 from .widgets import tr
 
 
@@ -45,6 +47,17 @@ class LayersSection(QGroupBox):
         self.reference_combo.setLayer(None)
         self.reference_combo.layerChanged.connect(self._on_reference_changed)
         form.addRow(tr("Reference"), self.reference_combo)
+        # Beside the picker, where QGIS's own "no transformation" messages cannot bury it.
+        self.crs_row = QWidget()
+        crs_layout = QHBoxLayout(self.crs_row)
+        crs_layout.setContentsMargins(0, 0, 0, 0)
+        self.crs_label = QLabel(tr("This layer's CRS is a local Lambert-93 without EPSG code: QGIS cannot place it."))
+        self.crs_label.setWordWrap(True)
+        self.crs_button = QPushButton(tr("Treat as EPSG:2154"))
+        self.crs_button.clicked.connect(self._treat_reference_as_lambert93)
+        crs_layout.addWidget(self.crs_label, 1)
+        crs_layout.addWidget(self.crs_button)
+        form.addRow(self.crs_row)
         self.index_row = QWidget()
         row = QHBoxLayout(self.index_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -62,6 +75,11 @@ class LayersSection(QGroupBox):
         self.field_combo = QgsFieldComboBox()
         self.field_label = QLabel(tr("Class field"))
         form.addRow(self.field_label, self.field_combo)
+        self.field_warning = QLabel()  # an identifier-looking class field, said before scoring
+        self.field_warning.setWordWrap(True)
+        self.field_warning.setVisible(False)
+        form.addRow(self.field_warning)
+        self.field_combo.fieldChanged.connect(lambda _field: self.check_field())
         self.protocol_combo = QComboBox()
         for name in PROTOCOLS:
             self.protocol_combo.addItem(name, name)
@@ -72,14 +90,37 @@ class LayersSection(QGroupBox):
             lambda: settings.set_value("protocol", self.protocol_combo.currentData())
         )
         form.addRow(tr("Protocol"), self.protocol_combo)
+        self.protocol_combo.currentIndexChanged.connect(lambda _index: self.check_field())
         self._on_reference_changed(self.reference_combo.currentLayer())
 
     def _on_reference_changed(self, layer: QgsMapLayer | None) -> None:
         is_vector = isinstance(layer, QgsVectorLayer)
         self.field_combo.setLayer(layer if is_vector else None)
+        if is_vector:
+            self.field_combo.setField(class_field(layer))
         self.field_combo.setVisible(is_vector)
         self.field_label.setVisible(is_vector)
         self.index_row.setVisible(lacks_spatial_index(layer))
+        self.crs_row.setVisible(layer is not None and layer.isValid() and is_local_lambert93(layer.crs()))
+        self.check_field()
+
+    def _treat_reference_as_lambert93(self) -> None:
+        layer = self.reference_combo.currentLayer()
+        if layer is not None:
+            treat_as_lambert93(layer)
+        self._on_reference_changed(layer)
+
+    def check_field(self) -> str | None:
+        """Say, under the class field, when it looks like an identifier; returns the message or None."""
+        layer = self.reference_combo.currentLayer()
+        try:
+            class_count = len(self.protocol().classes)
+        except FlairError:
+            class_count = 0
+        message = identifier_message(layer, self.field_combo.currentField(), class_count)
+        self.field_warning.setText(message or "")
+        self.field_warning.setVisible(bool(message))
+        return message
 
     def create_spatial_index(self) -> SpatialIndexTask | None:
         """Index the reference layer's file in the background; the offer goes when it is done."""

@@ -20,6 +20,7 @@ from ..adapters.layers import palette_classes
 from ..core.errors import FlairError
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
 from ..core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from ..i18n.errors import error_text
 from .qa_identify import IdentifySection
 from .qa_layers import LayersSection
 from .qa_scores import ScoresSection
@@ -75,6 +76,10 @@ class QaPanel(QWidget):
     def score_view(self):
         """Score the current map extent in a background task; returns it (None when the input is unusable)."""
         if self.task is not None:
+            return None
+        wrong_field = self.layers.check_field()
+        if wrong_field:
+            self.dock.push(wrong_field, Qgis.MessageLevel.Warning)
             return None
         self.scores.remember_toggles()
         self._confidence_for_ranking()
@@ -140,8 +145,8 @@ class QaPanel(QWidget):
             if outcome.status == "canceled":
                 self.summary_label.setText(tr("Canceled."))
             elif isinstance(outcome.error, FlairError):
-                self.summary_label.setText(str(outcome.error))
-                self.dock.push(str(outcome.error), Qgis.MessageLevel.Warning)
+                self.summary_label.setText(error_text(outcome.error))
+                self.dock.push(error_text(outcome.error), Qgis.MessageLevel.Warning)
             else:
                 self.summary_label.setText(tr("Scoring failed (see the FLAIR log)."))
                 self.dock.report_unexpected(outcome.error, outcome.traceback)
@@ -191,7 +196,7 @@ class QaPanel(QWidget):
             check_sidecars_not_input(tr("The report"), json_path, SIDECAR_SUFFIXES, inputs)
             publish_report(self.report, json_path, csv_path=csv_path, chart_path=chart_path, chart=draw_confusion)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.MessageLevel.Warning)
+            self.dock.push(error_text(err), Qgis.MessageLevel.Warning)
             return None
         self.dock.push(tr("Report written to {path}").format(path=json_path), Qgis.MessageLevel.Info)
         return json_path

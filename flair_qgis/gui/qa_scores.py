@@ -11,6 +11,7 @@ from __future__ import annotations
 from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from .. import i18n
 from ..adapters import settings
 from ..adapters.charts import confusion_image
 from ..core.nomenclature import ClassInfo, default_color
@@ -23,8 +24,8 @@ SUPPORT_COLUMN = 3
 
 
 def percent(value: float | None) -> str:
-    """A 0..1 fraction as ``12.3 %``; ``—`` when undefined."""
-    return "—" if value is None else f"{100.0 * value:.1f} %"
+    """A 0..1 fraction as ``12.3 %`` (``12,3 %`` in French); ``—`` when undefined."""
+    return i18n.percent(value)
 
 
 class ScoresSection(QGroupBox):
@@ -88,7 +89,7 @@ class ScoresSection(QGroupBox):
             tr("mIoU {miou} — OA {oa} — {n} pixels ({protocol})").format(
                 miou=percent(report.get("miou")),
                 oa=percent(report.get("oa")),
-                n=f"{report.get('pixels_evaluated', 0):,}",
+                n=i18n.integer(report.get("pixels_evaluated", 0) or 0),
                 protocol=str(report.get("protocol", "")),
             )
         )
@@ -98,7 +99,7 @@ class ScoresSection(QGroupBox):
                       colours.get(int(r["value"]), default_color(i)))
             for i, r in enumerate(rows)
         ]  # fmt: skip
-        self.class_table.set_rows(classes, [(percent(r.get("iou")), f"{int(r.get('support') or 0):,}") for r in rows])
+        self.class_table.set_rows(classes, [(percent(r.get("iou")), i18n.integer(r.get("support") or 0)) for r in rows])
         self.matrix_label.set_image(QPixmap.fromImage(confusion_image(report)))
         self.matrix_caption.setVisible(True)
         self.details_button.setEnabled(True)
@@ -111,7 +112,7 @@ class ScoresSection(QGroupBox):
         rows = [
             [str(r["value"]), class_label(str(r.get("name") or r["value"])), percent(r.get("iou")),
              percent(r.get("precision")), percent(r.get("recall")), percent(r.get("f1")),
-             f"{int(r.get('support') or 0):,}"]
+             i18n.integer(r.get("support") or 0)]
             for r in self.report.get("classes", [])
         ]  # fmt: skip
         self.details = DetailsDialog(tr("Scores per class"), headers, rows, self)

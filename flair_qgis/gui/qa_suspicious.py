@@ -11,7 +11,7 @@ import math
 from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsGeometry, QgsProject, QgsRectangle
 from qgis.PyQt.QtWidgets import QAbstractItemView, QPushButton, QTableWidget, QTableWidgetItem
 
-from ..i18n import class_label
+from ..i18n import class_label, integer
 from .details import DetailsDialog, narrow
 from .highlight import PolygonHighlight
 from .widgets import tr
@@ -114,5 +114,5 @@ def _cells(item) -> tuple[str, ...]:
         f"{class_label(item['predicted_name'] or '')} ({int(predicted)})" if has_prediction else "—",
         "—" if math.isnan(agreement) else f"{100 * agreement:.0f} %",
         "—" if math.isnan(suspicion) else f"{suspicion:.2f}",
-        "—" if disagreeing is None else f"{int(disagreeing):,}",
+        "—" if disagreeing is None else integer(disagreeing),
     )

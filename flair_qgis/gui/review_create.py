@@ -16,10 +16,24 @@ from qgis.core import (
 )
 from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import pyqtSignal
-from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QPushButton, QSpinBox
+from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox
 
+from ..adapters.layer_choice import class_field, class_map_layer, is_class_map
+from ..adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ..core.review.sampling import DESIGNS
 from .widgets import compact, tr
+
+
+def design_label(design: str) -> str:
+    """A sampling design as the dock names it (the Processing value stays in the item's data)."""
+    labels = {
+        "stratified": tr("stratified by class"),
+        "random": tr("simple random"),
+        "grid": tr("systematic grid"),
+        "suspicious": tr("suspicious labels first"),
+        "stratified_confidence": tr("stratified by confidence"),
+    }
+    return labels.get(design, design)
 
 
 class _Feedback(QgsProcessingFeedback):
@@ -61,13 +75,16 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self.view_check = QCheckBox(tr("Only the map view"))
         self.design_combo = QComboBox()
         for design in DESIGNS:
-            self.design_combo.addItem(design, design)
+            self.design_combo.addItem(design_label(design), design)
         self.samples_spin = _spin(1, 100_000, 200)
         self.min_spin = _spin(0, 10_000, 20)
         self.seed_spin = _spin(0, 2**31 - 1, 0)
         self.output_widget = QgsFileWidget()
         self.output_widget.setStorageMode(QgsFileWidget.StorageMode.SaveFile)
         self.output_widget.setFilter("GeoPackage (*.gpkg)")
+        self.output_widget.fileChanged.connect(lambda _path: self._show_output_path())
+        self.path_label = QLabel()
+        self.path_label.setWordWrap(True)
         self.create_button = QPushButton(tr("Create and start reviewing"))
         self.create_button.clicked.connect(self.start)
         for label, widget in (
@@ -79,26 +96,47 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             (tr("Review file"), self.output_widget),
         ):  # fmt: skip
             form.addRow(label, widget)
+        form.addRow(self.path_label)
         form.addRow(self.create_button)
         for combo in (self.prediction_combo, self.reference_combo, self.field_combo, self.confidence_combo):
             compact(combo)
         self._on_reference(None)
+        self.prediction_combo.layerChanged.connect(lambda _layer: self._show_output_path())
+        self.preselect()
+        self.collapsedStateChanged.connect(lambda collapsed: collapsed or self.preselect())
         self.task: QgsProcessingAlgRunnerTask | None = None
         self._keep: tuple = ()
+
+    def preselect(self) -> None:
+        """Pre-select the newest class map of this plugin, or a single-band paletted raster; never
+        multi-band imagery (the box is opened when the person wants a new review)."""
+        if not is_class_map(self.prediction_combo.currentLayer()):
+            self.prediction_combo.setLayer(class_map_layer())
+        self._show_output_path()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.preselect()
 
     def _on_reference(self, layer) -> None:
         polygons = isinstance(layer, QgsVectorLayer)
         self.field_combo.setLayer(layer if polygons else None)
         self.field_combo.setEnabled(polygons)
+        if polygons:
+            self.field_combo.setField(class_field(layer))
 
     def output_path(self) -> str:
-        """The review file: the one chosen, else ``<class map>_review.gpkg`` beside the class map."""
+        """The review file: the one chosen, else a new file beside the project (in the plugin's data
+        folder while the project is unsaved); never beside a class map in a temporary folder."""
         chosen = self.output_widget.filePath().strip()
         if chosen:
             return chosen if chosen.lower().endswith(".gpkg") else chosen + ".gpkg"
         layer = self.prediction_combo.currentLayer()
-        source = layer.source() if layer is not None else ""
-        return os.path.splitext(source)[0] + "_review.gpkg" if source else ""
+        return default_review_path(layer.name()) if layer is not None else ""
+
+    def _show_output_path(self) -> None:
+        path = self.output_path()
+        self.path_label.setText(tr("Saved to: {path}").format(path=path) if path else "")
 
     def parameters(self) -> dict:
         """The ``flair:sample`` parameters the widgets describe."""
@@ -122,6 +160,9 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         params = self.parameters()
         if params["PREDICTION"] is None:
             self.failed.emit(tr("Choose the class map to review."))
+            return None
+        if is_temporary(params["OUTPUT"]):
+            self.failed.emit(temporary_path_message(params["OUTPUT"]))
             return None
         if os.path.exists(params["OUTPUT"]):
             self.failed.emit(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import getpass
 import os
 
-from qgis.core import Qgis, QgsMapLayerProxyModel
+from qgis.core import Qgis, QgsMapLayerProxyModel, QgsProject, QgsRasterLayer, QgsVectorLayer
 from qgis.gui import QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QEvent, Qt
 from qgis.PyQt.QtWidgets import (
@@ -30,9 +30,11 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters import settings
+from ..adapters.review_files import is_temporary, missing_review_message, temporary_path_message
 from ..core.errors import FlairError
 from ..core.review.session import ReviewSession
 from ..core.review.store import ReviewStore
+from ..i18n.errors import error_text
 from .review_create import ReviewCreateBox
 from .review_keys import digit_of
 from .review_view import (
@@ -82,10 +84,13 @@ class ReviewPanel(QWidget):
         self._held = _Held()
         self.destroyed.connect(self._held.release)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._seen_item: int | None = None  # the item last shown over a loaded class map or labels
         self._build()
         last = settings.str_value(LAST_REVIEW_KEY)
         if last and os.path.isfile(last):
             self.open_review(last)
+        elif last:
+            self._say(missing_review_message(last))
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
@@ -102,6 +107,10 @@ class ReviewPanel(QWidget):
         self.create_box.created.connect(self.open_review)
         self.create_box.failed.connect(lambda text: self.dock.push(text, Qgis.MessageLevel.Warning))
         layout.addWidget(self.create_box)
+        self.status_label = QLabel()  # what went wrong on opening, where the person looks
+        self.status_label.setWordWrap(True)
+        self.status_label.setVisible(False)
+        layout.addWidget(self.status_label)
         self.progress = QProgressBar()
         self.progress.setFormat(tr("%v / %m reviewed"))
         self.headline = QLabel()
@@ -122,6 +131,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.unreviewed_check)
         layout.addWidget(self.advance_check)
         hint = QLabel(tr("True class: click it, or press its key (Shift+digit from the 11th class on)."))
+        hint.setObjectName("keys_hint")
         hint.setWordWrap(True)
         layout.addWidget(hint)
         self.class_table = ClassTable([tr("Key")])
@@ -139,8 +149,16 @@ class ReviewPanel(QWidget):
             (
                 ("◀ P", tr("Previous item"), lambda: self._act(lambda s: s.move(-1))),
                 ("N ▶", tr("Next item (N or Space)"), lambda: self._act(lambda s: s.move(1))),
-                (tr("Correct C"), tr("The label is correct"), lambda: self._act(lambda s: s.confirm(), advance=True)),
-                (tr("Unsure U"), tr("Cannot tell"), lambda: self._act(lambda s: s.unsure(), advance=True)),
+                (
+                    tr("Correct C"),
+                    tr("The label is correct"),
+                    lambda: self._act(lambda s: s.confirm(), advance=True, verdict=True),
+                ),
+                (
+                    tr("Unsure U"),
+                    tr("Cannot tell"),
+                    lambda: self._act(lambda s: s.unsure(), advance=True, verdict=True),
+                ),
             )
         ):
             button = QPushButton(text)
@@ -159,6 +177,7 @@ class ReviewPanel(QWidget):
             combo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer | QgsMapLayerProxyModel.Filter.PolygonLayer)
             combo.setAllowEmptyLayer(True)
             combo.setLayer(None)
+            combo.layerChanged.connect(lambda _layer: self._mark_seen())
             self.layer_combos[key] = compact(combo)
             layers.addRow(f"{label} [{key}]", combo)
         return layers
@@ -194,14 +213,26 @@ class ReviewPanel(QWidget):
         if self.session is not None:
             self.open_review(self.session.store.path)
 
+    def _say(self, text: str, level=Qgis.MessageLevel.Warning) -> None:
+        """A message in the tab (it stays in sight) and in the message bar."""
+        self.status_label.setText(text)
+        self.status_label.setVisible(bool(text))
+        if text:
+            self.dock.push(text, level)
+
     def open_review(self, path: str) -> bool:
-        """Open a review GeoPackage and go to its first item not yet reviewed."""
+        """Open a review GeoPackage and go to its first item not yet reviewed.
+
+        The class map and the labels are reloaded from the review's design table; when one cannot be
+        found the tab says which, and verdicts wait until an item has been seen over a loaded layer.
+        """
         try:
             store = ReviewStore.open(path)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.MessageLevel.Warning)
+            self._say(error_text(err))
             return False
         self.close_review()
+        self._say("")
         reviewer = self.reviewer_edit.text().strip() or getpass.getuser()
         self._held.session = ReviewSession(store, reviewer=reviewer, mode=self.mode_combo.currentData())
         self.session.only_unreviewed = self.unreviewed_check.isChecked()
@@ -211,16 +242,58 @@ class ReviewPanel(QWidget):
         self.file_widget.blockSignals(False)
         design = store.design
         self._held.highlight = ItemHighlight(self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size)
-        prediction = ensure_raster(design.get("prediction", ""))
-        self.layer_combos["M"].setLayer(prediction)
-        reference = design.get("reference", "")
-        self.layer_combos["R"].setLayer(layer_for_file(reference, reference))
-        self.layer_combos["E"].setLayer(error_map_layer())
+        self._seen_item = None
+        missing = self._load_inputs(design)
         self.class_table.set_rows([k.info for k in self.session.keys], [[k.key] for k in self.session.keys])
         self.iface.mapCanvas().installEventFilter(self)
+        if is_temporary(store.path):
+            self._say(temporary_path_message(store.path))
+        elif missing:
+            self._say(
+                tr("Cannot find {inputs}: pick the layers under Prediction [M] and Labels [R]; verdicts are "
+                   "accepted once the item is seen over one of them.").format(inputs=tr(" and ").join(missing))
+            )  # fmt: skip
         self.show_current()
         self.setFocus()
         return True
+
+    def _load_inputs(self, design: dict) -> list[str]:
+        """Put the review's class map and labels in the layer combos (added to the project when
+        needed); returns what cannot be found, in words."""
+        missing = []
+        prediction_path = design.get("prediction", "")
+        prediction = ensure_raster(prediction_path)
+        if prediction is None and prediction_path:
+            missing.append(tr("the class map {path}").format(path=prediction_path))
+        self.layer_combos["M"].setLayer(prediction)
+        reference = _labels_layer(design)
+        named = design.get("reference_source") or design.get("reference", "")
+        if reference is None and named:
+            missing.append(tr("the labels {path}").format(path=named))
+        self.layer_combos["R"].setLayer(reference)
+        self.layer_combos["E"].setLayer(error_map_layer())
+        return missing
+
+    def _mark_seen(self) -> None:
+        """The current item is on the map over a loaded class map or labels: verdicts are accepted."""
+        item = self.session.current if self.session is not None else None
+        if item is not None and self._layer_loaded():
+            self._seen_item = item.item_id
+
+    def _layer_loaded(self) -> bool:
+        return any(
+            (layer := self.layer_combos[key].currentLayer()) is not None and layer.isValid() for key in ("M", "R")
+        )
+
+    def _seen(self) -> bool:
+        item = self.session.current if self.session is not None else None
+        if item is not None and self._seen_item == item.item_id and self._layer_loaded():
+            return True
+        self._say(
+            tr("No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
+               "before giving a verdict.")
+        )  # fmt: skip
+        return False
 
     def close_review(self) -> None:
         """Close the open review (nothing to save: verdicts are already on disk)."""
@@ -252,18 +325,24 @@ class ReviewPanel(QWidget):
         self.note_edit.setEnabled(item is not None)
         if item is not None and self.highlight is not None:
             self.highlight.show(item)
+        self._mark_seen()
         return item
 
-    def _act(self, action, advance: bool = False):
-        """Run a session action, then show the (next) item; errors go to the message bar."""
+    def _act(self, action, advance: bool = False, verdict: bool = False):
+        """Run a session action, then show the (next) item; errors go to the message bar.
+
+        A verdict (``verdict=True``) is refused until the item has been seen over a loaded layer.
+        """
         if self.session is None:
+            return None
+        if verdict and not self._seen():
             return None
         try:
             action(self.session)
             if advance and self.advance_check.isChecked():
                 self.session.move(1)
         except FlairError as err:
-            self.dock.push(str(err), Qgis.MessageLevel.Warning)
+            self.dock.push(error_text(err), Qgis.MessageLevel.Warning)
         return self.show_current()
 
     def _save_note(self) -> None:
@@ -279,7 +358,7 @@ class ReviewPanel(QWidget):
 
     def _on_class_clicked(self, row: int, _column: int) -> None:
         value = self.class_table.item(row, 0).data(Qt.ItemDataRole.UserRole)
-        self._act(lambda s: s.choose_class(int(value)), advance=True)
+        self._act(lambda s: s.choose_class(int(value)), advance=True, verdict=True)
 
     # ----------------------------------------------------------------- keys
     def handle_key(self, key: int, modifiers, scan_code: int = 0) -> bool:
@@ -293,9 +372,9 @@ class ReviewPanel(QWidget):
         if key in moves:
             self._act(lambda s: s.move(moves[key]))
         elif key == Qt.Key.Key_C:
-            self._act(lambda s: s.confirm(), advance=True)
+            self._act(lambda s: s.confirm(), advance=True, verdict=True)
         elif key == Qt.Key.Key_U:
-            self._act(lambda s: s.unsure(), advance=True)
+            self._act(lambda s: s.unsure(), advance=True, verdict=True)
         elif key in (Qt.Key.Key_M, Qt.Key.Key_R, Qt.Key.Key_E):
             toggle_layer(self.layer_combos[chr(key)].currentLayer())
         else:
@@ -303,7 +382,7 @@ class ReviewPanel(QWidget):
             value = self.session.class_for_key(digit, shifted) if digit is not None else None
             if value is None:
                 return False
-            self._act(lambda s: s.choose_class(value), advance=True)
+            self._act(lambda s: s.choose_class(value), advance=True, verdict=True)
         return True
 
     def keyPressEvent(self, event) -> None:
@@ -315,3 +394,22 @@ class ReviewPanel(QWidget):
         if event.type() == QEvent.Type.KeyPress and self.isVisible() and not event.isAutoRepeat():
             return self.handle_key(event.key(), event.modifiers(), event.nativeScanCode())
         return False
+
+
+def _labels_layer(design: dict):
+    """The project's layer for the review's labels, loaded from the design table's source when absent."""
+    source = design.get("reference_source", "")
+    name = design.get("reference", "")
+    found = layer_for_file(source or name, name)
+    if found is not None or not source:
+        return found
+    provider = design.get("reference_provider", "")
+    label = name if name and name != source else os.path.splitext(os.path.basename(source))[0]
+    if design.get("reference_kind") == "raster":
+        layer = QgsRasterLayer(source, label, provider or "gdal")
+    else:
+        layer = QgsVectorLayer(source, label, provider or "ogr")
+    if not layer.isValid():
+        return None
+    QgsProject.instance().addMapLayer(layer)
+    return layer

@@ -20,6 +20,7 @@ from qgis.PyQt.QtGui import QColor
 
 from ..core.nomenclature import ClassInfo
 from ..core.review.store import ReviewItem
+from ..i18n import class_label, decimal, integer, percent
 from .widgets import tr
 
 CONTEXT_PX = 75
@@ -134,7 +135,7 @@ def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
     if value is None:
         return "<i>" + tr("none") + "</i>"  # outside an f-string: pylupdate5 skips f-strings
     info = classes.get(value)
-    name = html.escape(info.name) if info else ""
+    name = html.escape(class_label(info.name)) if info else ""
     colour = info.color if info else "#888888"
     return f"<span style='color:{colour}'>■</span> {name} ({value})"
 
@@ -151,8 +152,8 @@ def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[
         (tr("Item"), f"{position + 1} / {total} (id {item.item_id})"),
         (tr("Map class"), _class_html(item.map_class, classes)),
         (tr("Label class"), _class_html(item.label_class, classes)),
-        (tr("Confidence"), "–" if item.confidence is None else f"{item.confidence:.2f}"),
-        (tr("Suspicion"), "–" if item.suspicion is None else f"{item.suspicion:.2f}"),
+        (tr("Confidence"), "–" if item.confidence is None else decimal(item.confidence, 2)),
+        (tr("Suspicion"), "–" if item.suspicion is None else decimal(item.suspicion, 2)),
         (tr("Verdict"), f"<b>{verdict}</b>"),
     ]
     body = "".join(f"<tr><td>{k}&nbsp;</td><td>{v}</td></tr>" for k, v in rows)
@@ -176,12 +177,12 @@ def headline_text(report: dict) -> str:
     elif errors["rate"] is not None and errors.get("ci95"):
         low, high = errors["ci95"]
         parts.append(
-            tr("Label errors {rate:.1%} [{low:.1%}–{high:.1%}] of {n}").format(
-                rate=errors["rate"], low=low, high=high, n=errors["reviewed"]
+            tr("Label errors {rate} [{low}–{high}] of {n}").format(
+                rate=percent(errors["rate"]), low=percent(low), high=percent(high), n=integer(errors["reviewed"])
             )
         )
     elif errors["rate"] is not None:
-        parts.append(tr("Label errors {rate:.1%} (no interval yet)").format(rate=errors["rate"]))
+        parts.append(tr("Label errors {rate} (no interval yet)").format(rate=percent(errors["rate"])))
     accuracy = report["map_accuracy"]
     if accuracy and not accuracy.get("complete", True) and accuracy["reviewed"]:
         parts.append(
@@ -191,8 +192,8 @@ def headline_text(report: dict) -> str:
         )
     elif accuracy and accuracy["overall_accuracy"] is not None:
         se = accuracy["overall_accuracy_se"]
-        margin = "" if se is None else f" ± {1.96 * se:.0%}"
-        parts.append(tr("map OA {oa:.0%}").format(oa=accuracy["overall_accuracy"]) + margin)
+        margin = "" if se is None else f" ± {percent(1.96 * se)}"
+        parts.append(tr("map OA {oa}").format(oa=percent(accuracy["overall_accuracy"])) + margin)
     if report["unsure"]:
         parts.append(tr("{n} unsure").format(n=report["unsure"]))
     warning = report.get("response", {})

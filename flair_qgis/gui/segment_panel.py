@@ -19,6 +19,7 @@ from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.segment.model import ModelInfo
 from ..i18n import tr
+from ..i18n.errors import error_text
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
 from .messages import run_log_line
@@ -185,8 +186,8 @@ class SegmentPanel(QWidget):
             label.setText(tr("Canceled: nothing was written."))
             self.dock.push(tr("Canceled: nothing was written."), Qgis.MessageLevel.Info)
         elif isinstance(outcome.error, FlairError):
-            label.setText(str(outcome.error))
-            self.dock.push(str(outcome.error), Qgis.MessageLevel.Warning)
+            label.setText(error_text(outcome.error))
+            self.dock.push(error_text(outcome.error), Qgis.MessageLevel.Warning)
         else:
             label.setText(tr("The run failed (see the FLAIR log)."))
             self.dock.report_unexpected(outcome.error, outcome.traceback)

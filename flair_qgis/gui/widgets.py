@@ -270,7 +270,9 @@ class InputPicker(QObject):
             combo = compact(QComboBox())
             combo.addItem("—", 0)
             for band, label in enumerate(labels, start=1):
-                combo.addItem(f"{band}: {label}" if not label.startswith("Band ") else label, band)
+                # An unnamed band reads as QGIS says it ("Bande 1" in French), a named one "4: NIR".
+                text = tr("Band {n}").format(n=band) if label == f"Band {band}" else f"{band}: {label}"
+                combo.addItem(text, band)
             combo.setCurrentIndex(max(0, combo.findData(default)))
             combo.currentIndexChanged.connect(self.changed.emit)
             self.bands_form.addRow(name, combo)

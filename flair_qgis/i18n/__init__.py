@@ -106,3 +106,35 @@ def int8_cpu_note(capability: Int8Capability) -> str | None:
     if capability.little_gain:
         return tr("INT8: no VNNI, AVX2 or dot-product instructions on this CPU, expect little gain")
     return None
+
+
+def number_locale() -> QLocale:
+    """The locale numbers are written in: QGIS's under a translated UI ("262 144", "0,5"), else
+    English digits ("262,144", "0.5") like the English words around them."""
+    if language() == "en":
+        return QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return QLocale(qgis_locale())
+
+
+def integer(value: int) -> str:
+    """An integer with the locale's digit grouping: ``262,144`` / ``262 144``."""
+    return number_locale().toString(int(value))
+
+
+def decimal(value: float, decimals: int = 1) -> str:
+    """A number with ``decimals`` decimals and the locale's decimal mark: ``0.5`` / ``0,5``."""
+    return number_locale().toString(float(value), "f", decimals)
+
+
+def percent(fraction: float | None, decimals: int = 1) -> str:
+    """A 0..1 fraction as a percentage, one format for every tab: ``12.3 %`` / ``12,3 %``
+    (a no-break space before ``%`` in French); ``—`` when undefined."""
+    if fraction is None:
+        return "—"
+    space = " " if language() == "en" else "\u00a0"  # French typography: no line break before %
+    return decimal(100.0 * fraction, decimals) + space + "%"
+
+
+def tiles(count: int) -> str:
+    """``1 tile``, ``2 tiles`` in the user's language."""
+    return (tr("{n} tile") if abs(int(count)) == 1 else tr("{n} tiles")).format(n=integer(count))

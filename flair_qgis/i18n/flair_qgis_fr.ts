@@ -999,11 +999,6 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>le CPU</translation>
     </message>
     <message>
-        <location filename="../gui/messages.py" line="30" />
-        <source>Segmented {area} on {device} in {s:.1f} s</source>
-        <translation>{area} segmentés sur {device} en {s:.1f} s</translation>
-    </message>
-    <message>
         <location filename="../gui/messages.py" line="43" />
         <source>Predicted: {pred} — reference: {ref}</source>
         <translation>Prédit : {pred} — référence : {ref}</translation>
@@ -1082,11 +1077,6 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <location filename="../gui/follow_view.py" line="205" />
         <source>The run failed.</source>
         <translation>Le traitement a échoué.</translation>
-    </message>
-    <message>
-        <location filename="../gui/follow_view.py" line="211" />
-        <source>{cached} of {tiles} tiles from the cache, {s:.2f} s.</source>
-        <translation>{cached} tuiles sur {tiles} lues dans le cache, {s:.2f} s.</translation>
     </message>
     <message>
         <location filename="../gui/follow_view.py" line="231" />
@@ -1456,19 +1446,9 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>Verdict</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="168" />
-        <source>Label errors {rate:.1%} [{low:.1%}–{high:.1%}] of {n}</source>
-        <translation>Erreurs d'étiquette {rate:.1%} [{low:.1%}–{high:.1%}] sur {n}</translation>
-    </message>
-    <message>
         <location filename="../gui/review_view.py" line="160" />
         <source>{wrong} of {n} reviewed labels wrong (not a probability sample)</source>
         <translation>{wrong} étiquettes fausses sur {n} revues (pas un échantillon probabiliste)</translation>
-    </message>
-    <message>
-        <location filename="../gui/review_view.py" line="175" />
-        <source>Label errors {rate:.1%} (no interval yet)</source>
-        <translation>Erreurs d'étiquette {rate:.1%} (pas encore d'intervalle)</translation>
     </message>
     <message>
         <location filename="../gui/review_view.py" line="179" />
@@ -1479,11 +1459,6 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <location filename="../gui/review_view.py" line="192" />
         <source>{n} items skipped</source>
         <translation>{n} éléments sautés</translation>
-    </message>
-    <message>
-        <location filename="../gui/review_view.py" line="177" />
-        <source>map OA {oa:.0%}</source>
-        <translation>OA de la carte {oa:.0%}</translation>
     </message>
     <message>
         <location filename="../gui/review_view.py" line="179" />
@@ -1844,6 +1819,216 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
     <message>
         <source>first: {first}, second: {second}</source>
         <translation>première : {first}, seconde : {second}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source> and </source>
+        <translation> et </translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>, say which code each prediction value is with CLASS_MAP (value:code,...)</source>
+        <translation>, indiquez quel code est chaque valeur prédite avec CLASS_MAP (valeur:code,...)</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>A polygon reference needs REFERENCE_FIELD: the field holding the class values.</source>
+        <translation>Une référence en polygones demande REFERENCE_FIELD : le champ qui porte les valeurs de classe.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Cannot find {inputs}: pick the layers under Prediction [M] and Labels [R]; verdicts are accepted once the item is seen over one of them.</source>
+        <translation>Introuvable : {inputs}. Choisissez les couches sous Prédiction [M] et Étiquettes [R] ; les verdicts sont acceptés une fois l'élément vu sur l'une d'elles.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Check the class field, pick the protocol of these layers under 'Protocol', or 'custom' to score the values as they are.</source>
+        <translation>Vérifiez le champ de classe, choisissez le protocole de ces couches sous « Protocole », ou « custom » pour évaluer les valeurs telles quelles.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Field '{field}' looks like an identifier, not a class (more than {limit} different values): pick the class field.</source>
+        <translation>Le champ « {field} » ressemble à un identifiant, pas à une classe (plus de {limit} valeurs différentes) : choisissez le champ de classe.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Give CLASS_MAP as value:code pairs (e.g. 0:1,1:2), or choose the protocol of this model.</source>
+        <translation>Donnez CLASS_MAP en paires valeur:code (par ex. 0:1,1:2), ou choisissez le protocole de ce modèle.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Label errors {rate} (no interval yet)</source>
+        <translation>Erreurs d'étiquette {rate} (pas encore d'intervalle)</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Label errors {rate} [{low}–{high}] of {n}</source>
+        <translation>Erreurs d'étiquette {rate} [{low}–{high}] sur {n}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Labels given as polygons need their class field: pick it under 'Class field'.</source>
+        <translation>Des étiquettes en polygones demandent leur champ de classe : choisissez-le sous « Champ de classe ».</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item before giving a verdict.</source>
+        <translation>Ni carte de classes ni étiquettes sur la carte : chargez-en une (Prédiction [M] ou Étiquettes [R]) et regardez l'élément avant de donner un verdict.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>No pixel has data in both the class map and the reference here: check that they cover the same place, and their nodata.</source>
+        <translation>Aucun pixel n'a de données à la fois dans la carte de classes et dans la référence ici : vérifiez qu'elles couvrent le même endroit, et leurs valeurs nodata.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Pick the protocol of this model under 'Protocol', or 'custom'.</source>
+        <translation>Choisissez le protocole de ce modèle sous « Protocole », ou « custom ».</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Protocol {protocol} does not declare {values} (its classes are {classes}). Add them to IGNORE_CLASSES, regroup them with PROTOCOL=custom and REMAP{class_map}, or pick the protocol that matches these rasters.</source>
+        <translation>Le protocole {protocol} ne déclare pas {values} (ses classes sont {classes}). Ajoutez-les à IGNORE_CLASSES, regroupez-les avec PROTOCOL=custom et REMAP{class_map}, ou choisissez le protocole de ces rasters.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Protocol {protocol} does not know {values} (its classes are {classes}).</source>
+        <translation>Le protocole {protocol} ne connaît pas {values} (ses classes sont {classes}).</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Saved to: {path}</source>
+        <translation>Enregistrée dans : {path}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Segmented {area} on {device} in {s} s</source>
+        <translation>{area} segmentés sur {device} en {s} s</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>The class field looks like an identifier, not a class: pick the class field.</source>
+        <translation>Le champ de classe ressemble à un identifiant, pas à une classe : choisissez le champ de classe.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>The class map's classes ({declared}) are neither the codes nor the class names of protocol {protocol} ({classes}).</source>
+        <translation>Les classes de la carte ({declared}) ne sont ni les codes ni les noms de classe du protocole {protocol} ({classes}).</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>The last review cannot be found: it was {path}. It was moved or deleted (a review in QGIS's temporary folder is deleted when QGIS quits); open it where it is now, or create a new one.</source>
+        <translation>La dernière revue est introuvable : elle était {path}. Elle a été déplacée ou supprimée (une revue dans le dossier temporaire de QGIS est supprimée quand QGIS se ferme) ; ouvrez-la là où elle est maintenant, ou créez-en une nouvelle.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>The reference layer has no field '{field}'. Its fields are: {fields}.</source>
+        <translation>La couche de référence n'a pas de champ « {field} ». Ses champs sont : {fields}.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>class map values {values}</source>
+        <translation>les valeurs de la carte de classes {values}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>map OA {oa}</source>
+        <translation>OA de la carte {oa}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>prediction value(s) {values}</source>
+        <translation>la ou les valeurs prédites {values}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>reference value(s) {values}</source>
+        <translation>la ou les valeurs de référence {values}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>reference values {values}</source>
+        <translation>les valeurs de référence {values}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>simple random</source>
+        <translation>aléatoire simple</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>stratified by class</source>
+        <translation>stratifié par classe</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>stratified by confidence</source>
+        <translation>stratifié par confiance</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>suspicious labels first</source>
+        <translation>étiquettes suspectes d'abord</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>systematic grid</source>
+        <translation>grille systématique</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>the class map {path}</source>
+        <translation>la carte de classes {path}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>the labels {path}</source>
+        <translation>les étiquettes {path}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>{cached} of {tiles} from the cache, {s} s.</source>
+        <translation>{cached} sur {tiles} lues dans le cache, {s} s.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>{n} tile</source>
+        <translation>{n} tuile</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>{n} tiles</source>
+        <translation>{n} tuiles</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>{path} is in QGIS's temporary folder, which QGIS deletes when it quits: the verdicts would be lost. Choose a review file in a folder of yours, or leave it empty to save beside the project.</source>
+        <translation>{path} est dans le dossier temporaire de QGIS, que QGIS supprime en se fermant : les verdicts seraient perdus. Choisissez un fichier de revue dans un de vos dossiers, ou laissez vide pour l'enregistrer à côté du projet.</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>… and {n} more</source>
+        <translation>… et {n} de plus</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>FLAIR: segmenting {name}</source>
+        <translation>FLAIR : segmentation de {name}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>FLAIR: scoring the view</source>
+        <translation>FLAIR : évaluation de la vue</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>Band {n}</source>
+        <translation>Bande {n}</translation>
+    </message>
+    <message>
+        <location filename="../gui/dock.py" line="1" />
+        <source>This layer's CRS is a local Lambert-93 without EPSG code: QGIS cannot place it.</source>
+        <translation>Le SCR de cette couche est un Lambert-93 local sans code EPSG : QGIS ne peut pas la placer.</translation>
     </message>
 </context>
 </TS>

@@ -12,6 +12,7 @@ from qgis.PyQt.QtCore import QCoreApplication
 from ..adapters.proj_threads import keep_proj_context
 from ..core.errors import Canceled, FlairError
 from ..i18n import TR_CONTEXT
+from ..i18n.errors import PROCESSING, error_text
 
 
 def tr(text: str) -> str:
@@ -69,7 +70,7 @@ class FlairAlgorithm(QgsProcessingAlgorithm):
         try:
             self.capture(parameters, context)
         except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(error_text(err, PROCESSING)) from err
         return True
 
     def capture(self, parameters: dict[str, Any], context: QgsProcessingContext) -> None:
@@ -110,4 +111,4 @@ class FlairAlgorithm(QgsProcessingAlgorithm):
             feedback.reportError(tr("Canceled: nothing was written."), fatalError=False)
             raise QgsProcessingException(tr("Canceled by the user; no output was written.")) from err
         except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(error_text(err, PROCESSING)) from err

@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 from qgis.core import (
+    QgsDataSourceUri,
     QgsProcessingContext,
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
@@ -129,6 +130,8 @@ class SampleAlgorithm(FlairAlgorithm):
             reference_field=field,
             reference_name=reference.name if reference else "",
             reference_identity=reference_identity(layer) if layer is not None else None,
+            reference_source=_source_without_password(layer),
+            reference_provider=layer.providerType() if layer is not None else "",
             confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
             extent=extent,
             confidence_threshold=self.parameterAsDouble(parameters, self.CONFIDENCE_THRESHOLD, context),
@@ -157,3 +160,15 @@ class SampleAlgorithm(FlairAlgorithm):
             )
         )
         return {self.OUTPUT: summary["path"], "ITEMS": summary["items"]}
+
+
+def _source_without_password(layer) -> str:
+    """The layer's data source as recorded in the review (a database password is left out)."""
+    if layer is None:
+        return ""
+    source = layer.source()
+    if layer.providerType() in ("postgres", "spatialite", "oracle", "mssql"):
+        uri = QgsDataSourceUri(source)
+        uri.setPassword("")
+        return uri.uri(False)
+    return source

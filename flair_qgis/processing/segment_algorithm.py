@@ -33,6 +33,7 @@ from ..core.segment.heads import check_supported
 from ..core.segment.model import ModelInfo, read_model_info
 from ..core.segment.plan import SegmentRequest, output_name, plan_segment
 from ..core.segment.run import run_plan
+from ..i18n.errors import PROCESSING, error_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
 
@@ -215,7 +216,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
             self.distributed = distributed_run(self.plan, rasters[0], scheduler)
         except FlairError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(error_text(err, PROCESSING)) from err
         return True
 
     def _extent(self, parameters: dict, context: QgsProcessingContext, primary: QgsRasterLayer):

@@ -68,6 +68,9 @@ class SampleRequest:
         low_confidence_share: ``stratified_confidence``: share of ``samples`` in the low band.
         double_review: share (0..1) of items marked ``double = 1`` for a second interpreter,
             spread over the strata (:func:`double_items`).
+        reference_source: where the labels are read from (file path or data-source URI without
+            password), recorded so that a resumed review reloads them.
+        reference_provider: the QGIS provider of ``reference_source`` (``ogr``, ``postgres``…).
     """
 
     prediction_path: str
@@ -86,6 +89,8 @@ class SampleRequest:
     confidence_threshold: float = 0.7
     low_confidence_share: float = 0.5
     double_review: float = 0.0
+    reference_source: str = ""
+    reference_provider: str = ""
 
 
 def _check_request(request: SampleRequest) -> None:
@@ -315,6 +320,9 @@ def _design_table(
         "seed": request.seed,
         "prediction": os.path.abspath(request.prediction_path),
         "reference": request.reference_name or (request.reference_raster or ""),
+        "reference_source": request.reference_source
+        or (os.path.abspath(request.reference_raster) if request.reference_raster else ""),
+        "reference_provider": request.reference_provider,
         "reference_field": request.reference_field,
         "reference_kind": "raster"
         if request.reference_raster

@@ -181,7 +181,14 @@ def align_classes(
     raise InputError(
         f"The {what}'s classes ({_listed(declared)}) are neither protocol {protocol.name}'s codes nor its class "
         f"names ({_listed(protocol.classes)}). Give CLASS_MAP as value:code pairs (e.g. 0:1,1:2) to say which "
-        "code each value is, or choose the protocol of this model."
+        "code each value is, or choose the protocol of this model.",
+        key="classes_not_aligned",
+        params={
+            "what": what,
+            "declared": [f"{c.value} {c.name}" for c in declared],
+            "protocol": protocol.name,
+            "classes": [f"{c.value} {c.name}" for c in protocol.classes],
+        },
     )
 
 

@@ -4,7 +4,7 @@ Codes of the error map (uint8, uint16 when there are more than 253 classes):
 
 * ``0`` not evaluated: nodata or outside either layer, ignored value, or a class the protocol
   drops (transparent);
-* ``1`` correct (light grey, mostly opaque: the map reads as grey = right, red = wrong);
+* ``1`` correct (light grey, transparent by default: the photo shows where the model is right);
 * ``2 + i`` wrong, the reference class ``classes[i]`` was missed: one strong red scale, opaque,
   never the class colours, so an error map cannot be mistaken for a class map.
 
@@ -30,7 +30,9 @@ _CORRECT_COLOR = "#e0e0e0"
 # Wrong pixels: a red scale from bright red to dark crimson, one shade per missed class.
 _WRONG_LIGHT = (0xFC, 0x4E, 0x2A)
 _WRONG_DARK = (0x80, 0x00, 0x26)
-ERROR_ALPHA = {NOT_EVALUATED: 0, CORRECT: 210}
+ERROR_ALPHA = {NOT_EVALUATED: 0, CORRECT: 0}
+ERROR_OPACITY = 0.6
+"""Layer opacity of the error map: the photo under a suspicious polygon stays readable."""
 """Per-code alpha (0..255) of the error map's style; codes not listed are opaque."""
 
 ERROR_WORDS = ("not evaluated", "correct", "missed: {name} ({value})")
@@ -130,7 +132,7 @@ def error_window(
 def error_qml(legend: Sequence[ClassInfo]) -> str:
     """A QGIS paletted style for an error map from its legend (:func:`error_classes`).
 
-    Errors are opaque; "correct" is a light grey the class map barely shows through, "not evaluated"
-    transparent.
+    The layer is drawn at :data:`ERROR_OPACITY` (the photo stays readable under an error); "correct"
+    and "not evaluated" are transparent (a user may give "correct" its grey back in the legend).
     """
-    return qml_style(legend, alpha=ERROR_ALPHA)
+    return qml_style(legend, opacity=ERROR_OPACITY, alpha=ERROR_ALPHA)

@@ -236,7 +236,8 @@ def _score(
         if matrix.total == 0:
             raise InputError(
                 "No pixel has data in both the prediction and the reference over the area scored: check "
-                "that they cover the same place (and the extent), and their nodata."
+                "that they cover the same place (and the extent), and their nodata.",
+                key="no_common_pixel",
             )
         if protocol.is_open and alignment.declared:
             found = sorted(set(matrix.reference_values()) | set(matrix.prediction_values()))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, listed
 from ..nomenclature import ClassInfo, default_color
 from .protocols import Protocol
 
@@ -200,17 +200,24 @@ def class_matrix(matrix: ConfusionMatrix, protocol: Protocol) -> ClassMatrix:
     return ClassMatrix(classes, full, ignored_px, undeclared)
 
 
+def undeclared_params(protocol: Protocol, undeclared: dict[str, dict[int, int]]) -> dict[str, object]:
+    """The facts of an undeclared-values message: protocol, ``reference``/``prediction`` values
+    (``"v (n px)"``, by value), the protocol's class values."""
+    sides = {
+        side: [f"{v} ({n} px)" for v, n in sorted((undeclared.get(side) or {}).items())]
+        for side in ("reference", "prediction")
+    }
+    return {"protocol": protocol.name, **sides, "classes": [c.value for c in protocol.classes]}
+
+
 def undeclared_message(protocol: Protocol, undeclared: dict[str, dict[int, int]]) -> str | None:
-    """A user message naming values that are neither classes nor ignored; None when there are none."""
-    parts = []
-    for side in ("reference", "prediction"):
-        found = undeclared.get(side) or {}
-        if found:
-            listed = ", ".join(f"{v} ({n} px)" for v, n in sorted(found.items()))
-            parts.append(f"{side} value(s) {listed}")
+    """A user message naming values that are neither classes nor ignored (at most 5 per side,
+    then "… and N more"; Processing's parameter names); None when there are none."""
+    sides = {side: [f"{v} ({n} px)" for v, n in sorted((undeclared.get(side) or {}).items())] for side in undeclared}
+    parts = [f"{side} value(s) {listed(sides[side])}" for side in ("reference", "prediction") if sides.get(side)]
     if not parts:
         return None
-    classes = ", ".join(str(c.value) for c in protocol.classes)
+    classes = listed([c.value for c in protocol.classes])
     class_map = (
         ", say which code each prediction value is with CLASS_MAP (value:code,...)"
         if undeclared.get("prediction")
@@ -243,7 +250,7 @@ def build_report(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = 
     cm = class_matrix(matrix, protocol)
     message = undeclared_message(protocol, cm.undeclared)
     if message and strict:
-        raise InputError(message)
+        raise InputError(message, key="undeclared_values", params=undeclared_params(protocol, cm.undeclared))
     if protocol.is_open:
         protocol = protocol.with_classes(cm.classes)
     used, labels, evaluated = _scored_matrix(cm, protocol)

@@ -133,7 +133,9 @@ class PolygonSource:
             raise InputError("The reference is neither a raster nor a polygon layer.")
         vector_wkt = polygons_crs_wkt(gdf)
         if not field:
-            raise InputError("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
+            raise InputError(
+                "A polygon reference needs REFERENCE_FIELD: the field holding the class values.", key="no_class_field"
+            )
         if field not in gdf.columns:
             fields = ", ".join(c for c in gdf.columns if c != gdf.geometry.name)
             raise InputError(f"The reference layer has no field '{field}'. Its fields are: {fields or 'none'}.")

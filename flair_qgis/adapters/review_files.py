@@ -1,0 +1,75 @@
+"""Where a review GeoPackage lives: never in a folder QGIS deletes on exit.
+
+A review holds hours of a photo-interpreter's verdicts. QGIS removes its Processing temporary
+folder (``processing_XXXX``) when it quits, so a review written there is lost: the default is a
+named file beside the project, or in the plugin's data folder while the project is unsaved, and
+a path under the temporary folder is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from qgis.core import QgsApplication, QgsProcessingUtils, QgsProject
+
+from ..i18n import tr
+
+
+def data_folder() -> str:
+    """The plugin's folder in the QGIS profile, for reviews of unsaved projects (created if needed)."""
+    folder = os.path.join(QgsApplication.qgisSettingsDirPath(), "flair_qgis", "reviews")
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
+def temporary_folders() -> list[str]:
+    """Folders QGIS deletes when it quits (its Processing temporary folder)."""
+    return [os.path.realpath(QgsProcessingUtils.tempFolder())]
+
+
+def is_temporary(path: str) -> bool:
+    """Whether ``path`` lies in a folder QGIS deletes on exit."""
+    real = os.path.realpath(path)
+    return any(real == folder or real.startswith(folder + os.sep) for folder in temporary_folders())
+
+
+def _stem(class_map_name: str) -> str:
+    name = re.sub(r"\.(tiff?|vrt|jp2|img|gpkg)$", "", class_map_name.strip(), flags=re.IGNORECASE)
+    cleaned = re.sub(r"[^\w.-]+", "_", name).strip("._")
+    return cleaned or "flair"
+
+
+def default_review_path(class_map_name: str) -> str:
+    """A review file that does not exist yet: ``<project>_<class map>_review.gpkg`` beside the
+    saved project, else in :func:`data_folder`; ``_2``, ``_3``… when the name is taken."""
+    project = QgsProject.instance()
+    project_file = project.absoluteFilePath()
+    if project_file and not is_temporary(project_file):
+        folder = os.path.dirname(project_file)
+        stem = f"{_stem(project.baseName())}_{_stem(class_map_name)}_review"
+    else:
+        folder = data_folder()
+        stem = f"{_stem(class_map_name)}_review"
+    path = os.path.join(folder, stem + ".gpkg")
+    number = 2
+    while os.path.exists(path):
+        path = os.path.join(folder, f"{stem}_{number}.gpkg")
+        number += 1
+    return path
+
+
+def temporary_path_message(path: str) -> str:
+    """Why a review path under QGIS's temporary folder is refused, and what to do."""
+    return tr(
+        "{path} is in QGIS's temporary folder, which QGIS deletes when it quits: the verdicts would be lost. "
+        "Choose a review file in a folder of yours, or leave it empty to save beside the project."
+    ).format(path=path)
+
+
+def missing_review_message(path: str) -> str:
+    """The last review cannot be found: say where it was."""
+    return tr(
+        "The last review cannot be found: it was {path}. It was moved or deleted (a review in QGIS's "
+        "temporary folder is deleted when QGIS quits); open it where it is now, or create a new one."
+    ).format(path=path)

@@ -1,0 +1,112 @@
+"""Core and adapter errors in the user's language and in the wording of where they are shown.
+
+A :class:`~flair_qgis.core.errors.FlairError` may carry a message ``key`` and ``params``. The dock
+names its own widgets ("Protocol", "Class field"); Processing names its parameters
+(``PROTOCOL``, ``IGNORE_CLASSES``). An error without a known key keeps its English text.
+Value lists show at most five values, then "… and N more".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..core.errors import MAX_LISTED, FlairError
+from . import tr
+
+DOCK = "dock"
+PROCESSING = "processing"
+
+
+def listed(values) -> str:
+    """At most five values, then "… and N more" in the user's language."""
+    values = list(values or [])
+    shown = ", ".join(str(v) for v in values[:MAX_LISTED])
+    left = len(values) - MAX_LISTED
+    return shown + (" " + tr("… and {n} more").format(n=left) if left > 0 else "")
+
+
+def _undeclared(params: dict, where: str) -> str:
+    reference, prediction, classes = params.get("reference"), params.get("prediction"), params.get("classes")
+    if where != DOCK:  # Processing: its parameter names, the core's sentence
+        parts = []
+        if reference:
+            parts.append(tr("reference value(s) {values}").format(values=listed(reference)))
+        if prediction:
+            parts.append(tr("prediction value(s) {values}").format(values=listed(prediction)))
+        class_map = (
+            tr(", say which code each prediction value is with CLASS_MAP (value:code,...)") if prediction else ""
+        )
+        return tr(
+            "Protocol {protocol} does not declare {values} (its classes are {classes}). Add them to IGNORE_CLASSES, "
+            "regroup them with PROTOCOL=custom and REMAP{class_map}, or pick the protocol that matches these rasters."
+        ).format(
+            protocol=params.get("protocol", ""), values="; ".join(parts), classes=listed(classes), class_map=class_map
+        )
+    parts = []
+    if reference:
+        parts.append(tr("reference values {values}").format(values=listed(reference)))
+    if prediction:
+        parts.append(tr("class map values {values}").format(values=listed(prediction)))
+    text = tr("Protocol {protocol} does not know {values} (its classes are {classes}).").format(
+        protocol=params.get("protocol", ""), values="; ".join(parts), classes=listed(classes)
+    )
+    if classes and len(reference or []) > 10 * len(classes):
+        return text + " " + tr("The class field looks like an identifier, not a class: pick the class field.")
+    return (
+        text
+        + " "
+        + tr(
+            "Check the class field, pick the protocol of these layers under 'Protocol', or 'custom' to score the "
+            "values as they are."
+        )
+    )
+
+
+def _not_aligned(params: dict, where: str) -> str:
+    facts = tr(
+        "The class map's classes ({declared}) are neither the codes nor the class names of protocol "
+        "{protocol} ({classes})."
+    ).format(
+        declared=listed(params.get("declared")),
+        protocol=params.get("protocol", ""),
+        classes=listed(params.get("classes")),
+    )
+    if where == DOCK:
+        return facts + " " + tr("Pick the protocol of this model under 'Protocol', or 'custom'.")
+    return facts + " " + tr("Give CLASS_MAP as value:code pairs (e.g. 0:1,1:2), or choose the protocol of this model.")
+
+
+def _no_common_pixel(_params: dict, _where: str) -> str:
+    return tr(
+        "No pixel has data in both the class map and the reference here: check that they cover the same "
+        "place, and their nodata."
+    )
+
+
+def _no_class_field(_params: dict, where: str) -> str:
+    if where == DOCK:
+        return tr("Labels given as polygons need their class field: pick it under 'Class field'.")
+    return tr("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
+
+
+def _unknown_field(params: dict, _where: str) -> str:
+    return tr("The reference layer has no field '{field}'. Its fields are: {fields}.").format(
+        field=params.get("field", ""), fields=listed(params.get("fields")) or "–"
+    )
+
+
+_TEXTS: dict[str, Callable[[dict, str], str]] = {
+    "undeclared_values": _undeclared,
+    "classes_not_aligned": _not_aligned,
+    "no_common_pixel": _no_common_pixel,
+    "no_class_field": _no_class_field,
+    "unknown_field": _unknown_field,
+}
+
+
+def error_text(err: BaseException, where: str = DOCK) -> str:
+    """The text to show for ``err``: its key's wording for ``where`` (``dock`` or ``processing``),
+    in the user's language; the English text when it has no known key."""
+    if isinstance(err, FlairError) and err.key in _TEXTS:
+        return _TEXTS[err.key](err.params, where)
+    return str(err)
