@@ -81,10 +81,10 @@ def check_request(request: VectorizeRequest) -> Source:
         InputError: a float raster, an output that is an input, an unknown output format, a
             confidence raster on another grid, an extent outside the raster, negative options.
     """
-    output = _check_output(request)
     for name, path in (("PREDICTION", request.prediction_path), ("CONFIDENCE", request.confidence_path)):
-        if path and os.path.realpath(path) == os.path.realpath(output):
+        if path and request.output_path and os.path.realpath(path) == os.path.realpath(request.output_path):
             raise InputError(f"OUTPUT is the {name} raster itself: choose another output file.")
+    _check_output(request)
     for name, value in (
         ("MIN_AREA_M2", request.min_area_m2),
         ("SIMPLIFY_M", request.simplify_m),
@@ -153,11 +153,8 @@ def _classes(path: str, colormap: dict[int, tuple[int, ...]]) -> tuple[ClassInfo
 
 
 def _model(tags: dict[str, str]) -> str:
-    name = tags.get("FLAIR_MODEL_NAME") or ""
-    digest = tags.get("FLAIR_MODEL_SHA256") or ""
-    if name and digest:
-        return f"{name} sha256:{digest}"
-    return name or (f"sha256:{digest}" if digest else "")
+    """``name digest`` from flair:segment's tags (``blake2b:`` and 16 hex digits of the model file)."""
+    return " ".join(text for text in (tags.get("FLAIR_MODEL_NAME"), tags.get("FLAIR_MODEL_DIGEST")) if text)
 
 
 def class_info(classes: tuple[ClassInfo, ...], value: int, index: int = 0) -> ClassInfo:

@@ -213,7 +213,7 @@ class _Graph:
         first = int(ids[ids > 0].min()) if n else 0
         local = np.where(ids > 0, ids - first + 1, 0) if n else ids
         if np.isscalar(row_areas):
-            area = np.bincount(local.ravel(), minlength=n + 1)[1:] * float(row_areas)
+            area = np.bincount(local.ravel(), minlength=n + 1)[1:] * float(row_areas)  # type: ignore[arg-type]
         else:
             weights = np.repeat(np.asarray(row_areas)[band.row0 : band.row0 + ids.shape[0]], ids.shape[1])
             area = np.bincount(local.ravel(), weights=weights, minlength=n + 1)[1:]
