@@ -62,10 +62,15 @@ class PolygonStyler(QgsProcessingLayerPostProcessorInterface):
             style_polygons(layer, self.classes)
 
 
+# Processing loads layers after the algorithm instance is gone: the stylers must outlive it.
+_STYLERS: dict[str, PolygonStyler] = {}
+
+
 def style_on_load(context: QgsProcessingContext, path: str, classes: tuple[ClassInfo, ...]) -> PolygonStyler | None:
-    """Attach a :class:`PolygonStyler` to ``path`` if Processing will load it; keep the returned object alive."""
+    """Attach a :class:`PolygonStyler` to ``path`` if Processing will load it (one kept per path)."""
     if not context.willLoadLayerOnCompletion(path):
         return None
     styler = PolygonStyler(classes)
+    _STYLERS[path] = styler
     context.layerToLoadOnCompletionDetails(path).setPostProcessor(styler)
     return styler
