@@ -21,7 +21,7 @@ def _vrt_of(folder, pieces: int, size_px: int = 16):
     files = []
     for i in range(pieces):
         for j in range(pieces):
-            data = np.full((1, size_px, size_px), i * pieces + j, dtype=np.uint8)
+            data = np.full((1, size_px, size_px), (i * pieces + j) % 256, dtype=np.uint8)  # numpy 2 refuses 256
             origin = (600000.0 + j * size_px * 0.2, 6800000.0 - i * size_px * 0.2)
             files.append(str(write_raster(folder / f"t_{i:02d}_{j:02d}.tif", data, origin=origin)))
     vrt = folder / "m.vrt"
