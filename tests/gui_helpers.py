@@ -112,3 +112,13 @@ def score_and_wait(
     assert qa.score_view() is not None
     qtbot.waitUntil(lambda: qa.task is None, timeout=timeout_ms)
     assert qa.report is not None
+
+
+def show_review_tab(plugin, canvas, labels_path):
+    """The dock's Review tab in front, the labels raster loaded and the canvas shown: the panel."""
+    from flair_qgis.gui.review_panel import ReviewPanel
+
+    add_raster(labels_path)
+    plugin.dock.tabs.setCurrentIndex(plugin.dock.tabs.count() - 1)
+    canvas.show()
+    return plugin.dock.findChild(ReviewPanel)

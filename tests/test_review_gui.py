@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from gui_helpers import add_raster, messages
+from gui_helpers import add_raster, messages, show_review_tab
 from qgis.core import Qgis, QgsPointXY, QgsProject
 from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction, read_band, value_at
@@ -37,11 +37,7 @@ def review(inputs, tmp_path):
 
 @pytest.fixture
 def panel(plugin, qgis_canvas, inputs, qtbot):
-    add_raster(inputs[2])
-    widget = plugin.dock.findChild(ReviewPanel)
-    plugin.dock.tabs.setCurrentIndex(plugin.dock.tabs.count() - 1)
-    qgis_canvas.show()
-    return widget
+    return show_review_tab(plugin, qgis_canvas, inputs[2])
 
 
 def _stored(path) -> dict[int, tuple]:

@@ -5,14 +5,14 @@ takes the adjudicated one."""
 from __future__ import annotations
 
 import pytest
-from gui_helpers import add_raster
+from gui_helpers import show_review_tab
 from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction
 
 from flair_qgis.adapters import settings
 from flair_qgis.core.review.create import SampleRequest, create_review
 from flair_qgis.core.review.store import ReviewStore
-from flair_qgis.gui.review_panel import REVIEWER_KEY, ReviewPanel
+from flair_qgis.gui.review_panel import REVIEWER_KEY
 
 
 @pytest.fixture(scope="module")
@@ -22,10 +22,7 @@ def inputs(flair_provider, tmp_path_factory):
 
 @pytest.fixture
 def panel(plugin, qgis_canvas, inputs, qtbot):
-    add_raster(inputs[2])
-    widget = plugin.dock.findChild(ReviewPanel)
-    plugin.dock.tabs.setCurrentIndex(plugin.dock.tabs.count() - 1)
-    qgis_canvas.show()
+    widget = show_review_tab(plugin, qgis_canvas, inputs[2])
     yield widget
     widget.mode_combo.setCurrentIndex(0)
     widget.close_review()
