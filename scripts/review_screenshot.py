@@ -3,49 +3,23 @@ labels from the Review tab, give a few verdicts with the keys, save a screenshot
 See scripts/review-screenshot."""
 
 import os
-import traceback
 
-from qgis.core import QgsApplication, QgsProject, QgsRasterLayer
 from qgis.PyQt.QtCore import Qt, QTimer
 from qgis.utils import iface, loadPlugin, plugins, startPlugin
+from shot_common import IMAGE, MASK, WORK, add, fail, segment_patch, shoot
 
-WORK = os.environ["FLAIR_SHOT_WORK"]
-MODEL = os.environ["FLAIR_SHOT_MODEL"]
-OUTPUT = os.environ["FLAIR_SHOT_OUTPUT"]
 state = {}
-
-
-def fail() -> None:
-    with open(OUTPUT + ".error.txt", "w") as handle:
-        handle.write(traceback.format_exc())
-    QgsApplication.exit(1)
-
-
-def add(path: str, name: str, visible: bool = True, crs=None) -> QgsRasterLayer:
-    layer = QgsRasterLayer(path, name)
-    if crs is not None:
-        layer.setCrs(crs)
-    QgsProject.instance().addMapLayer(layer)
-    QgsProject.instance().layerTreeRoot().findLayer(layer.id()).setItemVisibilityChecked(visible)
-    return layer
 
 
 def start() -> None:
     try:
-        import processing
-
         loadPlugin("flair_qgis")
         startPlugin("flair_qgis")
         plugin = plugins["flair_qgis"]
-        image = os.path.join(WORK, "IMG_024577.tif")
-        result = processing.run(
-            "flair:segment",
-            {"INPUT": image, "MODEL": MODEL, "OUTPUT": os.path.join(WORK, "classes_024577.tif"),
-             "OUTPUT_CONFIDENCE": os.path.join(WORK, "confidence_024577.tif"), "DEVICE": "cpu"},
-        )  # fmt: skip
-        ortho = add(image, "IMG_024577")
+        result = segment_patch()
+        ortho = add(IMAGE, "IMG_024577")
         # The masks carry a LOCAL_CS without EPSG code: the layer gets the image's CRS, as a user would give it.
-        labels = add(os.path.join(WORK, "MSK_024577.tif"), "MSK_024577 (labels)", visible=False, crs=ortho.crs())
+        labels = add(MASK, "MSK_024577 (labels)", visible=False, crs=ortho.crs())
         prediction = add(result["OUTPUT"], "classes_024577")
         prediction.renderer().setOpacity(0.35)
         confidence = add(result["OUTPUT_CONFIDENCE"], "confidence_024577", visible=False)
@@ -82,11 +56,6 @@ def wait() -> None:
         QTimer.singleShot(4000, shoot)
     except Exception:
         fail()
-
-
-def shoot() -> None:
-    iface.mainWindow().grab().save(OUTPUT)
-    QgsApplication.exit(0)
 
 
 QTimer.singleShot(1000, start)
