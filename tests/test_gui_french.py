@@ -311,3 +311,25 @@ def test_local_lambert93_offer_beside_the_reference_picker(french_qgis, plugin, 
     assert layers.crs_row.isVisible() and layers.crs_button.text() == "Traiter comme EPSG:2154"
     layers.crs_button.click()
     assert mask.crs().authid() == "EPSG:2154" and not layers.crs_row.isVisible()
+
+
+def test_demo_model_card_and_run_group_read_in_french(french_qgis, plugin, qtbot, tmp_path):  # noqa: F811
+    from gui_helpers import copy_patch, run_and_wait
+    from layout_helpers import legend_texts, top_nodes
+
+    from flair_qgis.adapters.layer_tree import extent_text
+    from flair_qgis.adapters.segment_request import EXTENT_LAYER
+
+    dock = plugin.dock  # a first start: on the bundled demo model
+    card = dock.model_card.summary.text()
+    assert "Petit U-Net de démonstration (encodeur ResNet-18" in card and "voir resources/models/MODEL_CARD.md" in card
+    assert _english([re.sub(r"<[^>]+>", " ", card)]) == []
+    image = add_raster(copy_patch(tmp_path))
+    dock.layer_combo.setLayer(image)
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_and_wait(qtbot, dock)
+    group = top_nodes()[0]
+    assert re.fullmatch(r"U-Net de démonstration FLAIR \(6 patchs\) — 102 × 102 m — \d\d:\d\d:\d\d", group.name())
+    assert legend_texts(group.children()[0].layer())[:2] == ["U-Net de démonstration FLAIR (6 patchs)", "bâtiment"]
+    assert extent_text(12_345, 3_400) == "12,3 × 3,4 km"  # the locale's decimal mark
+

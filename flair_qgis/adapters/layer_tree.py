@@ -18,6 +18,9 @@ from qgis.core import (
     QgsSimpleLegendNode,
 )
 
+from ..i18n import decimal
+from ..i18n.model_texts import model_text
+
 RUN_GROUP_PROPERTY = "flair_qgis/run_group"
 # Top to bottom inside a run's group: what the user asked for last lies on top of what it explains.
 _KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "head_class_map": 3, "value_map": 3,
@@ -112,15 +115,15 @@ def set_legend_header(layer: QgsMapLayer, text: str, project: QgsProject | None 
 
 
 def model_name(model) -> str:
-    """A model as a person names it (:attr:`ModelInfo.display_name`)."""
-    return model.display_name
+    """A model as a person names it (:attr:`ModelInfo.display_name`; a bundled model's in the user's language)."""
+    return model_text(model.display_name)
 
 
 def extent_text(width_m: float, height_m: float) -> str:
-    """An extent's size as people say it: ``102 × 102 m``, ``1.2 × 3.4 km``."""
+    """An extent's size as people say it, in the locale's numbers: ``102 × 102 m``, ``1.2 × 3.4 km`` (French: 1,2)."""
     if max(width_m, height_m) >= 10_000:
-        return f"{width_m / 1000:.1f} × {height_m / 1000:.1f} km"
-    return f"{width_m:.0f} × {height_m:.0f} m"
+        return f"{decimal(width_m / 1000)} × {decimal(height_m / 1000)} km"
+    return f"{decimal(width_m, 0)} × {decimal(height_m, 0)} m"
 
 
 def run_group_name(model: str, width_m: float, height_m: float, when: datetime.datetime | None = None) -> str:
