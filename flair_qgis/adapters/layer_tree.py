@@ -23,8 +23,8 @@ from ..i18n.model_texts import model_text
 
 RUN_GROUP_PROPERTY = "flair_qgis/run_group"
 # Top to bottom inside a run's group: what the user asked for last lies on top of what it explains.
-_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "head_class_map": 3, "value_map": 3,
-               "confidence": 4}  # fmt: skip
+_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "live_view": 2, "head_class_map": 3,
+               "value_map": 3, "confidence": 4}  # fmt: skip
 
 
 def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup:
@@ -81,6 +81,25 @@ def raise_group(group: QgsLayerTreeGroup, project: QgsProject | None = None) -> 
     root.insertChildNode(0, moved)
     parent.removeChildNode(group)
     return moved
+
+
+def on_top(layer_id: str, name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup | None:
+    """Raise the run group of a layer to the top of the layer tree; returns the group node now in the tree.
+
+    A layer in no run group (the user dragged it out) gets a new one named ``name``, at the top.
+    None when the layer is not in the tree.
+    """
+    project = project or QgsProject.instance()
+    node = project.layerTreeRoot().findLayer(layer_id)
+    if node is None:
+        return None
+    group = group_of(layer_id, project)
+    if group is not None:
+        return raise_group(group, project)
+    group = run_group(name, project)
+    group.insertChildNode(0, node.clone())  # in the tree twice for a moment: the layer never leaves the project
+    node.parent().removeChildNode(node)
+    return group
 
 
 def add_to_group(layer: QgsMapLayer, group: QgsLayerTreeGroup, project: QgsProject | None = None) -> QgsMapLayer:

@@ -29,13 +29,14 @@ from qgis.PyQt.QtCore import QObject, QTimer
 from qgis.PyQt.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 
 from ..adapters import settings
+from ..adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
 from ..adapters.layers import add_class_map, paletted_renderer, remove_outputs
 from ..adapters.segment_request import EXTENT_CANVAS, prepare_segment
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.segment.heads import check_supported
 from ..core.segment.model import TASK_SEGMENTATION
-from ..i18n import decimal, integer, tiles
+from ..i18n import decimal, integer, localized, tiles
 from ..i18n.errors import error_text
 from .widgets import tr
 
@@ -237,14 +238,21 @@ class FollowView(QObject):
         return layer if isinstance(layer, QgsRasterLayer) else None
 
     def _show(self, path: str, prepared) -> QgsRasterLayer:
-        """Point the live layer at ``path`` (creating it the first time); the previous file goes."""
-        classes = prepared.plan.heads.primary.classes
+        """Point the live layer at ``path`` (creating it the first time); the previous file goes.
+
+        The live layer lives in one group of its own at the top of the layer tree, above earlier
+        runs whose class maps would hide it; each view raises that group again and re-scores
+        replace the overlays inside it, so following the view never piles up groups.
+        """
+        classes = localized(prepared.plan.heads.primary.classes)
+        group_name = tr("FLAIR live view — {model}").format(model=model_name(prepared.plan.model))
         layer = self.live_layer()
         if layer is None:
-            model = os.path.splitext(os.path.basename(prepared.plan.model.path))[0]
-            name = tr("FLAIR live view — {model}").format(model=model)
-            layer = add_class_map(path, classes, name, prepared.layer_ids[0], opacity=prepared.opacity)
+            group = run_group(group_name)
+            layer = add_class_map(path, classes, prepared.title, opacity=prepared.opacity, group=group,
+                                  header=model_name(prepared.plan.model))  # fmt: skip
             layer.setCustomProperty("flair_qgis/kind", LIVE_KIND)
+            reveal(group)
             self.live_layer_id = layer.id()
             return layer
         previous = layer.source()
@@ -254,16 +262,19 @@ class FollowView(QObject):
         renderer.setOpacity(opacity)
         layer.setRenderer(renderer)
         layer.triggerRepaint()
+        on_top(layer.id(), group_name)
         if previous != path:
             remove_outputs(previous)
         return layer
 
     def _release_live_layer(self) -> None:
-        """The live layer becomes an ordinary class-map layer the user keeps."""
+        """The live layer becomes an ordinary class-map layer the user keeps, its group an ordinary run group."""
         layer = self.live_layer()
         if layer is not None:
             layer.setCustomProperty("flair_qgis/kind", "class_map")
-            layer.setName(layer.name().replace(tr("FLAIR live view"), tr("FLAIR view")))
+            group = group_of(layer.id())
+            if group is not None:
+                group.setName(group.name().replace(tr("FLAIR live view"), tr("FLAIR view")))
         self.live_layer_id = None
 
     # ----------------------------------------------------------------- scoring
