@@ -25,8 +25,8 @@ from qgis.core import (
     QgsRasterLayer,
     QgsRectangle,
 )
-from qgis.PyQt.QtCore import QObject, QTimer
-from qgis.PyQt.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+from qgis.PyQt.QtCore import QObject, Qt, QTimer
+from qgis.PyQt.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ..adapters import settings
 from ..adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
@@ -92,8 +92,7 @@ class FollowView(QObject):
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.run_view)
         self.widget = QWidget()
-        layout = QVBoxLayout(self.widget)
-        layout.setContentsMargins(0, 0, 0, 0)
+        self.widget.setObjectName("follow_view")
         self.toggle = QCheckBox(tr("Follow the view"))
         self.toggle.setToolTip(
             tr("Segment and score each map view once it settles, through the tile cache, into one live layer.")
@@ -110,9 +109,16 @@ class FollowView(QObject):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setVisible(False)
-        layout.addWidget(self.toggle)
-        layout.addWidget(self.cache_remote)
-        layout.addWidget(self.status)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # The status line beside the toggle: what the view is doing is read where it is switched on.
+        toggles = QVBoxLayout()
+        toggles.addWidget(self.toggle)
+        toggles.addWidget(self.cache_remote)
+        toggles.addStretch(1)
+        layout = QHBoxLayout(self.widget)
+        layout.setContentsMargins(9, 4, 9, 4)
+        layout.addLayout(toggles)
+        layout.addWidget(self.status, 1)
 
     # ------------------------------------------------------------------ toggle
     def set_enabled(self, on: bool) -> None:
@@ -172,9 +178,10 @@ class FollowView(QObject):
         pixels = self._view_pixels(layer, model.resolution_m)
         budget = settings.follow_view_budget_px()
         if pixels > budget:
+            limit = budget / 1e6
             return tr(
-                "Zoom in to segment: this view is {mpx:.1f} Mpx at the model's resolution (limit {limit:.0f} Mpx)."
-            ).format(mpx=pixels / 1e6, limit=budget / 1e6)
+                "Zoom in to segment: this view is {mpx} Mpx at the model's resolution (limit {limit} Mpx)."
+            ).format(mpx=decimal(pixels / 1e6), limit=decimal(limit, 0 if limit.is_integer() else 1))
         if pixels == 0:
             return tr("The view does not cover the input layer.")
         return ""

@@ -1075,8 +1075,8 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
     </message>
     <message>
         <location filename="../gui/follow_view.py" line="161" />
-        <source>Zoom in to segment: this view is {mpx:.1f} Mpx at the model's resolution (limit {limit:.0f} Mpx).</source>
-        <translation>Zoomez pour segmenter : cette vue fait {mpx:.1f} Mpx à la résolution du modèle (limite {limit:.0f} Mpx).</translation>
+        <source>Zoom in to segment: this view is {mpx} Mpx at the model's resolution (limit {limit} Mpx).</source>
+        <translation>Zoomez pour segmenter : cette vue fait {mpx} Mpx à la résolution du modèle (limite {limit} Mpx).</translation>
     </message>
     <message>
         <location filename="../gui/follow_view.py" line="165" />
