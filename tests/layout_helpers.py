@@ -75,10 +75,10 @@ DOCK_WIDTH_PX = 300
 """The dock's default width on a 1600 px wide screen: every GUI test of the QA loop runs at it."""
 
 
-def show_at_dock_width(dock, qtbot, width_px: int = DOCK_WIDTH_PX) -> None:
+def show_at_dock_width(dock, qtbot, width_px: int = DOCK_WIDTH_PX, height_px: int = 900) -> None:
     """Show the dock floating at ``width_px`` wide, as a user sees it at QGIS's default layout."""
     dock.setFloating(True)
-    dock.resize(width_px, 900)
+    dock.resize(width_px, height_px)
     dock.show()
     qtbot.waitExposed(dock)
 
@@ -88,7 +88,7 @@ def horizontal_overflow(dock, qtbot) -> list[str]:
     wide = []
     for index in range(dock.tabs.count()):
         dock.tabs.setCurrentIndex(index)
-        area = dock.tabs.widget(index)
+        area = dock.scroll_areas[index]
         qtbot.wait(50)
         if area.widget().minimumSizeHint().width() > area.viewport().width() or area.horizontalScrollBar().isVisible():
             wide.append(dock.tabs.tabText(index))

@@ -7,11 +7,13 @@ import os
 import numpy as np
 import pytest
 import rasterio
-from gui_helpers import add_raster, big_raster, copy_patch, expected_classes, toy_model
-from qgis.core import QgsProject, QgsRectangle
+from gui_helpers import add_raster, big_raster, copy_patch, expected_classes, run_and_wait, toy_model
+from layout_helpers import group_kinds, top_nodes
+from qgis.core import QgsLayerTreeGroup, QgsProject, QgsRectangle
 from test_gui_qa import independent_flair1
 
 from flair_qgis.adapters import settings
+from flair_qgis.adapters.segment_request import EXTENT_LAYER
 from flair_qgis.gui.follow_view import DEBOUNCE_MS, LIVE_KIND
 
 
@@ -172,3 +174,72 @@ def test_web_layers_go_through_the_cache_only_when_ticked(follow_setup, qgis_can
     request = follow._request()
     assert request.cache_remote is True and request.cache_folder == str(tmp_path / "cache")
     assert prepare_segment(request, dock.model).plan.request.cache_remote is True
+
+
+def _class_maps_top_first() -> list[str]:
+    """Ids of the class-map layers (live or not) in the layer tree, in drawing order: top first."""
+    root = QgsProject.instance().layerTreeRoot()
+    kinds = ("class_map", LIVE_KIND)
+    layers = [root.findLayer(lid).layer() for lid in root.findLayerIds()]
+    return [layer.id() for layer in layers if layer.customProperty("flair_qgis/kind") in kinds]
+
+
+def test_the_live_layer_lies_on_top_in_one_group_across_re_scores(follow_setup, qgis_canvas, qtbot, tmp_path):
+    """An earlier run's class map covers every view; the live layer is drawn above it, and five
+    re-scored views leave one live group (the overlays replaced in it), not five."""
+    dock, follow, layer = follow_setup(copy_patch(tmp_path))
+    reference = add_raster(copy_patch(tmp_path, "MSK_000473.tif"))
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_and_wait(qtbot, dock)
+    earlier = top_nodes()[0]
+    earlier_map = earlier.findLayerIds()[0]
+    qa = dock.qa
+    qa.reference_combo.setLayer(reference)
+    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
+    qa.error_check.setChecked(True)
+    follow.toggle.setChecked(True)
+    reports: list = []
+    for col0, row0 in ((0, 0), (150, 100), (300, 250), (60, 300), (280, 20)):
+        qgis_canvas.setExtent(_view(layer, col0, row0, 200, 200))
+        _settled(qtbot, follow, len(reports) + 1)
+        qtbot.waitUntil(lambda: qa.task is None and qa.report is not None and qa.report not in reports, timeout=30000)
+        reports.append(qa.report)
+        live_group = top_nodes()[0]
+        assert isinstance(live_group, QgsLayerTreeGroup)
+        assert live_group.name() == "FLAIR live view — toy5"
+        assert group_kinds(live_group) == ["error_map", LIVE_KIND]  # this view's error map only
+        assert _class_maps_top_first() == [follow.live_layer_id, earlier_map]
+    groups = [node for node in top_nodes() if isinstance(node, QgsLayerTreeGroup)]
+    assert [g.name() for g in groups] == ["FLAIR live view — toy5", earlier.name()]
+    assert [n.name() for n in top_nodes()[2:]] == [reference.name(), layer.name()]
+    # Off: the group stays, an ordinary run group the user keeps.
+    live_id = follow.live_layer_id
+    follow.toggle.setChecked(False)
+    assert top_nodes()[0].name() == "FLAIR view — toy5" and live_id in top_nodes()[0].findLayerIds()
+
+
+def test_a_run_made_while_following_is_covered_by_the_next_view(follow_setup, qgis_canvas, qtbot, tmp_path):
+    """A Run clicked while following puts its group on top; the next settled view raises the live group
+    above it again, without making a second live group."""
+    dock, follow, layer = follow_setup(copy_patch(tmp_path))
+    qgis_canvas.setExtent(_view(layer, 0, 0, 200, 200))
+    follow.toggle.setChecked(True)
+    _settled(qtbot, follow, 1)
+    live_group_name = top_nodes()[0].name()
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_and_wait(qtbot, dock)
+    assert follow.live_layer_id not in top_nodes()[0].findLayerIds()
+    qgis_canvas.setExtent(_view(layer, 200, 200, 200, 200))
+    _settled(qtbot, follow, 2)
+    assert follow.live_layer_id in top_nodes()[0].findLayerIds()
+    assert _class_maps_top_first()[0] == follow.live_layer_id
+    names = [node.name() for node in top_nodes() if isinstance(node, QgsLayerTreeGroup)]
+    assert names.count(live_group_name) == 1 and len(names) == 2
+    # Dragged out of its group to the bottom: the next view puts it back on top, in a group again.
+    root = QgsProject.instance().layerTreeRoot()
+    node = root.findLayer(follow.live_layer_id)
+    root.addChildNode(node.clone())
+    node.parent().removeChildNode(node)
+    qgis_canvas.setExtent(_view(layer, 100, 300, 200, 200))
+    _settled(qtbot, follow, 3)
+    assert top_nodes()[0].name() == live_group_name and _class_maps_top_first()[0] == follow.live_layer_id

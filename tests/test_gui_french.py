@@ -311,3 +311,63 @@ def test_local_lambert93_offer_beside_the_reference_picker(french_qgis, plugin, 
     assert layers.crs_row.isVisible() and layers.crs_button.text() == "Traiter comme EPSG:2154"
     layers.crs_button.click()
     assert mask.crs().authid() == "EPSG:2154" and not layers.crs_row.isVisible()
+
+
+def test_demo_model_card_and_run_group_read_in_french(french_qgis, plugin, qtbot, tmp_path):  # noqa: F811
+    from gui_helpers import copy_patch, run_and_wait
+    from layout_helpers import legend_texts, top_nodes
+
+    from flair_qgis.adapters.layer_tree import extent_text
+    from flair_qgis.adapters.segment_request import EXTENT_LAYER
+
+    dock = plugin.dock  # a first start: on the bundled demo model
+    card = dock.model_card.summary.text()
+    assert "Petit U-Net de démonstration (encodeur ResNet-18" in card and "voir resources/models/MODEL_CARD.md" in card
+    assert _english([re.sub(r"<[^>]+>", " ", card)]) == []
+    image = add_raster(copy_patch(tmp_path))
+    dock.layer_combo.setLayer(image)
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_and_wait(qtbot, dock)
+    group = top_nodes()[0]
+    assert re.fullmatch(r"U-Net de démonstration FLAIR \(6 patchs\) — 102 × 102 m — \d\d:\d\d:\d\d", group.name())
+    assert legend_texts(group.children()[0].layer())[:2] == ["U-Net de démonstration FLAIR (6 patchs)", "bâtiment"]
+    assert extent_text(12_345, 3_400) == "12,3 × 3,4 km"  # the locale's decimal mark
+
+
+def test_follow_view_status_beside_its_toggle_in_sight(french_qgis, plugin, qtbot, qgis_canvas, tmp_path):  # noqa: F811
+    """At the default dock width (298 px) and a low height, the Segment tab scrolls, yet the status line of
+    "Follow the view" is in sight beside its toggle, outside the scrolled part, in French."""
+    from gui_helpers import copy_patch
+    from layout_helpers import show_at_dock_width, top_nodes
+    from qgis.core import QgsRectangle
+    from qgis.PyQt.QtCore import QRect
+
+    from flair_qgis.adapters import settings
+
+    settings.set_value("cache_folder", str(tmp_path / "cache"))
+    settings.set_value("output_folder", str(tmp_path))
+    dock, follow = plugin.dock, plugin.dock.follow
+    show_at_dock_width(dock, qtbot, 298, 500)
+    image = add_raster(copy_patch(tmp_path))
+    dock.layer_combo.setLayer(image)
+    qgis_canvas.setDestinationCrs(image.crs())
+    e = image.extent()
+    qgis_canvas.setExtent(QgsRectangle(e.xMinimum(), e.yMaximum() - 40, e.xMinimum() + 40, e.yMaximum()))
+    dock.tabs.setCurrentIndex(0)
+    follow.toggle.setChecked(True)
+    qtbot.waitUntil(lambda: follow.task is None and follow.live_layer() is not None, timeout=60000)
+    qtbot.wait(50)
+    status, toggle = follow.status, follow.toggle
+    assert re.fullmatch(r"\d+ sur \d+ tuiles? lues dans le cache, \d+,\d\d s\.", status.text())
+    assert top_nodes()[0].name() == "FLAIR vue en direct — U-Net de démonstration FLAIR (6 patchs)"
+    area = dock.scroll_areas[0]
+    assert area.verticalScrollBar().maximum() > 0  # the tab's content is taller than the dock: it scrolls
+    assert not area.isAncestorOf(status) and not area.isAncestorOf(toggle)
+    assert status.isVisible() and toggle.isVisible()
+    status_rect = QRect(status.mapTo(dock, status.rect().topLeft()), status.size())
+    toggle_rect = QRect(toggle.mapTo(dock, toggle.rect().topLeft()), toggle.size())
+    assert dock.rect().contains(status_rect) and dock.rect().contains(toggle_rect)
+    assert status_rect.left() >= toggle_rect.right() and status_rect.top() <= toggle_rect.center().y()
+    # Scrolling the tab does not move them.
+    area.verticalScrollBar().setValue(area.verticalScrollBar().maximum())
+    assert QRect(status.mapTo(dock, status.rect().topLeft()), status.size()) == status_rect

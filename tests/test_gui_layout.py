@@ -114,6 +114,23 @@ def test_error_map_reads_as_errors_not_as_a_class_map(plugin, qgis_canvas, qtbot
     assert legend_texts(error_map)[0] == "Errors by reference class"
 
 
+def test_scoring_a_class_map_again_replaces_its_overlays_group(plugin, qgis_canvas, qtbot, tmp_path):
+    """A class map in no run group (a file the user opened) gets a "scored" group; scoring it again
+    replaces that group rather than leaving an empty one behind."""
+    dock = plugin.dock
+    image = add_raster(copy_patch(tmp_path))
+    mask = add_raster(copy_patch(tmp_path, "MSK_000473.tif"))
+    prediction = add_raster(copy_patch(tmp_path, "MSK_000473.tif"))  # a perfect "prediction", ungrouped
+    dock.qa.use_prediction(prediction)
+    qgis_canvas.setDestinationCrs(image.crs())
+    qgis_canvas.setExtent(image.extent())
+    for _ in range(3):
+        _score(dock.qa, qtbot, mask)
+        groups = [node for node in top_nodes() if isinstance(node, QgsLayerTreeGroup)]
+        assert len(groups) == 1 and group_kinds(groups[0]) == ["error_map"]
+    assert [n.name() for n in top_nodes()[1:]] == [prediction.name(), mask.name(), image.name()]
+
+
 def test_demo_model_is_in_the_picker_from_the_first_start(plugin):
     dock = plugin.dock  # fresh settings: nothing used yet
     labels = [dock.model_combo.itemText(i) for i in range(dock.model_combo.count())]

@@ -32,7 +32,7 @@ def test_dock_and_map_screenshots(plugin, qgis_canvas, qtbot, tmp_path):
     run_and_wait(qtbot, dock)
     dock.resize(460, 1500)
     dock.show()
-    dock.tabs.widget(0).verticalScrollBar().setValue(0)
+    dock.scroll_areas[0].verticalScrollBar().setValue(0)
     shot = dock.grab()
     assert shot.save(str(folder / "dock_segment.png"))
     assert _distinct_colors(shot.toImage()) > 10

@@ -18,10 +18,13 @@ from qgis.core import (
     QgsSimpleLegendNode,
 )
 
+from ..i18n import decimal
+from ..i18n.model_texts import model_text
+
 RUN_GROUP_PROPERTY = "flair_qgis/run_group"
 # Top to bottom inside a run's group: what the user asked for last lies on top of what it explains.
-_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "head_class_map": 3, "value_map": 3,
-               "confidence": 4}  # fmt: skip
+_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "live_view": 2, "head_class_map": 3,
+               "value_map": 3, "confidence": 4}  # fmt: skip
 
 
 def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup:
@@ -80,6 +83,25 @@ def raise_group(group: QgsLayerTreeGroup, project: QgsProject | None = None) -> 
     return moved
 
 
+def on_top(layer_id: str, name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup | None:
+    """Raise the run group of a layer to the top of the layer tree; returns the group node now in the tree.
+
+    A layer in no run group (the user dragged it out) gets a new one named ``name``, at the top.
+    None when the layer is not in the tree.
+    """
+    project = project or QgsProject.instance()
+    node = project.layerTreeRoot().findLayer(layer_id)
+    if node is None:
+        return None
+    group = group_of(layer_id, project)
+    if group is not None:
+        return raise_group(group, project)
+    group = run_group(name, project)
+    group.insertChildNode(0, node.clone())  # in the tree twice for a moment: the layer never leaves the project
+    node.parent().removeChildNode(node)
+    return group
+
+
 def add_to_group(layer: QgsMapLayer, group: QgsLayerTreeGroup, project: QgsProject | None = None) -> QgsMapLayer:
     """Add ``layer`` to the project inside a run group, at its place by ``flair_qgis/kind``."""
     (project or QgsProject.instance()).addMapLayer(layer, False)
@@ -112,15 +134,15 @@ def set_legend_header(layer: QgsMapLayer, text: str, project: QgsProject | None 
 
 
 def model_name(model) -> str:
-    """A model as a person names it (:attr:`ModelInfo.display_name`)."""
-    return model.display_name
+    """A model as a person names it (:attr:`ModelInfo.display_name`; a bundled model's in the user's language)."""
+    return model_text(model.display_name)
 
 
 def extent_text(width_m: float, height_m: float) -> str:
-    """An extent's size as people say it: ``102 × 102 m``, ``1.2 × 3.4 km``."""
+    """An extent's size as people say it, in the locale's numbers: ``102 × 102 m``, ``1.2 × 3.4 km`` (French: 1,2)."""
     if max(width_m, height_m) >= 10_000:
-        return f"{width_m / 1000:.1f} × {height_m / 1000:.1f} km"
-    return f"{width_m:.0f} × {height_m:.0f} m"
+        return f"{decimal(width_m / 1000)} × {decimal(height_m / 1000)} km"
+    return f"{decimal(width_m, 0)} × {decimal(height_m, 0)} m"
 
 
 def run_group_name(model: str, width_m: float, height_m: float, when: datetime.datetime | None = None) -> str:

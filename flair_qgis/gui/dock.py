@@ -82,14 +82,15 @@ class FlairDock(QDockWidget):
         self.banner.setVisible(False)
         outer.addWidget(self.banner)
         self.tabs = QTabWidget()
+        self.scroll_areas: list[QScrollArea] = []  # the scrolled part of each tab, by tab index
         outer.addWidget(self.tabs)
         from .qa_panel import QaPanel
 
         self.segment = SegmentPanel(self)
         self.qa = QaPanel(self.iface, self)
         self.follow = FollowView(self)  # "Follow the view": each settled view segmented and scored
-        self.segment.run_section.add_row(self.follow.widget)
-        self.add_tab(self.segment, tr("Segment"))
+        # Its toggle and status line stay in sight under the scrolled tab, whatever the dock's height.
+        self.add_tab(self.segment, tr("Segment"), footer=self.follow.widget)
         self.add_tab(self.qa, tr("Evaluate"))
         from .review_panel import ReviewPanel  # the Review tab cleans up after itself (destroyed with the dock)
 
@@ -101,12 +102,24 @@ class FlairDock(QDockWidget):
         for form in self.findChildren(QFormLayout):
             form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
 
-    def add_tab(self, widget: QWidget, title: str) -> int:
-        """Add a tab (scrolled, so that the dock can stay narrow); returns its index."""
+    def add_tab(self, widget: QWidget, title: str, footer: QWidget | None = None) -> int:
+        """Add a tab (scrolled, so that the dock can stay narrow); returns its index.
+
+        A ``footer`` goes under the scrolled part, outside it: always in sight, at any dock height.
+        """
         area = QScrollArea()
         area.setWidgetResizable(True)
         area.setWidget(widget)
-        return self.tabs.addTab(area, title)
+        self.scroll_areas.append(area)
+        if footer is None:
+            return self.tabs.addTab(area, title)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(area, 1)
+        layout.addWidget(footer)
+        return self.tabs.addTab(page, title)
 
     def __getattr__(self, name: str):
         # Only called for names the dock itself lacks: the Segment tab's widgets and state.

@@ -25,17 +25,18 @@ from qgis.core import (
     QgsRasterLayer,
     QgsRectangle,
 )
-from qgis.PyQt.QtCore import QObject, QTimer
-from qgis.PyQt.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+from qgis.PyQt.QtCore import QObject, Qt, QTimer
+from qgis.PyQt.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ..adapters import settings
+from ..adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
 from ..adapters.layers import add_class_map, paletted_renderer, remove_outputs
 from ..adapters.segment_request import EXTENT_CANVAS, prepare_segment
 from ..adapters.segment_task import RunOutcome, SegmentTask
 from ..core.errors import FlairError
 from ..core.segment.heads import check_supported
 from ..core.segment.model import TASK_SEGMENTATION
-from ..i18n import decimal, integer, tiles
+from ..i18n import decimal, integer, localized, tiles
 from ..i18n.errors import error_text
 from .widgets import tr
 
@@ -91,8 +92,7 @@ class FollowView(QObject):
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.run_view)
         self.widget = QWidget()
-        layout = QVBoxLayout(self.widget)
-        layout.setContentsMargins(0, 0, 0, 0)
+        self.widget.setObjectName("follow_view")
         self.toggle = QCheckBox(tr("Follow the view"))
         self.toggle.setToolTip(
             tr("Segment and score each map view once it settles, through the tile cache, into one live layer.")
@@ -109,9 +109,16 @@ class FollowView(QObject):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setVisible(False)
-        layout.addWidget(self.toggle)
-        layout.addWidget(self.cache_remote)
-        layout.addWidget(self.status)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # The status line beside the toggle: what the view is doing is read where it is switched on.
+        toggles = QVBoxLayout()
+        toggles.addWidget(self.toggle)
+        toggles.addWidget(self.cache_remote)
+        toggles.addStretch(1)
+        layout = QHBoxLayout(self.widget)
+        layout.setContentsMargins(9, 4, 9, 4)
+        layout.addLayout(toggles)
+        layout.addWidget(self.status, 1)
 
     # ------------------------------------------------------------------ toggle
     def set_enabled(self, on: bool) -> None:
@@ -171,9 +178,10 @@ class FollowView(QObject):
         pixels = self._view_pixels(layer, model.resolution_m)
         budget = settings.follow_view_budget_px()
         if pixels > budget:
+            limit = budget / 1e6
             return tr(
-                "Zoom in to segment: this view is {mpx:.1f} Mpx at the model's resolution (limit {limit:.0f} Mpx)."
-            ).format(mpx=pixels / 1e6, limit=budget / 1e6)
+                "Zoom in to segment: this view is {mpx} Mpx at the model's resolution (limit {limit} Mpx)."
+            ).format(mpx=decimal(pixels / 1e6), limit=decimal(limit, 0 if limit.is_integer() else 1))
         if pixels == 0:
             return tr("The view does not cover the input layer.")
         return ""
@@ -237,14 +245,21 @@ class FollowView(QObject):
         return layer if isinstance(layer, QgsRasterLayer) else None
 
     def _show(self, path: str, prepared) -> QgsRasterLayer:
-        """Point the live layer at ``path`` (creating it the first time); the previous file goes."""
-        classes = prepared.plan.heads.primary.classes
+        """Point the live layer at ``path`` (creating it the first time); the previous file goes.
+
+        The live layer lives in one group of its own at the top of the layer tree, above earlier
+        runs whose class maps would hide it; each view raises that group again and re-scores
+        replace the overlays inside it, so following the view never piles up groups.
+        """
+        classes = localized(prepared.plan.heads.primary.classes)
+        group_name = tr("FLAIR live view — {model}").format(model=model_name(prepared.plan.model))
         layer = self.live_layer()
         if layer is None:
-            model = os.path.splitext(os.path.basename(prepared.plan.model.path))[0]
-            name = tr("FLAIR live view — {model}").format(model=model)
-            layer = add_class_map(path, classes, name, prepared.layer_ids[0], opacity=prepared.opacity)
+            group = run_group(group_name)
+            layer = add_class_map(path, classes, prepared.title, opacity=prepared.opacity, group=group,
+                                  header=model_name(prepared.plan.model))  # fmt: skip
             layer.setCustomProperty("flair_qgis/kind", LIVE_KIND)
+            reveal(group)
             self.live_layer_id = layer.id()
             return layer
         previous = layer.source()
@@ -254,16 +269,19 @@ class FollowView(QObject):
         renderer.setOpacity(opacity)
         layer.setRenderer(renderer)
         layer.triggerRepaint()
+        on_top(layer.id(), group_name)
         if previous != path:
             remove_outputs(previous)
         return layer
 
     def _release_live_layer(self) -> None:
-        """The live layer becomes an ordinary class-map layer the user keeps."""
+        """The live layer becomes an ordinary class-map layer the user keeps, its group an ordinary run group."""
         layer = self.live_layer()
         if layer is not None:
             layer.setCustomProperty("flair_qgis/kind", "class_map")
-            layer.setName(layer.name().replace(tr("FLAIR live view"), tr("FLAIR view")))
+            group = group_of(layer.id())
+            if group is not None:
+                group.setName(group.name().replace(tr("FLAIR live view"), tr("FLAIR view")))
         self.live_layer_id = None
 
     # ----------------------------------------------------------------- scoring

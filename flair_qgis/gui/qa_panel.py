@@ -15,7 +15,7 @@ from qgis.PyQt.QtWidgets import QFileDialog, QVBoxLayout, QWidget
 from ..adapters import settings
 from ..adapters.charts import draw_confusion
 from ..adapters.evaluate_task import EvaluateTask, EvaluationOutcome, prepare_evaluation
-from ..adapters.layer_tree import run_confidence
+from ..adapters.layer_tree import group_of, run_confidence
 from ..adapters.layers import palette_classes
 from ..core.errors import FlairError
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
@@ -131,12 +131,16 @@ class QaPanel(QWidget):
             confidence.setChecked(True)
 
     def _remove_overlays(self) -> None:
-        """Overlays of the previous score are replaced, not piled up."""
+        """Overlays of the previous score are replaced, not piled up; a group they leave empty goes too."""
         project = QgsProject.instance()
+        groups = {id(g): g for g in (group_of(layer_id) for layer_id in self.overlays.values()) if g is not None}
         for layer_id in self.overlays.values():
             if project.mapLayer(layer_id) is not None:
                 project.removeMapLayer(layer_id)
         self.overlays = {}
+        for group in groups.values():
+            if not group.children() and group.parent() is not None:
+                group.parent().removeChildNode(group)
 
     def _on_scored(self, outcome: EvaluationOutcome) -> None:
         self.task = None

@@ -26,7 +26,7 @@ class RunSection(QGroupBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(tr("Run"), parent)
-        self.form = form = QFormLayout(self)
+        form = QFormLayout(self)
         self.device_combo = QComboBox()
         for label, value in ((tr("Auto (CUDA when available)"), "auto"), ("CUDA", "cuda"), ("CPU", "cpu")):
             self.device_combo.addItem(label, value)
@@ -60,10 +60,6 @@ class RunSection(QGroupBox):
         self.progress.setRange(0, 100)
         self.progress.setVisible(False)
         form.addRow(self.progress)
-
-    def add_row(self, widget: QWidget) -> None:
-        """Append a widget under the progress bar (the "Follow the view" toggle)."""
-        self.form.addRow(widget)
 
     def _build_advanced(self) -> QgsCollapsibleGroupBox:
         self.advanced = QgsCollapsibleGroupBox(tr("Advanced"))

@@ -32,6 +32,7 @@ from ..core.quantize.int8 import int8_origin
 from ..core.segment.bands import channel_labels, propose_bands
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
 from ..i18n import class_label, int8_cpu_note, tr
+from ..i18n.model_texts import model_text
 
 
 def swatch(color: str, size: int = 14) -> QIcon:
@@ -121,7 +122,7 @@ class ModelCard(QWidget):
             lines.insert(-1, _bold_row(tr("Outputs"), ", ".join(output_label(o) for o in model.outputs)))
         lines[-1:-1] = _int8_lines(model)
         if model.description:
-            lines.insert(0, f"<i>{model.description}</i>")
+            lines.insert(0, f"<i>{html.escape(model_text(model.description))}</i>")
         self.summary.setText("<br>".join(lines))
         self.classes.set_rows(classes)
         self.classes.setVisible(bool(classes))

@@ -1014,6 +1014,16 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
     </message>
     <message>
+        <location filename="../i18n/model_texts.py" line="27" />
+        <source>FLAIR demo U-Net (6 patches)</source>
+        <translation>U-Net de démonstration FLAIR (6 patchs)</translation>
+    </message>
+    <message>
+        <location filename="../i18n/model_texts.py" line="29" />
+        <source>Tiny demonstration U-Net (ResNet-18 encoder, 16 channels wide) trained from scratch in 6 minutes on CPU on 6 real FLAIR #1 patches (000473, 002115, 034217, 036294, 050549, 087873). Not a production model: it shows the FLAIR #1 input and output conventions, its accuracy is low (see resources/models/MODEL_CARD.md).</source>
+        <translation>Petit U-Net de démonstration (encodeur ResNet-18, 16 canaux de large), entraîné à partir de zéro en 6 minutes sur CPU sur 6 patchs FLAIR #1 réels (000473, 002115, 034217, 036294, 050549, 087873). Ce n'est pas un modèle de production : il montre les conventions d'entrée et de sortie de FLAIR #1 ; sa précision est faible (voir resources/models/MODEL_CARD.md).</translation>
+    </message>
+    <message>
         <location filename="../processing/segment_algorithm.py" line="98" />
         <source>Mask polygons (nodata outside)</source>
         <translation>Polygones de masque (sans donnée en dehors)</translation>
@@ -1065,8 +1075,8 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
     </message>
     <message>
         <location filename="../gui/follow_view.py" line="161" />
-        <source>Zoom in to segment: this view is {mpx:.1f} Mpx at the model's resolution (limit {limit:.0f} Mpx).</source>
-        <translation>Zoomez pour segmenter : cette vue fait {mpx:.1f} Mpx à la résolution du modèle (limite {limit:.0f} Mpx).</translation>
+        <source>Zoom in to segment: this view is {mpx} Mpx at the model's resolution (limit {limit} Mpx).</source>
+        <translation>Zoomez pour segmenter : cette vue fait {mpx} Mpx à la résolution du modèle (limite {limit} Mpx).</translation>
     </message>
     <message>
         <location filename="../gui/follow_view.py" line="165" />
