@@ -324,6 +324,8 @@ def test_demo_model_card_and_run_group_read_in_french(french_qgis, plugin, qtbot
     card = dock.model_card.summary.text()
     assert "Petit U-Net de démonstration (encodeur ResNet-18" in card and "voir resources/models/MODEL_CARD.md" in card
     assert _english([re.sub(r"<[^>]+>", " ", card)]) == []
+    # French typography: a non-breaking space before each colon of the card's labels.
+    assert "Taille des tuiles\u00a0:" in card and "tuiles:" not in card
     image = add_raster(copy_patch(tmp_path))
     dock.layer_combo.setLayer(image)
     dock.set_extent_mode(EXTENT_LAYER)
@@ -358,7 +360,7 @@ def test_follow_view_status_beside_its_toggle_in_sight(french_qgis, plugin, qtbo
     qtbot.waitUntil(lambda: follow.task is None and follow.live_layer() is not None, timeout=60000)
     qtbot.wait(50)
     status, toggle = follow.status, follow.toggle
-    assert re.fullmatch(r"\d+ sur \d+ tuiles? lues dans le cache, \d+,\d\d s\.", status.text())
+    assert re.fullmatch(r"depuis le cache : \d+ sur \d+ tuiles?, \d+,\d\d s\.", status.text())
     assert top_nodes()[0].name() == "FLAIR vue en direct — U-Net de démonstration FLAIR (6 patchs)"
     area = dock.scroll_areas[0]
     assert area.verticalScrollBar().maximum() > 0  # the tab's content is taller than the dock: it scrolls

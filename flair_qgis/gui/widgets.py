@@ -142,7 +142,8 @@ def _int8_lines(model: ModelInfo) -> list[str]:
 
 def _bold_row(label: str, value: str) -> str:
     """A model-card line: the label in bold, then the value."""
-    return f"<b>{label}:</b> {value}".rstrip()
+    # French puts a (non-breaking) space before the colon: the colon goes through tr() too.
+    return f"<b>{tr('{label}:').format(label=label)}</b> {value}".rstrip()
 
 
 class DependencyBanner(QFrame):

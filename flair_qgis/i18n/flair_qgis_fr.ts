@@ -134,6 +134,11 @@
         <translation>Avancé</translation>
     </message>
     <message>
+        <location filename="../gui/widgets.py" line="146" />
+        <source>{label}:</source>
+        <translation>{label} :</translation>
+    </message>
+    <message>
         <location filename="../gui/widgets.py" line="113" />
         <source>Tile size</source>
         <translation>Taille des tuiles</translation>
@@ -1998,7 +2003,7 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
     <message>
         <location filename="../gui/dock.py" line="1" />
         <source>{cached} of {tiles} from the cache, {s} s.</source>
-        <translation>{cached} sur {tiles} lues dans le cache, {s} s.</translation>
+        <translation>depuis le cache : {cached} sur {tiles}, {s} s.</translation>
     </message>
     <message>
         <location filename="../gui/dock.py" line="1" />
