@@ -25,15 +25,8 @@ rm -rf "$STAGE/$PLUGIN/resources"
 cp -RL resources "$STAGE/$PLUGIN/resources"
 find "$STAGE/$PLUGIN/resources" -name __pycache__ -prune -exec rm -rf {} +
 # Translations: the .ts sources compile into .qm files the plugin loads for QGIS's locale.
-LRELEASE=$(command -v lrelease || command -v /usr/lib/qt5/bin/lrelease || command -v lrelease-qt5 || true)
-if [ -z "$LRELEASE" ]; then
-  echo "package: lrelease is missing (translations): sudo apt-get install qttools5-dev-tools" >&2
-  exit 1
-fi
-for ts in "$STAGE/$PLUGIN"/i18n/*.ts; do
-  "$LRELEASE" -silent "$ts" -qm "${ts%.ts}.qm"
-  rm -f "$ts"
-done
+"$(dirname "$0")/compile-translations" "$STAGE/$PLUGIN/i18n"
+rm -f "$STAGE/$PLUGIN"/i18n/*.ts
 for doc in LICENSE LICENSE.txt README.md; do
   [ -f "$doc" ] && cp "$doc" "$STAGE/$PLUGIN/"
 done

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from qgis.core import QgsSettings
+from qgis.core import QgsApplication, QgsSettings
 from qgis.PyQt.QtCore import QCoreApplication, QLocale, QTranslator
 
 from ..core.nomenclature import ClassInfo, french_name
@@ -34,11 +34,14 @@ def tr(text: str) -> str:
 def qgis_locale() -> str:
     """The locale of QGIS's user interface, e.g. ``fr_FR``.
 
-    QGIS writes the locale it runs in to ``locale/userLocale`` at start (so that plugins follow it,
-    whether chosen in the options or taken from the system); outside QGIS the system's is used.
+    The translation QGIS runs in comes first: it is the only trace of ``qgis --lang fr_FR``, which
+    leaves ``locale/userLocale`` alone. Otherwise ``locale/userLocale``, which QGIS writes at start
+    (chosen in the options or taken from the system); outside QGIS the system's locale.
     """
+    app = QgsApplication.instance()
+    running = app.translation() if isinstance(app, QgsApplication) else ""
     chosen = QgsSettings().value("locale/userLocale", "", type=str) or ""
-    return chosen or QLocale.system().name()
+    return running or chosen or QLocale.system().name()
 
 
 def qm_path(locale: str) -> str | None:
