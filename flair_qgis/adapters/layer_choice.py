@@ -2,7 +2,8 @@
 
 One rule each, used by every tab: the class map to review or score (a class map this plugin
 made, else a single-band paletted raster, never multi-band imagery) and the class field of a
-label layer (an integer field that is not the primary key, named like a class).
+label layer (an integer field that is not the primary key, named like a class), and the
+confidence layer of a review stratified by confidence (the newest this plugin made).
 """
 
 from __future__ import annotations
@@ -90,5 +91,14 @@ def class_map_layer() -> QgsRasterLayer | None:
             return layer
     for layer in layers:
         if _paletted_single_band(layer):
+            return layer
+    return None
+
+
+def confidence_layer() -> QgsRasterLayer | None:
+    """The confidence layer to pre-select: the top-most (newest) one this plugin made, or None."""
+    for node in QgsProject.instance().layerTreeRoot().findLayers():
+        layer = node.layer()
+        if isinstance(layer, QgsRasterLayer) and layer.customProperty("flair_qgis/kind") == "confidence":
             return layer
     return None

@@ -16,9 +16,17 @@ from qgis.core import (
 )
 from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import pyqtSignal
-from qgis.PyQt.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox
+from qgis.PyQt.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+)
 
-from ..adapters.layer_choice import class_field, class_map_layer, is_class_map
+from ..adapters.layer_choice import class_field, class_map_layer, confidence_layer, is_class_map
 from ..adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ..core.review.sampling import DESIGNS
 from .widgets import compact, tr
@@ -58,6 +66,24 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         super().__init__(tr("New review (sample)"), parent)
         self.canvas = canvas
         form = QFormLayout(self)
+        for label, widget in (*self._layer_rows(), *self._design_rows(), *self._output_rows()):
+            if label is None:
+                form.addRow(widget)  # a sentence: the whole width
+            else:
+                form.addRow(label, widget)
+        form.addRow(self.path_label)
+        form.addRow(self.create_button)
+        self.form = form
+        self._on_reference(None)
+        self._on_design()
+        self.prediction_combo.layerChanged.connect(lambda _layer: self._show_output_path())
+        self.preselect()
+        self.collapsedStateChanged.connect(lambda collapsed: collapsed or self.preselect())
+        self.task: QgsProcessingAlgRunnerTask | None = None
+        self._keep: tuple = ()
+
+    def _layer_rows(self) -> tuple:
+        """Class map, labels, class field, confidence and extent: ``(label, widget)`` rows."""
         self.prediction_combo = QgsMapLayerComboBox()
         self.prediction_combo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
         self.reference_combo = QgsMapLayerComboBox()
@@ -72,40 +98,76 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self.confidence_combo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
         self.confidence_combo.setAllowEmptyLayer(True)
         self.confidence_combo.setLayer(None)
+        self.confidence_combo.layerChanged.connect(lambda _layer: self._on_design())
+        for combo in (self.prediction_combo, self.reference_combo, self.field_combo, self.confidence_combo):
+            compact(combo)
         self.view_check = QCheckBox(tr("Only the map view"))
+        return (
+            (tr("Class map"), self.prediction_combo), (tr("Labels"), self.reference_combo),
+            (tr("Class field"), self.field_combo), (tr("Confidence"), self.confidence_combo),
+            (tr("Extent"), self.view_check),
+        )  # fmt: skip
+
+    def _design_rows(self) -> tuple:
+        """Design, its confidence split (shown for "stratified by confidence" only), sizes, second
+        interpreter and seed: ``(label, widget)`` rows."""
         self.design_combo = QComboBox()
         for design in DESIGNS:
             self.design_combo.addItem(design_label(design), design)
+        compact(self.design_combo)
+        self.design_combo.currentIndexChanged.connect(lambda _index: self._on_design())
+        self.confidence_hint = QLabel(confidence_needed())
+        self.confidence_hint.setWordWrap(True)
+        self.threshold_spin = QDoubleSpinBox()
+        self.threshold_spin.setRange(0.01, 1.0)
+        self.threshold_spin.setDecimals(2)
+        self.threshold_spin.setSingleStep(0.05)
+        self.threshold_spin.setValue(0.7)
+        self.threshold_spin.setToolTip(
+            tr("Each class is split in two strata: confidence below this value, and at or above it.")
+        )
+        self.low_share_spin = _percent(50, tr("Share of the items drawn where the confidence is below the threshold."))
+        self.double_spin = _percent(
+            0, tr("Share of the items a second interpreter reviews blind, spread over the strata.")
+        )
         self.samples_spin = _spin(1, 100_000, 200)
         self.min_spin = _spin(0, 10_000, 20)
         self.seed_spin = _spin(0, 2**31 - 1, 0)
+        self.confidence_rows = (self.threshold_spin, self.low_share_spin)
+        return (
+            (tr("Design"), self.design_combo), (None, self.confidence_hint),
+            (tr("Items"), self.samples_spin), (tr("Min. per class"), self.min_spin),
+            (tr("Confidence threshold"), self.threshold_spin), (tr("Items below it"), self.low_share_spin),
+            (tr("Second interpreter"), self.double_spin), (tr("Seed"), self.seed_spin),
+        )  # fmt: skip
+
+    def _output_rows(self) -> tuple:
+        """The review file row; the path shown and the create button are made here too."""
         self.output_widget = QgsFileWidget()
         self.output_widget.setStorageMode(QgsFileWidget.StorageMode.SaveFile)
         self.output_widget.setFilter("GeoPackage (*.gpkg)")
         self.output_widget.fileChanged.connect(lambda _path: self._show_output_path())
         self.path_label = QLabel()
         self.path_label.setWordWrap(True)
-        self.create_button = QPushButton(tr("Create and start reviewing"))
+        # A path is one long word: without this its width would widen the dock; Qt breaks it anywhere.
+        self.path_label.setMinimumWidth(80)
+        self.create_button = QPushButton(tr("Create and review"))
         self.create_button.clicked.connect(self.start)
-        for label, widget in (
-            (tr("Class map"), self.prediction_combo), (tr("Labels"), self.reference_combo),
-            (tr("Class field"), self.field_combo), (tr("Confidence"), self.confidence_combo),
-            (tr("Extent"), self.view_check),
-            (tr("Design"), self.design_combo), (tr("Items"), self.samples_spin),
-            (tr("Min. per class"), self.min_spin), (tr("Seed"), self.seed_spin),
-            (tr("Review file"), self.output_widget),
-        ):  # fmt: skip
-            form.addRow(label, widget)
-        form.addRow(self.path_label)
-        form.addRow(self.create_button)
-        for combo in (self.prediction_combo, self.reference_combo, self.field_combo, self.confidence_combo):
-            compact(combo)
-        self._on_reference(None)
-        self.prediction_combo.layerChanged.connect(lambda _layer: self._show_output_path())
-        self.preselect()
-        self.collapsedStateChanged.connect(lambda collapsed: collapsed or self.preselect())
-        self.task: QgsProcessingAlgRunnerTask | None = None
-        self._keep: tuple = ()
+        return ((tr("Review file"), self.output_widget),)
+
+    def _on_design(self) -> None:
+        """The confidence split only for "stratified by confidence", and a word when its confidence
+        layer is missing."""
+        by_confidence = self.design_combo.currentData() == "stratified_confidence"
+        found = confidence_layer() if by_confidence and self.confidence_combo.currentLayer() is None else None
+        if found is not None:
+            self.confidence_combo.setLayer(found)  # comes back here through layerChanged
+            return
+        for widget in self.confidence_rows:
+            widget.setEnabled(by_confidence)
+            widget.setVisible(by_confidence)
+            self.form.labelForField(widget).setVisible(by_confidence)
+        self.confidence_hint.setVisible(by_confidence and self.confidence_combo.currentLayer() is None)
 
     def preselect(self) -> None:
         """Pre-select the newest class map of this plugin, or a single-band paletted raster; never
@@ -152,6 +214,9 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             "SAMPLES": self.samples_spin.value(),
             "MIN_PER_CLASS": self.min_spin.value(),
             "SEED": self.seed_spin.value(),
+            "CONFIDENCE_THRESHOLD": self.threshold_spin.value(),
+            "LOW_CONFIDENCE_SHARE": self.low_share_spin.value() / 100,
+            "DOUBLE_REVIEW": self.double_spin.value() / 100,
             "OUTPUT": self.output_path(),
         }
 
@@ -160,6 +225,9 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         params = self.parameters()
         if params["PREDICTION"] is None:
             self.failed.emit(tr("Choose the class map to review."))
+            return None
+        if params["DESIGN"] == "stratified_confidence" and params["CONFIDENCE"] is None:
+            self.failed.emit(confidence_needed())
             return None
         if is_temporary(params["OUTPUT"]):
             self.failed.emit(temporary_path_message(params["OUTPUT"]))
@@ -191,6 +259,22 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             self.created.emit(results["OUTPUT"])
         else:
             self.failed.emit(" ".join(feedback.errors) or tr("Sampling failed; see the Processing log."))
+
+
+def confidence_needed() -> str:
+    """Why "stratified by confidence" cannot start yet, in the person's language."""
+    return tr(
+        "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
+        "'Confidence layer' ticked writes it)."
+    )
+
+
+def _percent(value: int, tip: str) -> QSpinBox:
+    """A share of the items, 0..100 %."""
+    spin = _spin(0, 100, value)
+    spin.setSuffix(" %")
+    spin.setToolTip(tip)
+    return spin
 
 
 def _spin(low: int, high: int, value: int) -> QSpinBox:

@@ -315,7 +315,7 @@ class ReviewPanel(QWidget):
         self.card.setText(card_html(item, session.index if session else 0, total, classes))
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(session.reviewed_count() if session else 0)
-        headline = headline_text(session.report()) if session else ""
+        headline = headline_text(session.report(), strata=_strata_with_pixels(session)) if session else ""
         if session is not None and session.mode == "adjudicate" and item is not None:
             first, second, _decided = session.opinions(item)
             named = {v: f"{classes[v].name} ({v})" if v in classes else str(v) for v in (first, second)}
@@ -394,6 +394,11 @@ class ReviewPanel(QWidget):
         if event.type() == QEvent.Type.KeyPress and self.isVisible() and not event.isAutoRepeat():
             return self.handle_key(event.key(), event.modifiers(), event.nativeScanCode())
         return False
+
+
+def _strata_with_pixels(session: ReviewSession) -> int:
+    """The review's strata that hold pixels (the headline counts them)."""
+    return sum(1 for pixels in session.store.strata.values() if pixels > 0)
 
 
 def _labels_layer(design: dict):

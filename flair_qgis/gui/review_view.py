@@ -21,6 +21,7 @@ from qgis.PyQt.QtGui import QColor
 from ..core.nomenclature import ClassInfo
 from ..core.review.store import ReviewItem
 from ..i18n import class_label, decimal, integer, percent
+from .review_create import design_label
 from .widgets import tr
 
 CONTEXT_PX = 75
@@ -160,43 +161,58 @@ def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[
     return f"<table>{body}</table>"
 
 
-def headline_text(report: dict) -> str:
+def headline_text(report: dict, strata: int = 0) -> str:
     """The figures that update as the review goes: label-error rate, map OA, unsure count.
 
     Design-correct: a stratified rate is weighted, a sample that is not a probability sample gives
-    counts only, and map accuracy says "incomplete" while a class has no reviewed item.
+    counts only, and map accuracy says "incomplete" while a class (under ``stratified_confidence``, a
+    class x confidence band stratum) has no reviewed item. A review stratified by confidence starts
+    with its design and its number of strata with pixels (``strata``).
     """
-    parts = []
-    errors = report["label_errors"]
-    if not errors.get("probability_sample", True):
-        parts.append(
-            tr("{wrong} of {n} reviewed labels wrong (not a probability sample)").format(
-                wrong=errors["wrong"], n=errors["reviewed"]
-            )
-        )
-    elif errors["rate"] is not None and errors.get("ci95"):
-        low, high = errors["ci95"]
-        parts.append(
-            tr("Label errors {rate} [{low}–{high}] of {n}").format(
-                rate=percent(errors["rate"]), low=percent(low), high=percent(high), n=integer(errors["reviewed"])
-            )
-        )
-    elif errors["rate"] is not None:
-        parts.append(tr("Label errors {rate} (no interval yet)").format(rate=percent(errors["rate"])))
-    accuracy = report["map_accuracy"]
-    if accuracy and not accuracy.get("complete", True) and accuracy["reviewed"]:
-        parts.append(
-            tr("map accuracy incomplete: {n} classes without a reviewed item").format(
-                n=len(accuracy["strata_without_reviewed_items"])
-            )
-        )
-    elif accuracy and accuracy["overall_accuracy"] is not None:
-        se = accuracy["overall_accuracy_se"]
-        margin = "" if se is None else f" ± {percent(1.96 * se)}"
-        parts.append(tr("map OA {oa}").format(oa=percent(accuracy["overall_accuracy"])) + margin)
+    by_confidence = report.get("design") == "stratified_confidence"
+    parts = _label_error_parts(report["label_errors"]) + _accuracy_parts(report["map_accuracy"], by_confidence, strata)
     if report["unsure"]:
         parts.append(tr("{n} unsure").format(n=report["unsure"]))
     warning = report.get("response", {})
     if warning and not warning.get("prefix", True):
         parts.append(tr("{n} items skipped").format(n=warning["skipped_before_last"] + warning["unsure_before_last"]))
-    return " · ".join(parts) if parts else tr("No verdict yet.")
+    if not parts:
+        parts.append(tr("No verdict yet."))
+    if by_confidence:
+        label = design_label("stratified_confidence")
+        counted = (tr("{n} stratum") if strata == 1 else tr("{n} strata")).format(n=integer(strata))
+        parts.insert(0, f"{label[:1].upper()}{label[1:]}, {counted}")
+    return " · ".join(parts)
+
+
+def _label_error_parts(errors: dict) -> list[str]:
+    if not errors.get("probability_sample", True):
+        return [
+            tr("{wrong} of {n} reviewed labels wrong (not a probability sample)").format(
+                wrong=errors["wrong"], n=errors["reviewed"]
+            )
+        ]
+    if errors["rate"] is not None and errors.get("ci95"):
+        low, high = errors["ci95"]
+        return [
+            tr("Label errors {rate} [{low}–{high}] of {n}").format(
+                rate=percent(errors["rate"]), low=percent(low), high=percent(high), n=integer(errors["reviewed"])
+            )
+        ]
+    if errors["rate"] is not None:
+        return [tr("Label errors {rate} (no interval yet)").format(rate=percent(errors["rate"]))]
+    return []
+
+
+def _accuracy_parts(accuracy: dict | None, by_confidence: bool, strata: int) -> list[str]:
+    if accuracy and not accuracy.get("complete", True) and accuracy["reviewed"]:
+        missing = len(accuracy["strata_without_reviewed_items"])
+        if by_confidence:  # the strata are class x confidence band: count them, not classes
+            text = tr("map accuracy incomplete: {n} of {total} strata without a reviewed item")
+            return [text.format(n=missing, total=strata)]
+        return [tr("map accuracy incomplete: {n} classes without a reviewed item").format(n=missing)]
+    if accuracy and accuracy["overall_accuracy"] is not None:
+        se = accuracy["overall_accuracy_se"]
+        margin = "" if se is None else f" ± {percent(1.96 * se)}"
+        return [tr("map OA {oa}").format(oa=percent(accuracy["overall_accuracy"])) + margin]
+    return []

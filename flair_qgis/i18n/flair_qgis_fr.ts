@@ -1288,17 +1288,17 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
     <message>
         <location filename="../gui/review_create.py" line="44" />
         <source>New review (sample)</source>
-        <translation>Nouvelle revue (échantillon)</translation>
+        <translation>Nouvelle revue</translation>
     </message>
     <message>
         <location filename="../gui/review_create.py" line="59" />
         <source>Only the map view</source>
-        <translation>Seulement la vue de la carte</translation>
+        <translation>Vue de la carte seule</translation>
     </message>
     <message>
         <location filename="../gui/review_create.py" line="69" />
-        <source>Create and start reviewing</source>
-        <translation>Créer et commencer la revue</translation>
+        <source>Create and review</source>
+        <translation>Créer et revoir</translation>
     </message>
     <message>
         <location filename="../gui/review_panel.py" line="144" />
@@ -2044,6 +2044,56 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <location filename="../gui/dock.py" line="1" />
         <source>This layer's CRS is a local Lambert-93 without EPSG code: QGIS cannot place it.</source>
         <translation>Le SCR de cette couche est un Lambert-93 local sans code EPSG : QGIS ne peut pas la placer.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="127" />
+        <source>Each class is split in two strata: confidence below this value, and at or above it.</source>
+        <translation>Chaque classe est coupée en deux strates : confiance sous cette valeur, et égale ou au-dessus.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="129" />
+        <source>Share of the items drawn where the confidence is below the threshold.</source>
+        <translation>Part des éléments tirés là où la confiance est sous le seuil.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="131" />
+        <source>Share of the items a second interpreter reviews blind, spread over the strata.</source>
+        <translation>Part des éléments qu'un second interprète revoit à l'aveugle, répartie sur les strates.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="140" />
+        <source>Confidence threshold</source>
+        <translation>Seuil de confiance</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="140" />
+        <source>Items below it</source>
+        <translation>Éléments sous le seuil</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="141" />
+        <source>Second interpreter</source>
+        <translation>Second interprète</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_create.py" line="265" />
+        <source>Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with 'Confidence layer' ticked writes it).</source>
+        <translation>Le plan stratifié par confiance demande la couche de confiance du modèle : choisissez-la sous Confiance (un lancement avec « Couche de confiance » cochée l'écrit).</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="183" />
+        <source>{n} stratum</source>
+        <translation>{n} strate</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="183" />
+        <source>{n} strata</source>
+        <translation>{n} strates</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="211" />
+        <source>map accuracy incomplete: {n} of {total} strata without a reviewed item</source>
+        <translation>précision de la carte incomplète : {n} strates sur {total} sans élément revu</translation>
     </message>
 </context>
 </TS>
