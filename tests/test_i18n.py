@@ -128,3 +128,19 @@ def test_english_qgis_keeps_english(qgis_iface, qgis_new_project, monkeypatch, t
     monkeypatch.setattr(i18n, "QM_FOLDER", str(tmp_path))  # no .qm at all: nothing to install
     assert i18n.install_translator("fr_FR") == "en"
     assert i18n.tr("Segment") == "Segment"
+
+
+def test_counts_take_the_right_number_in_each_language(french_qgis):
+    from qgis.PyQt.QtCore import QCoreApplication
+
+    assert i18n.install_translator() == "fr"
+    skipped = (i18n.tr("{n} item skipped"), i18n.tr("{n} items skipped"))
+    assert [i18n.counted(n, *skipped) for n in (0, 1, 2, 1500)] == [
+        "0 élément sauté", "1 élément sauté", "2 éléments sautés", f"{i18n.integer(1500)} éléments sautés",
+    ]  # fmt: skip
+    assert i18n.tiles(1) == "1 tuile"
+    i18n.remove_translator()
+    assert QCoreApplication.translate(i18n.TR_CONTEXT, "{n} tiles") == "{n} tiles"
+    assert [i18n.counted(n, "{n} item skipped", "{n} items skipped") for n in (0, 1, 2)] == [
+        "0 items skipped", "1 item skipped", "2 items skipped",
+    ]  # fmt: skip

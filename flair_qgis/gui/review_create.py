@@ -78,7 +78,7 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self._on_design()
         self.prediction_combo.layerChanged.connect(lambda _layer: self._show_output_path())
         self.preselect()
-        self.collapsedStateChanged.connect(lambda collapsed: collapsed or self.preselect())
+        self.collapsedStateChanged.connect(lambda collapsed: collapsed or self._on_open())
         self.task: QgsProcessingAlgRunnerTask | None = None
         self._keep: tuple = ()
 
@@ -168,6 +168,12 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             widget.setVisible(by_confidence)
             self.form.labelForField(widget).setVisible(by_confidence)
         self.confidence_hint.setVisible(by_confidence and self.confidence_combo.currentLayer() is None)
+
+    def _on_open(self) -> None:
+        """The box is opened: the group box has shown every row again, so the design decides which
+        rows are there; the newest class map is pre-selected."""
+        self._on_design()
+        self.preselect()
 
     def preselect(self) -> None:
         """Pre-select the newest class map of this plugin, or a single-band paletted raster; never

@@ -20,7 +20,7 @@ from qgis.PyQt.QtGui import QColor
 
 from ..core.nomenclature import ClassInfo
 from ..core.review.store import ReviewItem
-from ..i18n import class_label, decimal, integer, percent
+from ..i18n import class_label, counted, decimal, integer, percent
 from .review_create import design_label
 from .widgets import tr
 
@@ -172,16 +172,16 @@ def headline_text(report: dict, strata: int = 0) -> str:
     by_confidence = report.get("design") == "stratified_confidence"
     parts = _label_error_parts(report["label_errors"]) + _accuracy_parts(report["map_accuracy"], by_confidence, strata)
     if report["unsure"]:
-        parts.append(tr("{n} unsure").format(n=report["unsure"]))
+        parts.append(counted(report["unsure"], tr("{n} unsure item"), tr("{n} unsure")))
     warning = report.get("response", {})
     if warning and not warning.get("prefix", True):
-        parts.append(tr("{n} items skipped").format(n=warning["skipped_before_last"] + warning["unsure_before_last"]))
+        skipped = warning["skipped_before_last"] + warning["unsure_before_last"]
+        parts.append(counted(skipped, tr("{n} item skipped"), tr("{n} items skipped")))
     if not parts:
         parts.append(tr("No verdict yet."))
     if by_confidence:
         label = design_label("stratified_confidence")
-        counted = (tr("{n} stratum") if strata == 1 else tr("{n} strata")).format(n=integer(strata))
-        parts.insert(0, f"{label[:1].upper()}{label[1:]}, {counted}")
+        parts.insert(0, f"{label[:1].upper()}{label[1:]}, {counted(strata, tr('{n} stratum'), tr('{n} strata'))}")
     return " · ".join(parts)
 
 

@@ -138,6 +138,13 @@ def percent(fraction: float | None, decimals: int = 1) -> str:
     return decimal(100.0 * fraction, decimals) + space + "%"
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """A count with its noun in the right number: ``one``/``many`` are translated templates with
+    ``{n}``. French takes the singular for 0 and 1 ("0 élément sauté"), English for 1 only."""
+    singular = abs(int(count)) == 1 or (int(count) == 0 and language() == "fr")
+    return (one if singular else many).format(n=integer(count))
+
+
 def tiles(count: int) -> str:
     """``1 tile``, ``2 tiles`` in the user's language."""
-    return (tr("{n} tile") if abs(int(count)) == 1 else tr("{n} tiles")).format(n=integer(count))
+    return counted(count, tr("{n} tile"), tr("{n} tiles"))

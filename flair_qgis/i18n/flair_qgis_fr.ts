@@ -1471,6 +1471,16 @@ SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus d
         <translation>précision de la carte incomplète : {n} classes sans élément revu</translation>
     </message>
     <message>
+        <location filename="../gui/review_view.py" line="1" />
+        <source>{n} item skipped</source>
+        <translation>{n} élément sauté</translation>
+    </message>
+    <message>
+        <location filename="../gui/review_view.py" line="1" />
+        <source>{n} unsure item</source>
+        <translation>{n} incertain</translation>
+    </message>
+    <message>
         <location filename="../gui/review_view.py" line="192" />
         <source>{n} items skipped</source>
         <translation>{n} éléments sautés</translation>
