@@ -35,6 +35,7 @@ class FlairPlugin:
         self.missing: list[str] = []
         self.install_task = None
         self.crs_offer = None
+        self.warm_up = None
         # Before any tr(): the Processing provider may be created before initGui.
         install_translator()
 
@@ -65,6 +66,9 @@ class FlairPlugin:
         from .gui.crs_offer import CrsOffer
 
         self.crs_offer = CrsOffer(self.iface)
+        from .adapters.warm_up import WarmUp
+
+        self.warm_up = WarmUp()  # the first score then finds pandas imported (see the module)
         if self.missing:
             from .adapters.deps import install_command_text
 
@@ -133,6 +137,8 @@ class FlairPlugin:
             self.action.blockSignals(False)
 
     def unload(self) -> None:
+        if self.warm_up is not None:
+            self.warm_up.stop()
         if self.crs_offer is not None:
             self.crs_offer.shutdown()
             self.crs_offer = None

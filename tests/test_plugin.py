@@ -117,3 +117,27 @@ def test_failed_install_says_what_to_run(tmp_path):
         deps.install(str(tmp_path / "missing-0.0-py3-none-any.whl"), str(tmp_path / "deps"), extra_args=["--no-index"])
     assert "Run this command in a terminal" in str(err.value)
     assert "--target" in str(err.value)
+
+
+def test_warm_up_imports_the_heavy_libraries_in_a_task_after_loading(qgis_iface, qgis_processing, qtbot):
+    """The plugin queues the import of pandas & co. a few seconds after it loads, on a worker
+    thread (the first score then holds the main thread 25-45 ms instead of 160-280 ms: the figures
+    are in tests/test_main_thread.py and make bench); a module that is missing is skipped."""
+    from flair_qgis.adapters.warm_up import WARM_MODULES, WarmUp, WarmUpTask
+    from flair_qgis.plugin import FlairPlugin
+
+    plugin = FlairPlugin(qgis_iface)
+    plugin.initGui()
+    assert plugin.warm_up.timer.isActive() and plugin.warm_up.task is None
+    plugin.unload()
+    assert not plugin.warm_up.timer.isActive()  # an unload before it fires queues nothing
+    assert "pandas" in WARM_MODULES and "geopandas" in WARM_MODULES
+
+    warm = WarmUp(delay_ms=0)
+    qtbot.waitUntil(lambda: warm.task is not None, timeout=5000)
+    qtbot.waitUntil(lambda: warm.task.imported == list(WARM_MODULES), timeout=60000)
+
+    odd = WarmUpTask(("json", "flair_qgis_no_such_module"))
+    with qtbot.waitSignal(odd.taskCompleted, timeout=10000):
+        QgsApplication.taskManager().addTask(odd)
+    assert odd.imported == ["json"]

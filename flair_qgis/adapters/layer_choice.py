@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from qgis.core import QgsPalettedRasterRenderer, QgsProject, QgsRasterLayer, QgsVectorLayer
+from qgis.core import QgsFeatureRequest, QgsPalettedRasterRenderer, QgsProject, QgsRasterLayer, QgsVectorLayer
 
 from ..i18n import tr
 
@@ -50,16 +50,31 @@ def class_field(layer: QgsVectorLayer | None) -> str:
     return ranked[0][1].name() if ranked else (fields[0].name() if fields.count() else "")
 
 
+FIELD_SAMPLE = 2000
+"""Features read to tell a class field from an identifier."""
+
+
 def identifier_message(layer: QgsVectorLayer | None, field: str, class_count: int) -> str | None:
-    """A message when ``field`` has more distinct values than ``class_count`` × 10 (it looks like an
-    identifier, not a class), else None. Reads at most that many values from the provider."""
+    """A message when ``field`` has more distinct values than ``class_count`` × 10 among the first
+    :data:`FIELD_SAMPLE` features (it looks like an identifier, not a class), else None.
+
+    It runs on the main thread at every score: it reads that many features, attribute only and no
+    geometry, never the whole layer (``uniqueValues`` scanned a million-polygon GeoPackage for
+    1.2 s). An identifier shows itself in the first features; a class field has few values anywhere.
+    """
     if not isinstance(layer, QgsVectorLayer) or not field or class_count <= 0:
         return None
     index = layer.fields().indexOf(field)
     if index < 0:
         return None
     limit = class_count * 10
-    if len(layer.uniqueValues(index, limit + 1)) <= limit:
+    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry).setSubsetOfAttributes([index])
+    seen = set()
+    for feature in layer.getFeatures(request.setLimit(FIELD_SAMPLE)):
+        seen.add(feature.attribute(index))
+        if len(seen) > limit:
+            break
+    if len(seen) <= limit:
         return None
     return tr(
         "Field '{field}' looks like an identifier, not a class (more than {limit} different values): "

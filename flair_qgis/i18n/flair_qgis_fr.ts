@@ -2041,6 +2041,11 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <translation>FLAIR : segmentation de {name}</translation>
     </message>
     <message>
+        <location filename="../adapters/warm_up.py" line="1" />
+        <source>FLAIR: loading libraries</source>
+        <translation>FLAIR : chargement des bibliothèques</translation>
+    </message>
+    <message>
         <location filename="../gui/dock.py" line="1" />
         <source>FLAIR: scoring the view</source>
         <translation>FLAIR : évaluation de la vue</translation>
