@@ -63,7 +63,9 @@ def third_party_imports() -> dict[str, list[str]]:
 
 def setup_apt_packages() -> list[str]:
     """The Debian packages scripts/setup.sh installs (its APT_PACKAGES array)."""
-    match = re.search(r"^APT_PACKAGES=\(([^)]*)\)", SETUP_SH.read_text(encoding="utf-8"), re.MULTILINE)
+    # Comments end at the line's end (one holds parentheses): drop them before finding the array's end.
+    text = re.sub(r"#[^\n]*", "", SETUP_SH.read_text(encoding="utf-8"))
+    match = re.search(r"^APT_PACKAGES=\(([^)]*)\)", text, re.MULTILINE)
     assert match, "scripts/setup.sh has no APT_PACKAGES=(...) array"
     return match.group(1).split()
 

@@ -93,6 +93,7 @@ REQUIREMENTS = (
     Requirement(
         "pyproj", "python3-pyproj", "pyproj", "python3-pyproj"
     ),  # geopandas brings it; imported for its thread contexts
+    Requirement("scipy", "python3-scipy", "scipy", "python3-scipy"),  # flair:vectorize: labels, region graph
 )
 """Modules the plugin cannot load without (Debian's QGIS has them; other installers may not)."""
 
@@ -169,7 +170,7 @@ def missing_modules(names: Sequence[str] = REQUIRED_MODULES) -> list[str]:
 def platform_advice(missing: Sequence[str], platform: str | None = None, osgeo4w_root: str | None = None) -> str:
     """What to do about missing modules on this platform (docs/install.md gives the evidence).
 
-    Windows: QGIS's OSGeo4W-based installers package rasterio, geopandas, shapely and pyproj
+    Windows: QGIS's OSGeo4W-based installers package rasterio, geopandas, shapely, pyproj and scipy
     built against QGIS's own GDAL; a rasterio wheel from PyPI bundles a second GDAL whose DLLs
     clash with QGIS's in one process, so OSGeo4W's ``setup.bat`` is the way. macOS: the QGIS.app
     bundle is signed, so nothing is installed into it; pip installs into the profile folder.
