@@ -21,10 +21,10 @@ area going to them (the total is unchanged).
 from __future__ import annotations
 
 import warnings
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Sequence, Set
 
-from shapely.geometry import LineString, MultiLineString, Polygon
+from shapely.geometry import LinearRing, LineString, MultiLineString, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polygonize, unary_union
 from shapely.prepared import prep
@@ -45,31 +45,51 @@ def simplify_coverage(shapes: Sequence[BaseGeometry], tolerance: float) -> list[
         return list(shapes)
     arcs = _arcs(shapes)
     outline = prep(unary_union(shapes).boundary)
-    simplified = [arc if outline.covers(arc) else _simplify_arc(arc, tolerance) for arc in arcs]
+    junctions = _junctions(arcs)
+    simplified = [arc if outline.covers(arc) else _simplify_arc(arc, tolerance, junctions) for arc in arcs]
     faces = list(polygonize(unary_union(simplified)))
     return _assign(shapes, faces)
 
 
 def _arcs(shapes: Sequence[BaseGeometry]) -> list[LineString]:
     rings = unary_union([shape.boundary for shape in shapes])
-    merged = linemerge(rings)
+    # shapely 1.8's linemerge refuses a lone LineString (one region, one ring): give it a list.
+    merged = linemerge(list(getattr(rings, "geoms", [rings])))
     return list(merged.geoms) if isinstance(merged, MultiLineString) else [merged]
 
 
-def _canonical(arc: LineString) -> LineString:
-    """The arc from a start that does not depend on how it was traced: Douglas-Peucker keeps the
-    ends, so a run over the whole raster and one by bands must start each arc at the same point."""
+def _canonical(arc: LineString, junctions: Set[tuple[float, ...]]) -> LineString:
+    """The arc traced in a way that does not depend on how its polygons were traced.
+
+    Douglas-Peucker keeps an arc's end points and, among points equally far from the chord (common
+    on a pixel grid), keeps the first one met: the result depends on the start and the direction.
+    Polygon rings come clockwise from one GDAL and counter-clockwise from another (GDAL 3.7's new
+    polygonizer), and a region cut by a band seam is dissolved, which re-traces its rings; so a run
+    over the whole raster and one by bands must both bring every arc to one start and direction.
+    An open arc runs from its smaller end point. A closed arc runs counter-clockwise, from its
+    smallest vertex, unless it starts at a junction (a point other arcs end at), which it keeps.
+    """
     coords = list(arc.coords)
-    if arc.is_closed:
-        ring = coords[:-1]
-        start = min(range(len(ring)), key=lambda i: ring[i])
-        ring = ring[start:] + ring[:start]
-        return LineString([*ring, ring[0]])
-    return LineString(coords if coords[0] <= coords[-1] else coords[::-1])
+    if not arc.is_closed:
+        return LineString(coords if coords[0] <= coords[-1] else coords[::-1])
+    ring = coords[:-1]
+    if not LinearRing(coords).is_ccw:
+        ring = ring[::-1]
+    start = 0 if tuple(ring[0]) in junctions else min(range(len(ring)), key=lambda i: ring[i])
+    ring = ring[start:] + ring[:start]
+    return LineString([*ring, ring[0]])
 
 
-def _simplify_arc(arc: LineString, tolerance: float) -> LineString:
-    arc = _canonical(arc)
+def _junctions(arcs: Sequence[LineString]) -> set[tuple[float, ...]]:
+    """Points where three or more arc ends meet (a closed arc's start counts twice)."""
+    ends: Counter[tuple[float, ...]] = Counter()
+    for arc in arcs:
+        ends.update([tuple(arc.coords[0]), tuple(arc.coords[-1])])
+    return {point for point, count in ends.items() if count > 2}
+
+
+def _simplify_arc(arc: LineString, tolerance: float, junctions: Set[tuple[float, ...]]) -> LineString:
+    arc = _canonical(arc, junctions)
     out = arc.simplify(tolerance, preserve_topology=False)
     if arc.is_closed and (len(out.coords) < 4 or Polygon(out.coords).area == 0):
         return arc  # a ring collapsing to a line would delete its region: keep it as is

@@ -11,12 +11,16 @@ import rasterio
 from affine import Affine
 from conftest import FLAIR_DATA
 from pyproj import Geod
+from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient
 from vector_helpers import overlap_area, rasterized, read_polygons, same_polygons, union_area
 
 from flair_qgis.core.errors import Canceled, InputError
+from flair_qgis.core.vectorize.bands import polygonize
 from flair_qgis.core.vectorize.inputs import VectorizeRequest
 from flair_qgis.core.vectorize.job import vectorize
+from flair_qgis.core.vectorize.labels import label_band
+from flair_qgis.core.vectorize.simplify import simplify_coverage
 
 PATCH = "024577"
 PIXEL_M2 = 0.2 * 0.2
@@ -106,6 +110,19 @@ def test_one_coverage_after_each_cleaning(mask_path, tmp_path, options):
         assert np.allclose(frame["area_m2"], frame.geometry.area)
 
 
+@pytest.mark.parametrize("name", ["synthetic", "one region"])
+def test_simplified_coverage_of_corner_touches_and_a_lone_region(tmp_path, name):
+    """Rings touching at one corner keep that point (a junction); a raster of one region has one ring."""
+    values = synthetic() if name == "synthetic" else np.full((30, 40), 7, dtype=np.uint8)
+    path = _write(tmp_path / "s.tif", values)
+    frame = _run(path, tmp_path / "s.gpkg", simplify_m=0.6)
+    assert frame.geometry.is_valid.all()
+    assert overlap_area(frame) == pytest.approx(0, abs=1e-6)
+    assert union_area(frame) == pytest.approx((values > 0).sum() * PIXEL_M2)
+    if name == "one region":
+        assert len(frame) == 1 and frame.geometry.iloc[0].equals(frame.geometry.iloc[0].envelope)
+
+
 def test_min_area_merges_into_longest_neighbour(tmp_path):
     values = np.full((20, 20), 1, dtype=np.uint8)
     values[:, 10:] = 2
@@ -131,6 +148,29 @@ def test_banded_run_equals_whole_raster_run(mask_path, tmp_path, options):
     whole = _run(path, tmp_path / "whole.gpkg", **options)
     banded = _run(path, tmp_path / "banded.gpkg", band_px=512 * 37, **options)
     assert same_polygons(whole, banded)
+
+
+def _retraced(polygon: Polygon) -> Polygon:
+    """The same polygon with every ring reversed and started one vertex later."""
+
+    def ring(coords):
+        points = list(coords)[:-1][::-1]
+        points = points[1:] + points[:1]
+        return [*points, points[0]]
+
+    return Polygon(ring(polygon.exterior.coords), [ring(hole.coords) for hole in polygon.interiors])
+
+
+def test_simplification_does_not_depend_on_how_rings_are_traced(mask_path):
+    """GDAL 3.6 and GDAL >= 3.7 trace rings in opposite directions; a region dissolved across a band
+    seam is traced anew: the simplified coverage must be the same whichever way."""
+    _, values = mask_path
+    labels, _ = label_band(values, values > 0)
+    shapes = [shape for _, shape in polygonize(labels, 0)]
+    once = simplify_coverage(shapes, 3.0)
+    again = simplify_coverage([_retraced(shape) for shape in shapes], 3.0)
+    assert sum(shape is not None for shape in once) > 20
+    assert all((a is None and b is None) or a.equals(b) for a, b in zip(once, again))
 
 
 def test_geographic_crs_area_is_geodesic(tmp_path):
