@@ -2094,5 +2094,49 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>{what} must be a raster file (GeoTIFF, VRT...); {name} is not one. Save it as a GeoTIFF first.</source>
         <translation>{what} doit être un fichier raster (GeoTIFF, VRT...) ; {name} n'en est pas un. Enregistrez-le d'abord en GeoTIFF.</translation>
     </message>
+    <message>
+        <source>Also as polygons</source>
+        <translation>Aussi en polygones</translation>
+    </message>
+    <message>
+        <source>Also write the class map as polygons (a GeoPackage beside it), one per connected region, with class, name, area and mean confidence; added to the run&apos;s group over the class map</source>
+        <translation>Écrire aussi la carte de classes en polygones (un GeoPackage à côté), un par région connexe, avec classe, nom, surface et confiance moyenne ; ajoutés au groupe de l&apos;exécution, au-dessus de la carte de classes</translation>
+    </message>
+    <message>
+        <source>Regions smaller than this merge into their longest neighbour</source>
+        <translation>Les régions plus petites fusionnent avec le voisin qui partage la plus longue limite</translation>
+    </message>
+    <message>
+        <source>Simplify shared boundaries once, keeping one coverage</source>
+        <translation>Simplifier une seule fois chaque limite partagée, sans trou ni chevauchement</translation>
+    </message>
+    <message>
+        <source>Enclosed regions smaller than this are filled</source>
+        <translation>Les régions enclavées plus petites sont comblées</translation>
+    </message>
+    <message>
+        <source>Merge under</source>
+        <translation>Fusionner sous</translation>
+    </message>
+    <message>
+        <source>Simplify by</source>
+        <translation>Simplifier de</translation>
+    </message>
+    <message>
+        <source>Fill holes under</source>
+        <translation>Combler les trous sous</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>non</translation>
+    </message>
+    <message>
+        <source>polygons</source>
+        <translation>polygones</translation>
+    </message>
+    <message>
+        <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons; untick &apos;Also as polygons&apos;.</source>
+        <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones ; décochez « Aussi en polygones ».</translation>
+    </message>
 </context>
 </TS>

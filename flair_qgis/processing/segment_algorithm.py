@@ -34,9 +34,7 @@ from ..core.segment.heads import check_supported
 from ..core.segment.model import ModelInfo, read_model_info
 from ..core.segment.plan import SegmentRequest, output_name, plan_segment
 from ..core.segment.run import run_plan
-from ..core.vectorize.inputs import VectorizeRequest
-from ..core.vectorize.job import vectorize
-from ..core.vectorize.writer import driver_for
+from ..core.vectorize.segment_output import PolygonOutput, vectorize_class_map
 from ..i18n.errors import PROCESSING, error_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
@@ -240,22 +238,24 @@ class SegmentAlgorithm(FlairAlgorithm):
 
     def _capture_vector(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> None:
         """OUTPUT_VECTOR and its cleaning options; the polygons are styled when Processing loads them."""
-        self.vector_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_VECTOR, context) or None
-        self.vector_options = cleaning(self, parameters, context)
+        path = self.parameterAsOutputLayer(parameters, self.OUTPUT_VECTOR, context)
+        self.polygons = None
         self.vector_styler = None
-        if self.vector_path:
-            driver_for(self.vector_path)  # an unknown format is refused before the model runs
+        if path:
+            # An unknown format is refused before the model runs.
+            self.polygons = PolygonOutput(path, **cleaning(self, parameters, context)).beside(path)
             classes = self.plan.heads.primary.classes
-            self.vector_styler = style_on_load(context, self.vector_path, tuple(classes))
+            self.vector_styler = style_on_load(context, path, tuple(classes))
 
     def _vectorize(self, feedback: QgsProcessingFeedback, outputs: dict) -> None:
-        if not self.vector_path:
+        polygons = self.polygons
+        if polygons is None:
             return
-        request = VectorizeRequest(
-            outputs[self.OUTPUT], self.vector_path, outputs.get(self.OUTPUT_CONFIDENCE) or None, **self.vector_options
-        )
+        class_map, confidence = outputs[self.OUTPUT], outputs.get(self.OUTPUT_CONFIDENCE) or None
         feedback.pushInfo(tr("Vectorizing the class map..."))
-        result = self.run_core(feedback, lambda: vectorize(request, feedback.isCanceled))
+        result = self.run_core(
+            feedback, lambda: vectorize_class_map(polygons, class_map, confidence, feedback.isCanceled)
+        )
         feedback.pushInfo(tr("{n} polygon(s) written to {path}").format(n=result.polygons, path=result.path))
         outputs[self.OUTPUT_VECTOR] = result.path
 
