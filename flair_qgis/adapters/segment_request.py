@@ -31,6 +31,7 @@ from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_s
 from ..core.vectorize.segment_output import PolygonOutput
 from ..i18n import tr
 from . import settings
+from .deps import require_vectorize
 from .layers import extent_in_crs
 from .mask_input import selected_polygons, vector_file
 from .raster_input import capture_raster, layer_band_labels, make_source
@@ -300,6 +301,7 @@ def _polygons(request: RunRequest, plan: SegmentPlan) -> PolygonOutput | None:
     """The run's polygons with their path, or None; only a class map has polygons."""
     if request.polygons is None:
         return None
+    require_vectorize()
     head = plan.heads.primary
     if head.task != TASK_SEGMENTATION:
         raise InputError(

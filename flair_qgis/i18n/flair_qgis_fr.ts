@@ -1761,12 +1761,31 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
     </message>
     <message>
         <location filename="../adapters/deps.py" line="1" />
-        <source>flair:quantize needs {modules}, which segmenting does not: {failures}. Install onnx into the plugin's folder with:
+        <source>{feature} needs {modules}, which segmenting alone does not: {failures}. {install}</source>
+        <translation>{feature} a besoin de {modules}, dont la segmentation seule se passe : {failures}. {install}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="1" />
+        <source>Install onnx into the plugin's folder with:
 {command}
 (make setup installs it into the project's environment from requirements-dev.txt.)</source>
-        <translation>flair:quantize a besoin de {modules}, dont la segmentation se passe : {failures}. Installez onnx dans le dossier de l'extension avec :
+        <translation>Installez onnx dans le dossier de l'extension avec :
 {command}
 (make setup l'installe dans l'environnement du projet depuis requirements-dev.txt.)</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="1" />
+        <source>{advice}
+Or install scipy into the plugin's folder with:
+{command}</source>
+        <translation>{advice}
+Ou installez scipy dans le dossier de l'extension avec :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="1" />
+        <source>Writing polygons (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')</source>
+        <translation>L'écriture des polygones (flair:vectorize, OUTPUT_VECTOR, « Aussi en polygones »)</translation>
     </message>
     <message>
         <source>Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.</source>

@@ -25,6 +25,7 @@ from qgis.core import (
 )
 
 from ..adapters import settings
+from ..adapters.deps import require_vectorize
 from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
 from ..core.errors import FlairError
@@ -242,7 +243,8 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.polygons = None
         self.vector_styler = None
         if path:
-            # An unknown format is refused before the model runs.
+            # A missing scipy or an unknown format is refused before the model runs.
+            require_vectorize()
             self.polygons = PolygonOutput(path, **cleaning(self, parameters, context)).beside(path)
             classes = self.plan.heads.primary.classes
             self.vector_styler = style_on_load(context, path, tuple(classes))

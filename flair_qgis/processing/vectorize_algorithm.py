@@ -17,6 +17,7 @@ from qgis.core import (
     QgsProcessingParameterVectorDestination,
 )
 
+from ..adapters.deps import require_vectorize
 from ..adapters.raster_input import layer_grid_extent
 from ..core.errors import InputError
 from ..core.vectorize.inputs import VectorizeRequest, check_request, parse_classes
@@ -74,6 +75,7 @@ class VectorizeAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("POLYGONS", tr("Polygons written")))
 
     def capture(self, parameters: dict[str, Any], context: QgsProcessingContext) -> None:
+        require_vectorize()
         layer = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
         if layer is None:
             raise InputError(tr("PREDICTION is missing: choose a class-map raster."))

@@ -4,14 +4,16 @@ A region is a 4-connected set of valid pixels of one class value: two pixels tha
 corner are in two regions (``gdal_polygonize``'s default, and what keeps every polygon simple).
 A band is a run of whole rows; its labels are numbered from 1 (0 = no region: nodata, a class left
 out, or outside the window). Everything here works on ``(rows, cols)`` arrays and returns arrays.
+scipy is imported where regions are labelled, not at import: the plugin loads and segments without
+it (``flair_qgis.adapters.deps.VECTORIZE``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy import ndimage
 
-_FOUR_CONNECTED = ndimage.generate_binary_structure(2, 1)
+_FOUR_CONNECTED = np.array([[False, True, False], [True, True, True], [False, True, False]])
+"""Edge neighbours only (``scipy.ndimage.generate_binary_structure(2, 1)``)."""
 
 
 def label_band(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -26,6 +28,8 @@ def label_band(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.nd
         class value of each label (``classes[label - 1]``), labels numbered class by class in
         ascending class order, then in raster order inside a class.
     """
+    from scipy import ndimage
+
     labels = np.zeros(values.shape, dtype=np.int32)
     classes: list[np.ndarray] = []
     count = 0
