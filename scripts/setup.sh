@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(qgis python3-qgis qgis-providers python3-rasterio python3-geopandas python3-pyproj python3-sklearn
-  python3-venv python3-pip proj-bin gdal-bin xvfb
+APT_PACKAGES=(qgis python3-qgis qgis-providers python3-rasterio python3-geopandas python3-pyproj python3-scipy
+  python3-sklearn python3-venv python3-pip proj-bin gdal-bin xvfb
   qttools5-dev-tools  # lrelease: make package compiles the translations
   postgresql postgis)  # tests/postgis_server.py: a throwaway PostGIS server for the shared-database tests
 VENV=.venv

@@ -29,6 +29,7 @@ REQUIREMENTS_DEV = REPO / "requirements-dev.txt"
 FROM_QGIS = {requirement.module for requirement in deps.WITH_QGIS}
 OPTIONAL = {requirement.module for requirement in deps.OPTIONAL}
 QUANTIZE = {requirement.module for requirement in deps.QUANTIZE}
+VECTORIZE = {requirement.module for requirement in deps.VECTORIZE}
 
 
 def _imported_names(tree: ast.AST) -> list[str]:
@@ -63,7 +64,9 @@ def third_party_imports() -> dict[str, list[str]]:
 
 def setup_apt_packages() -> list[str]:
     """The Debian packages scripts/setup.sh installs (its APT_PACKAGES array)."""
-    match = re.search(r"^APT_PACKAGES=\(([^)]*)\)", SETUP_SH.read_text(encoding="utf-8"), re.MULTILINE)
+    # Comments end at the line's end (one holds parentheses): drop them before finding the array's end.
+    text = re.sub(r"#[^\n]*", "", SETUP_SH.read_text(encoding="utf-8"))
+    match = re.search(r"^APT_PACKAGES=\(([^)]*)\)", text, re.MULTILINE)
     assert match, "scripts/setup.sh has no APT_PACKAGES=(...) array"
     return match.group(1).split()
 
@@ -110,7 +113,11 @@ def test_scanner_finds_the_plugins_imports():
 
 def test_every_import_is_a_declared_requirement():
     declared = (
-        {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)} | FROM_QGIS | OPTIONAL | QUANTIZE
+        {requirement.module for requirement in (*deps.REQUIREMENTS, deps.ONNXRUNTIME)}
+        | FROM_QGIS
+        | OPTIONAL
+        | QUANTIZE
+        | VECTORIZE
     )
     undeclared = {name: files for name, files in third_party_imports().items() if name not in declared}
     assert not undeclared, (
@@ -121,7 +128,7 @@ def test_every_import_is_a_declared_requirement():
 
 
 def test_dependency_check_checks_exactly_the_imports():
-    imports = set(third_party_imports()) - FROM_QGIS - OPTIONAL - QUANTIZE - {deps.ONNXRUNTIME.module}
+    imports = set(third_party_imports()) - FROM_QGIS - OPTIONAL - QUANTIZE - VECTORIZE - {deps.ONNXRUNTIME.module}
     assert set(deps.REQUIRED_MODULES) == imports
     # The plugin offers to pip-install the missing modules by their import names.
     assert all(requirement.pip == requirement.module for requirement in deps.REQUIREMENTS)
@@ -135,7 +142,7 @@ def test_setup_installs_each_imports_debian_package():
     # Recommends do not count: geopandas recommends rtree, which --no-install-recommends skips.
     assert "python3-rtree" not in installed_dependency_closure(["python3-geopandas"])
     assert "python3-geopandas" not in installed_dependency_closure(["python3-numpy"])
-    not_pulled = [r.debian for r in (*deps.REQUIREMENTS, *deps.WITH_QGIS) if r.debian not in needed]
+    not_pulled = [r.debian for r in (*deps.REQUIREMENTS, *deps.VECTORIZE, *deps.WITH_QGIS) if r.debian not in needed]
     assert not not_pulled, (
         f"{not_pulled} are not hard dependencies of scripts/setup.sh's APT_PACKAGES "
         "(setup.sh installs with --no-install-recommends): add them to APT_PACKAGES"
@@ -288,3 +295,88 @@ print("OK")
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, check=False
     )
     assert done.returncode == 0 and "OK" in done.stdout, done.stderr[-3000:]
+
+
+def test_scipy_imported_only_inside_functions_and_installed_by_setup():
+    """scipy: needed by polygon output only (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')."""
+    assert "scipy" in third_party_imports()  # the scan finds the lazy imports
+    assert not _module_level_imports("scipy"), _module_level_imports("scipy")
+    assert "scipy" not in deps.REQUIRED_MODULES  # the plugin-load check does not ask for it
+    assert "python3-scipy" in setup_apt_packages()
+    assert deps.vectorize_dependency_error() is None  # make setup installs python3-scipy
+
+
+def test_plugin_loads_and_segments_without_scipy(tmp_path):
+    """With scipy unimportable the provider loads and flair:segment runs; flair:vectorize, OUTPUT_VECTOR
+    and the dock's 'Also as polygons' are refused before any run, saying what to install."""
+    from toy_models import conv_model
+
+    model = conv_model(tmp_path / "m.onnx", np.eye(3, dtype=np.float32).reshape(3, 3, 1, 1))
+    code = f"""
+import os, sys
+sys.modules["scipy"] = None  # import scipy raises ImportError
+sys.path.insert(0, {str(REPO)!r})
+import numpy as np, rasterio
+from rasterio.transform import from_origin
+from qgis.core import QgsApplication, QgsProcessingException, QgsProcessingFeedback, QgsProject, QgsRasterLayer
+app = QgsApplication([], False); app.initQgis()
+sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
+from processing.core.Processing import Processing
+Processing.initialize()
+import processing
+from flair_qgis.processing.provider import FlairProvider
+import flair_qgis.processing.segment_algorithm, flair_qgis.gui.dock, flair_qgis.core.vectorize.segment_output
+provider = FlairProvider(); QgsApplication.processingRegistry().addProvider(provider)
+assert {{"segment", "vectorize"}} <= {{a.name() for a in provider.algorithms()}}
+image, model, out = {str(tmp_path / "in.tif")!r}, {str(model)!r}, {str(tmp_path)!r}
+with rasterio.open(image, "w", driver="GTiff", width=64, height=64, count=3, dtype="uint8",
+                   crs="EPSG:2154", transform=from_origin(0, 64, 1, 1)) as dst:
+    dst.write(np.random.default_rng(0).integers(0, 255, (3, 64, 64), dtype=np.uint8))
+params = {{"INPUT": image, "MODEL": model, "DEVICE": "cpu", "OUTPUT": out + "/classes.tif"}}
+processing.run("flair:segment", params)
+with rasterio.open(out + "/classes.tif") as src:
+    assert src.read(1).shape == (64, 64)
+from flair_qgis.adapters.deps import DependencyError, vectorize_dependency_error
+message = vectorize_dependency_error()
+assert message and "scipy" in message and "sudo apt install python3-scipy" in message, message
+assert "pip install" in message and "flair:vectorize" in message, message
+refusals = [
+    ("flair:segment", {{**params, "OUTPUT": out + "/again.tif", "OUTPUT_VECTOR": out + "/p.gpkg"}}),
+    ("flair:vectorize", {{"PREDICTION": out + "/classes.tif", "OUTPUT": out + "/v.gpkg"}}),
+]
+class Feedback(QgsProcessingFeedback):
+    def __init__(self):
+        super().__init__()
+        self.errors = []
+    def reportError(self, error, fatalError=False):
+        self.errors.append(error)
+for algorithm, parameters in refusals:
+    feedback = Feedback()
+    try:
+        processing.run(algorithm, parameters, feedback=feedback)
+    except QgsProcessingException:
+        assert any(message in error for error in feedback.errors), (algorithm, feedback.errors)
+    else:
+        raise AssertionError(algorithm + " ran without scipy")
+assert not {{"again.tif", "p.gpkg", "v.gpkg"}} & set(os.listdir(out)), os.listdir(out)  # refused before any run
+from flair_qgis.adapters.segment_request import RunRequest, prepare_segment
+from flair_qgis.core.segment.model import read_model_info
+from flair_qgis.core.vectorize.segment_output import PolygonOutput
+layer = QgsRasterLayer(image, "in")
+QgsProject.instance().addMapLayer(layer)
+request = RunRequest(model, layer.id(), output_path=out + "/dock.tif", polygons=PolygonOutput())
+try:
+    prepare_segment(request, read_model_info(model))
+except DependencyError as err:
+    assert str(err) == message, str(err)
+else:
+    raise AssertionError("'Also as polygons' was accepted without scipy")
+assert not os.path.exists(out + "/dock.tif")
+assert sys.modules["scipy"] is None
+print("OK")
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert done.returncode == 0 and "OK" in done.stdout, done.stdout[-2000:] + done.stderr[-3000:]

@@ -11,9 +11,10 @@ would break GDAL's array bindings.
 onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one is installed,
 onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``).
 
-:data:`REQUIREMENTS` lists every third-party module the plugin imports, with the Debian package
-(installed by ``scripts/setup.sh``) and the pip distribution (offered by this installer) that
-provide it; ``tests/test_imports.py`` fails when a module in ``flair_qgis/`` imports anything else.
+:data:`REQUIREMENTS` lists every third-party module the plugin cannot load without, with the Debian
+package (installed by ``scripts/setup.sh``) and the pip distribution (offered by this installer)
+that provide it; :data:`QUANTIZE` and :data:`VECTORIZE` the ones only one feature needs, checked
+when it runs; ``tests/test_imports.py`` fails when a module in ``flair_qgis/`` imports anything else.
 rtree is deliberately absent: polygon references are indexed with shapely's ``STRtree`` (shapely
 1.8 and 2.x), and rtree 1.4.1 from PyPI crashed QGIS 3.22 during scoring, so it is never offered.
 """
@@ -123,30 +124,70 @@ a QGIS where the plugin was installed from a ZIP gets it with the command the er
 
 QUANTIZE_MODULES = ("onnx", "onnxruntime.quantization")
 
+VECTORIZE = (Requirement("scipy", "python3-scipy", "scipy", "python3-scipy"),)
+"""Only for polygon output (``flair:vectorize``, ``flair:segment``'s ``OUTPUT_VECTOR``, the dock's
+"Also as polygons"): :mod:`flair_qgis.core.vectorize` labels regions with ``scipy.ndimage`` and joins
+them with ``scipy.sparse.csgraph``, imported inside the functions that do it. The plugin loads and
+segments without scipy; :func:`require_vectorize` names it only when polygons are asked for.
+``scripts/setup.sh`` installs it (python3-scipy), so the tests run."""
+
+VECTORIZE_MODULES = ("scipy.ndimage", "scipy.sparse.csgraph")
+
+
+def optional_dependency_error(feature: str, modules: Sequence[str], install: str) -> str | None:
+    """What to install before ``feature`` can run, or None when all of ``modules`` import.
+
+    Imports the modules, so it is called only when the feature runs, never at plugin load.
+
+    Args:
+        feature: what needs them, e.g. ``"flair:quantize"``.
+        modules: the import names it needs.
+        install: what to do about them (a command to run).
+    """
+    failures = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except (ImportError, OSError) as err:  # OSError: a wheel whose shared libraries do not load
+            failures.append(f"{name} ({err})")
+    if not failures:
+        return None
+    return tr("{feature} needs {modules}, which segmenting alone does not: {failures}. {install}").format(
+        feature=feature, modules=", ".join(modules), failures="; ".join(failures), install=install
+    )
+
 
 def quantize_dependency_error() -> str | None:
     """What to install before ``flair:quantize`` can run, or None when its modules import.
 
-    Imports the modules (only called when ``flair:quantize`` runs): ``onnxruntime.quantization``
-    fails to import without onnx, or with an onnx that does not fit it.
+    ``onnxruntime.quantization`` fails to import without onnx, or with an onnx that does not fit it.
     """
-    failures = []
-    for name in QUANTIZE_MODULES:
-        try:
-            importlib.import_module(name)
-        except (ImportError, OSError) as err:
-            failures.append(f"{name} ({err})")
-    if not failures:
-        return None
-    return tr(
-        "flair:quantize needs {modules}, which segmenting does not: {failures}. Install onnx into the plugin's "
-        "folder with:\n{command}\n(make setup installs it into the project's environment from "
-        "requirements-dev.txt.)"
-    ).format(
-        modules=", ".join(QUANTIZE_MODULES),
-        failures="; ".join(failures),
-        command=install_command_text(QUANTIZE[0].pip),
+    install = tr(
+        "Install onnx into the plugin's folder with:\n{command}\n(make setup installs it into the project's "
+        "environment from requirements-dev.txt.)"
+    ).format(command=install_command_text(QUANTIZE[0].pip))
+    return optional_dependency_error("flair:quantize", QUANTIZE_MODULES, install)
+
+
+def vectorize_dependency_error(platform: str | None = None) -> str | None:
+    """What to install before polygons can be written, or None when scipy's modules import."""
+    install = tr("{advice}\nOr install scipy into the plugin's folder with:\n{command}").format(
+        advice=platform_advice([VECTORIZE[0].module], platform, requirements=VECTORIZE),
+        command=install_command_text(VECTORIZE[0].pip),
     )
+    feature = tr("Writing polygons (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')")
+    return optional_dependency_error(feature, VECTORIZE_MODULES, install)
+
+
+def require_vectorize() -> None:
+    """Refuse polygon output where scipy is missing (before any run starts).
+
+    Raises:
+        DependencyError: its text says what to install.
+    """
+    missing = vectorize_dependency_error()
+    if missing:
+        raise DependencyError(missing)
 
 
 REQUIRED_MODULES = tuple(requirement.module for requirement in REQUIREMENTS)
@@ -166,10 +207,15 @@ def missing_modules(names: Sequence[str] = REQUIRED_MODULES) -> list[str]:
     return missing
 
 
-def platform_advice(missing: Sequence[str], platform: str | None = None, osgeo4w_root: str | None = None) -> str:
+def platform_advice(
+    missing: Sequence[str],
+    platform: str | None = None,
+    osgeo4w_root: str | None = None,
+    requirements: Sequence[Requirement] = REQUIREMENTS,
+) -> str:
     """What to do about missing modules on this platform (docs/install.md gives the evidence).
 
-    Windows: QGIS's OSGeo4W-based installers package rasterio, geopandas, shapely and pyproj
+    Windows: QGIS's OSGeo4W-based installers package rasterio, geopandas, shapely, pyproj and scipy
     built against QGIS's own GDAL; a rasterio wheel from PyPI bundles a second GDAL whose DLLs
     clash with QGIS's in one process, so OSGeo4W's ``setup.bat`` is the way. macOS: the QGIS.app
     bundle is signed, so nothing is installed into it; pip installs into the profile folder.
@@ -179,9 +225,10 @@ def platform_advice(missing: Sequence[str], platform: str | None = None, osgeo4w
         missing: import names, e.g. ``["rasterio", "geopandas"]``.
         platform: ``sys.platform`` by default.
         osgeo4w_root: the QGIS install folder (``OSGEO4W_ROOT``, set by QGIS's Windows launcher).
+        requirements: where ``missing`` is looked up (:data:`VECTORIZE` for scipy).
     """
     platform = platform or sys.platform
-    wanted = [r for r in REQUIREMENTS if r.module in missing]
+    wanted = [r for r in requirements if r.module in missing]
     if platform.startswith("win"):
         packages = " ".join(f"-P {name}" for name in dict.fromkeys(r.osgeo4w for r in wanted if r.osgeo4w))
         root = osgeo4w_root if osgeo4w_root is not None else os.environ.get("OSGEO4W_ROOT", "")

@@ -1,7 +1,7 @@
 """Where the plugin's layers go in the layer tree: one group per run, at the top.
 
 Every layer of a run goes into one group at the top of the layer tree, ordered suspicious labels,
-error map, class map, confidence, so the newest result is always the one in sight. Removing the
+error map, polygons, class map, confidence, so the newest result is always the one in sight. Removing the
 group removes the run (QGIS removes layers that leave the tree from the project).
 """
 
@@ -23,8 +23,8 @@ from ..i18n.model_texts import model_text
 
 RUN_GROUP_PROPERTY = "flair_qgis/run_group"
 # Top to bottom inside a run's group: what the user asked for last lies on top of what it explains.
-_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "class_map": 2, "live_view": 2, "head_class_map": 3,
-               "value_map": 3, "confidence": 4}  # fmt: skip
+_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "polygons": 2, "class_map": 3, "live_view": 3,
+               "head_class_map": 4, "value_map": 4, "confidence": 5}  # fmt: skip
 
 
 def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup:

@@ -28,7 +28,10 @@ from ..core.segment.bands import choose_bands
 from ..core.segment.heads import check_supported
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
+from ..core.vectorize.segment_output import PolygonOutput
+from ..i18n import tr
 from . import settings
+from .deps import require_vectorize
 from .layers import extent_in_crs
 from .mask_input import selected_polygons, vector_file
 from .raster_input import capture_raster, layer_band_labels, make_source
@@ -78,6 +81,8 @@ class RunRequest:
             model's input order.
         cache_folder: tile cache folder; empty for none.
         cache_remote: cache web and database layers too (for a day), keyed by their address.
+        polygons: also write the class map as polygons (path ``""``: beside the class map); None
+            for none.
     """
 
     model_path: str
@@ -98,6 +103,7 @@ class RunRequest:
     more_inputs: tuple[InputChoice, ...] = ()
     cache_folder: str = ""
     cache_remote: bool = False
+    polygons: PolygonOutput | None = None
 
     def input_choices(self) -> tuple[InputChoice, ...]:
         """Layer and bands for every model input, in the model's input order."""
@@ -114,12 +120,14 @@ class PreparedRun:
             it; removing any of them stops the run).
         layer_names: their names.
         opacity: opacity of the class-map layer.
+        polygons: the polygons to write once the class map is written (path set), or None.
     """
 
     plan: SegmentPlan
     layer_ids: tuple[str, ...]
     layer_names: tuple[str, ...]
     opacity: float = 0.7
+    polygons: PolygonOutput | None = None
 
     @property
     def title(self) -> str:
@@ -285,4 +293,20 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
         bands=[choice.bands for choice in request.input_choices()], extent=extent, mask_wkbs=wkbs,
         inputs={"MASK": mask_file}, make_source=make_source,
     )  # fmt: skip
-    return PreparedRun(plan, tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers), request.opacity)
+    ids, names = tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers)
+    return PreparedRun(plan, ids, names, request.opacity, _polygons(request, plan))
+
+
+def _polygons(request: RunRequest, plan: SegmentPlan) -> PolygonOutput | None:
+    """The run's polygons with their path, or None; only a class map has polygons."""
+    if request.polygons is None:
+        return None
+    require_vectorize()
+    head = plan.heads.primary
+    if head.task != TASK_SEGMENTATION:
+        raise InputError(
+            tr("Output '{name}' is a value map, not classes: it has no polygons; untick 'Also as polygons'.").format(
+                name=head.name
+            )
+        )
+    return request.polygons.beside(plan.request.output_path)

@@ -4,7 +4,9 @@
 :func:`flair_qgis.core.segment.run.run_plan` in the background, with its own cancel and progress
 hooks, and only in :meth:`SegmentTask.finished` (main thread again) adds the styled layers, in one
 new group at the top of the layer tree: the class map, the maps of further per-pixel heads (class
-maps, value maps) and the confidence.
+maps, value maps) and the confidence, and the polygons when the run asked for them (written after the
+class map by :func:`~flair_qgis.core.vectorize.segment_output.vectorize_class_map`, as
+``flair:segment``'s ``OUTPUT_VECTOR`` is).
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from qgis.core import QgsMapLayer, QgsTask
 from ..core.errors import Canceled, FlairError
 from ..core.segment.model import TASK_SEGMENTATION, OutputSpec
 from ..core.segment.run import SegmentResult, run_plan
+from ..core.vectorize.job import VectorizeResult
+from ..core.vectorize.segment_output import vectorize_class_map
 from ..i18n import localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
+from .polygon_layer import add_polygons
 from .proj_threads import keep_proj_context
 from .segment_request import PreparedRun
 
@@ -36,7 +41,9 @@ class RunOutcome:
         error: the exception when ``error``.
         traceback: formatted traceback of an unexpected error, else ``""``.
         layers: layers added to the project: the class map (or value map) first, then the
-            confidence, then the maps of further heads (their ``flair_qgis/kind`` tells which).
+            confidence, then the maps of further heads, then the polygons (their
+            ``flair_qgis/kind`` tells which).
+        polygons: what the polygon step wrote, when the run asked for polygons.
     """
 
     status: str
@@ -45,12 +52,17 @@ class RunOutcome:
     error: BaseException | None = None
     traceback: str = ""
     layers: list[QgsMapLayer] = field(default_factory=list)
+    polygons: VectorizeResult | None = None
 
 
 def _value_map_name(title: str, head: OutputSpec) -> str:
     """Layer name of a regression head's map: the run's title, the head and its unit."""
     unit = f" ({head.unit})" if head.unit else ""
     return f"{title} — {head.name}{unit}"
+
+
+POLYGON_PROGRESS_START = 80.0
+"""Where the progress bar stands when the class map is written and the polygons start."""
 
 
 class SegmentTask(QgsTask):
@@ -66,6 +78,7 @@ class SegmentTask(QgsTask):
         self.prepared = prepared
         self.done = done
         self.result: SegmentResult | None = None
+        self.polygons: VectorizeResult | None = None
         self.error: BaseException | None = None
         self.error_traceback = ""
         self.abandon_reason = ""
@@ -77,8 +90,17 @@ class SegmentTask(QgsTask):
 
     def run(self) -> bool:
         keep_proj_context()  # before any pyproj use on this pooled thread
+        polygons = self.prepared.polygons
+        share = 100.0 if polygons is None else POLYGON_PROGRESS_START
         try:
-            self.result = run_plan(self.prepared.plan, is_canceled=self.isCanceled, on_progress=self.setProgress)
+            self.result = run_plan(
+                self.prepared.plan, is_canceled=self.isCanceled, on_progress=lambda p: self.setProgress(p * share / 100)
+            )
+            if polygons is not None:
+                self.polygons = vectorize_class_map(
+                    polygons, self.result.output_path, self.result.confidence_path, self.isCanceled,
+                    lambda p: self.setProgress(share + p * (100.0 - share) / 100),
+                )  # fmt: skip
         except Canceled:
             return False
         except FlairError as err:
@@ -93,6 +115,8 @@ class SegmentTask(QgsTask):
     def _discard_outputs(self) -> None:
         request = self.prepared.plan.request
         remove_outputs(request.output_path, request.confidence_path)
+        if self.polygons is not None:  # written completely, then canceled before the layers came in
+            remove_outputs(self.polygons.path)
         if self.result is not None:  # written completely by the core: the further heads too
             remove_outputs(*self.result.head_paths.values(), self.result.tile_values_path)
 
@@ -129,6 +153,10 @@ class SegmentTask(QgsTask):
                 layer = add_value_map(path, _value_map_name(title, extra), group=group)
             layer.setCustomProperty("flair_qgis/head", extra.name)
             outcome.layers.append(layer)
+        if self.polygons is not None:
+            title = title + " — " + tr("polygons")
+            outcome.layers.append(add_polygons(self.polygons.path, localized(head.classes), title, group))
+            outcome.polygons = self.polygons
         reveal(group)
 
     def finished(self, result: bool) -> None:

@@ -100,6 +100,14 @@ def int_value(key: str, default: int) -> int:
         return default
 
 
+def float_value(key: str, default: float) -> float:
+    """A decimal setting, ``default`` when unset or unreadable."""
+    try:
+        return float(value(key, default))
+    except (TypeError, ValueError):
+        return default
+
+
 def bool_value(key: str, default: bool) -> bool:
     """A boolean setting (QSettings stores them as 'true'/'false' strings)."""
     stored = value(key, default)

@@ -47,8 +47,9 @@ _SECTIONS = {
     "inputs_section": "inputs input_form",
     "extent_section": "extent_combo polygon_combo polygon_label draw_button drawn_label rectangle_tool "
     "drawn_extent drawn_crs set_drawn_extent",
-    "run_section": "device_combo device_warning output_widget confidence_check advanced tile_spin overlap_spin "
-    "batch_spin run_button cancel_button reason_label progress",
+    "run_section": "device_combo device_warning output_widget confidence_check polygons_check min_area_spin "
+    "simplify_spin fill_holes_spin advanced tile_spin overlap_spin batch_spin run_button cancel_button reason_label "
+    "progress",
     "result_section": "opacity_slider result_label result_layer_id",
 }
 _SECTION_OF = {name: section for section, names in _SECTIONS.items() for name in names.split()}

@@ -201,6 +201,7 @@ class FollowView(QObject):
             mask_layer_id=None,
             output_path=os.path.join(folder, f"live_{stamp}.tif"),
             confidence=False,
+            polygons=None,  # a live view is a class map only
             cache_folder=settings.cache_folder(),
             cache_remote=self.cache_remote.isChecked(),
         )

@@ -6,6 +6,7 @@ from qgis.gui import QgsCollapsibleGroupBox, QgsFileWidget
 from qgis.PyQt.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -18,6 +19,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..adapters import settings
 from ..core.segment.model import ModelInfo
+from ..core.vectorize.segment_output import PolygonOutput
 from ..i18n import tr
 
 
@@ -46,6 +48,7 @@ class RunSection(QGroupBox):
         )
         self.confidence_check.setChecked(settings.bool_value("confidence", False))
         form.addRow(self.confidence_check)
+        form.addRow(self._build_polygons())
         form.addRow(self._build_advanced())
         buttons = QHBoxLayout()
         self.run_button = QPushButton(tr("Run"))
@@ -60,6 +63,50 @@ class RunSection(QGroupBox):
         self.progress.setRange(0, 100)
         self.progress.setVisible(False)
         form.addRow(self.progress)
+
+    def _build_polygons(self) -> QWidget:
+        """The "Also as polygons" toggle and, while it is ticked, the cleaning (as OUTPUT_VECTOR's)."""
+        box = QWidget()
+        layout = QFormLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.polygons_check = QCheckBox(tr("Also as polygons"))
+        self.polygons_check.setToolTip(
+            tr("Also write the class map as polygons (a GeoPackage beside it), one per connected region, "
+               "with class, name, area and mean confidence; added to the run's group over the class map")
+        )  # fmt: skip
+        layout.addRow(self.polygons_check)
+        self.polygon_options = QWidget()
+        options = QFormLayout(self.polygon_options)
+        options.setContentsMargins(16, 0, 0, 0)
+        self.min_area_spin = _decimal_spin(" m²", 0, tr("Regions smaller than this merge into their longest neighbour"))
+        self.simplify_spin = _decimal_spin(" m", 1, tr("Simplify shared boundaries once, keeping one coverage"))
+        self.fill_holes_spin = _decimal_spin(" m²", 0, tr("Enclosed regions smaller than this are filled"))
+        options.addRow(tr("Merge under"), self.min_area_spin)
+        options.addRow(tr("Simplify by"), self.simplify_spin)
+        options.addRow(tr("Fill holes under"), self.fill_holes_spin)
+        layout.addRow(self.polygon_options)
+        for spin, key in self._polygon_settings():
+            spin.setValue(settings.float_value(key, 0.0))
+        self.polygons_check.toggled.connect(self.polygon_options.setVisible)
+        self.polygons_check.setChecked(settings.bool_value("polygons", False))
+        self.polygon_options.setVisible(self.polygons_check.isChecked())
+        return box
+
+    def _polygon_settings(self) -> list[tuple[QDoubleSpinBox, str]]:
+        return [(self.min_area_spin, "polygon_min_area_m2"), (self.simplify_spin, "polygon_simplify_m"),
+                (self.fill_holes_spin, "polygon_fill_holes_m2")]  # fmt: skip
+
+    def remember_polygons(self) -> None:
+        """Keep the polygon choices for the next session (called when a run starts)."""
+        settings.set_value("polygons", self.polygons_check.isChecked())
+        for spin, key in self._polygon_settings():
+            settings.set_value(key, spin.value())
+
+    def polygons(self) -> PolygonOutput | None:
+        """The polygons asked for (beside the class map), or None."""
+        if not self.polygons_check.isChecked():
+            return None
+        return PolygonOutput("", self.min_area_spin.value(), self.simplify_spin.value(), self.fill_holes_spin.value())
 
     def _build_advanced(self) -> QgsCollapsibleGroupBox:
         self.advanced = QgsCollapsibleGroupBox(tr("Advanced"))
@@ -113,7 +160,20 @@ class RunSection(QGroupBox):
             "batch_size": self.batch_spin.value(),
             "output_path": self.output_widget.filePath().strip(),
             "confidence": self.confidence_check.isChecked(),
+            "polygons": self.polygons(),
         }
+
+
+def _decimal_spin(suffix: str, decimals: int, tip: str) -> QDoubleSpinBox:
+    """A spin box for a cleaning value in metres or square metres, 0 (off) by default."""
+    spin = QDoubleSpinBox()
+    spin.setRange(0.0, 1_000_000.0)
+    spin.setDecimals(decimals)
+    spin.setSingleStep(1.0 if decimals == 0 else 0.1)
+    spin.setSuffix(suffix)
+    spin.setSpecialValueText(tr("off"))
+    spin.setToolTip(tip)
+    return spin
 
 
 def _label(style: str) -> QLabel:

@@ -139,6 +139,7 @@ class SegmentPanel(QWidget):
         request = self.build_request()
         settings.set_value("batch_size", request.batch_size)
         settings.set_value("confidence", request.confidence)
+        self.run_section.remember_polygons()
         prepared = self.dock.attempt(lambda: prepare_segment(request, self.model))
         if prepared is None:
             return None
@@ -201,6 +202,9 @@ class SegmentPanel(QWidget):
         log_line = run_log_line(result.session.provider, result.tiles, result.seconds, result.km2_per_hour)
         self.dock.log(log_line)
         lines = result_lines(result)
+        if outcome.polygons is not None:
+            written = outcome.polygons
+            lines.append(tr("{n} polygon(s) written to {path}").format(n=written.polygons, path=written.path))
         self.result_section.result_label.setText("\n".join(lines))
         for line in lines:
             self.dock.push(line, Qgis.MessageLevel.Info)

@@ -1221,14 +1221,18 @@ BANDS maps layer bands to model channels (e.g. 1,2,3,4,5); without it the bands 
 
 CACHE (a folder) stores each tile's result; later runs over the same ground read it instead of running the model (same pixels; the log says how many tiles came from it). Every source file of a VRT is checked: a tile whose source was rewritten is recomputed. Web and database layers are cached only with CACHE_REMOTE, by their address, for one day.
 
-SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).</source>
+SCHEDULER runs the same engine on Dask distributed: local:N (N worker processes) or the address of a running scheduler (tcp://host:8786). The run then goes into a folder named after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; running again with the same OUTPUT computes only the missing chunks. Needs dask and distributed installed (scripts/flair segment is the command-line equivalent).
+
+OUTPUT_VECTOR also writes the class map as polygons, cleaned by MIN_AREA_M2, FILL_HOLES_M2 and SIMPLIFY_M as flair:vectorize does.</source>
         <translation>Exécute un modèle ONNX de segmentation sémantique sur une couche raster (ou une partie) par tuiles qui se recouvrent, et écrit une carte des classes stylée avec les classes et les couleurs du modèle, et en option la probabilité de la classe retenue.
 
 BANDS associe les bandes de la couche aux canaux du modèle (par ex. 1,2,3,4,5) ; sans lui, les bandes que le modèle déclare sont prises, sinon les bandes de la couche nommées comme celles du modèle (Red, rouge, NIR...). MASK (polygones) borne le traitement : les cartes sont sans donnée en dehors des polygones. TILE_SIZE et OVERLAP valent par défaut ceux des métadonnées du modèle. DEVICE vaut auto (CUDA si disponible), cuda ou cpu ; le journal dit lequel a servi.
 
 CACHE (un dossier) conserve le résultat de chaque tuile ; les traitements suivants sur le même terrain le relisent au lieu d'exécuter le modèle (mêmes pixels ; le journal dit combien de tuiles en viennent). Chaque fichier source d'un VRT est vérifié : une tuile dont la source a été réécrite est recalculée. Les couches web et base de données ne sont mises en cache qu'avec CACHE_REMOTE, selon leur adresse, pendant un jour.
 
-SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).</translation>
+SCHEDULER exécute le même moteur sur Dask distributed : local:N (N processus de calcul) ou l'adresse d'un ordonnanceur en marche (tcp://hote:8786). Le traitement va alors dans un dossier nommé comme OUTPUT sans son extension (chunks/, run.json) et OUTPUT est sa mosaïque classes.vrt ; relancer avec le même OUTPUT ne calcule que les blocs manquants. Demande dask et distributed installés (scripts/flair segment en est l'équivalent en ligne de commande).
+
+OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_AREA_M2, FILL_HOLES_M2 et SIMPLIFY_M comme le fait flair:vectorize.</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="156" />
@@ -1782,12 +1786,31 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
     </message>
     <message>
         <location filename="../adapters/deps.py" line="1" />
-        <source>flair:quantize needs {modules}, which segmenting does not: {failures}. Install onnx into the plugin's folder with:
+        <source>{feature} needs {modules}, which segmenting alone does not: {failures}. {install}</source>
+        <translation>{feature} a besoin de {modules}, dont la segmentation seule se passe : {failures}. {install}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="1" />
+        <source>Install onnx into the plugin's folder with:
 {command}
 (make setup installs it into the project's environment from requirements-dev.txt.)</source>
-        <translation>flair:quantize a besoin de {modules}, dont la segmentation se passe : {failures}. Installez onnx dans le dossier de l'extension avec :
+        <translation>Installez onnx dans le dossier de l'extension avec :
 {command}
 (make setup l'installe dans l'environnement du projet depuis requirements-dev.txt.)</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="1" />
+        <source>{advice}
+Or install scipy into the plugin's folder with:
+{command}</source>
+        <translation>{advice}
+Ou installez scipy dans le dossier de l'extension avec :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps.py" line="1" />
+        <source>Writing polygons (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')</source>
+        <translation>L'écriture des polygones (flair:vectorize, OUTPUT_VECTOR, « Aussi en polygones »)</translation>
     </message>
     <message>
         <source>Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.</source>
@@ -2109,6 +2132,110 @@ METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonn
         <location filename="../gui/review_view.py" line="211" />
         <source>map accuracy incomplete: {n} of {total} strata without a reviewed item</source>
         <translation>précision de la carte incomplète : {n} strates sur {total} sans élément revu</translation>
+    </message>
+    <message>
+        <source>Class values to keep (e.g. 1,3; empty = all)</source>
+        <translation>Valeurs de classe à garder (ex. 1,3 ; vide = toutes)</translation>
+    </message>
+    <message>
+        <source>Confidence raster (optional)</source>
+        <translation>Raster de confiance (facultatif)</translation>
+    </message>
+    <message>
+        <source>Fill enclosed regions smaller than (m², 0 = none)</source>
+        <translation>Combler les régions enclavées de moins de (m², 0 = aucune)</translation>
+    </message>
+    <message>
+        <source>Merge regions smaller than (m², 0 = keep all)</source>
+        <translation>Fusionner les régions de moins de (m², 0 = tout garder)</translation>
+    </message>
+    <message>
+        <source>PREDICTION is missing: choose a class-map raster.</source>
+        <translation>PREDICTION manque : choisissez un raster de carte de classes.</translation>
+    </message>
+    <message>
+        <source>Polygons (the class map vectorized)</source>
+        <translation>Polygones (la carte de classes vectorisée)</translation>
+    </message>
+    <message>
+        <source>Polygons written</source>
+        <translation>Polygones écrits</translation>
+    </message>
+    <message>
+        <source>Simplify boundaries by (m, 0 = exact pixel edges)</source>
+        <translation>Simplifier les limites de (m, 0 = bords de pixels exacts)</translation>
+    </message>
+    <message>
+        <source>Turns a class map into one polygon per connected region (pixels touching by an edge; two regions touching only at a corner stay two), in layer 'predictions' with fields class, name, area_m2 (true square metres for any CRS), confidence (mean of CONFIDENCE over the region), model, source and created. Without cleaning the polygons give back the class map pixel for pixel; nodata stays out.
+
+MIN_AREA_M2 merges each smaller region into the neighbour sharing its longest boundary (the total area is kept). FILL_HOLES_M2 absorbs smaller regions enclosed by one region. SIMPLIFY_M simplifies each shared boundary once for both neighbours: no gap, no overlap. CLASSES keeps only the listed values (e.g. 1,3).
+
+The raster is read band by band, so memory does not grow with its size.</source>
+        <translation>Transforme une carte de classes en un polygone par région connexe (pixels qui se touchent par un côté ; deux régions qui ne se touchent que par un coin restent deux), dans la couche 'predictions' avec les champs class, name, area_m2 (vrais mètres carrés dans tout SCR), confidence (moyenne de CONFIDENCE sur la région), model, source et created. Sans nettoyage, les polygones redonnent la carte de classes pixel pour pixel ; le nodata reste dehors.
+
+MIN_AREA_M2 fusionne chaque région plus petite dans la voisine qui partage sa plus longue limite (la surface totale est gardée). FILL_HOLES_M2 absorbe les régions plus petites enclavées dans une seule région. SIMPLIFY_M simplifie chaque limite partagée une seule fois pour les deux voisines : ni trou ni chevauchement. CLASSES ne garde que les valeurs listées (ex. 1,3).
+
+Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</translation>
+    </message>
+    <message>
+        <source>Vectorize class map to polygons</source>
+        <translation>Vectoriser une carte de classes en polygones</translation>
+    </message>
+    <message>
+        <source>Vectorizing the class map...</source>
+        <translation>Vectorisation de la carte de classes...</translation>
+    </message>
+    <message>
+        <source>{n} polygon(s) written to {path}</source>
+        <translation>{n} polygone(s) écrit(s) dans {path}</translation>
+    </message>
+    <message>
+        <source>{what} must be a raster file (GeoTIFF, VRT...); {name} is not one. Save it as a GeoTIFF first.</source>
+        <translation>{what} doit être un fichier raster (GeoTIFF, VRT...) ; {name} n'en est pas un. Enregistrez-le d'abord en GeoTIFF.</translation>
+    </message>
+    <message>
+        <source>Also as polygons</source>
+        <translation>Aussi en polygones</translation>
+    </message>
+    <message>
+        <source>Also write the class map as polygons (a GeoPackage beside it), one per connected region, with class, name, area and mean confidence; added to the run&apos;s group over the class map</source>
+        <translation>Écrire aussi la carte de classes en polygones (un GeoPackage à côté), un par région connexe, avec classe, nom, surface et confiance moyenne ; ajoutés au groupe de l&apos;exécution, au-dessus de la carte de classes</translation>
+    </message>
+    <message>
+        <source>Regions smaller than this merge into their longest neighbour</source>
+        <translation>Les régions plus petites fusionnent avec le voisin qui partage la plus longue limite</translation>
+    </message>
+    <message>
+        <source>Simplify shared boundaries once, keeping one coverage</source>
+        <translation>Simplifier une seule fois chaque limite partagée, sans trou ni chevauchement</translation>
+    </message>
+    <message>
+        <source>Enclosed regions smaller than this are filled</source>
+        <translation>Les régions enclavées plus petites sont comblées</translation>
+    </message>
+    <message>
+        <source>Merge under</source>
+        <translation>Fusionner sous</translation>
+    </message>
+    <message>
+        <source>Simplify by</source>
+        <translation>Simplifier de</translation>
+    </message>
+    <message>
+        <source>Fill holes under</source>
+        <translation>Combler les trous sous</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>non</translation>
+    </message>
+    <message>
+        <source>polygons</source>
+        <translation>polygones</translation>
+    </message>
+    <message>
+        <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons; untick &apos;Also as polygons&apos;.</source>
+        <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones ; décochez « Aussi en polygones ».</translation>
     </message>
 </context>
 </TS>

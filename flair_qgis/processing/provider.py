@@ -25,6 +25,7 @@ def _algorithms() -> list:
         ("review_report_algorithm", "ReviewReportAlgorithm"),
         ("apply_review_algorithm", "ApplyReviewAlgorithm"),
         ("quantize_algorithm", "QuantizeAlgorithm"),
+        ("vectorize_algorithm", "VectorizeAlgorithm"),
     ):
         path = os.path.join(os.path.dirname(__file__), module + ".py")
         if os.path.exists(path):

@@ -20,10 +20,12 @@ from qgis.core import (
     QgsProcessingParameterRasterDestination,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
+    QgsProcessingParameterVectorDestination,
     QgsRasterLayer,
 )
 
 from ..adapters import settings
+from ..adapters.deps import require_vectorize
 from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
 from ..core.errors import FlairError
@@ -33,9 +35,11 @@ from ..core.segment.heads import check_supported
 from ..core.segment.model import ModelInfo, read_model_info
 from ..core.segment.plan import SegmentRequest, output_name, plan_segment
 from ..core.segment.run import run_plan
+from ..core.vectorize.segment_output import PolygonOutput, vectorize_class_map
 from ..i18n.errors import PROCESSING, error_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
+from .vector_params import add_cleaning_parameters, cleaning, style_on_load
 
 MAX_INPUTS = 4
 
@@ -62,6 +66,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     MASK = "MASK"
     CACHE = "CACHE"
     CACHE_REMOTE = "CACHE_REMOTE"
+    OUTPUT_VECTOR = "OUTPUT_VECTOR"
 
     def name(self) -> str:
         return "segment"
@@ -87,7 +92,9 @@ class SegmentAlgorithm(FlairAlgorithm):
             "address of a running scheduler (tcp://host:8786). The run then goes into a folder named "
             "after OUTPUT without its extension (chunks/, run.json) and OUTPUT is its mosaic classes.vrt; "
             "running again with the same OUTPUT computes only the missing chunks. Needs dask and "
-            "distributed installed (scripts/flair segment is the command-line equivalent)."
+            "distributed installed (scripts/flair segment is the command-line equivalent).\n\n"
+            "OUTPUT_VECTOR also writes the class map as polygons, cleaned by MIN_AREA_M2, FILL_HOLES_M2 "
+            "and SIMPLIFY_M as flair:vectorize does."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -178,6 +185,16 @@ class SegmentAlgorithm(FlairAlgorithm):
                 optional=True,
             )
         )
+        self.addParameter(
+            QgsProcessingParameterVectorDestination(
+                self.OUTPUT_VECTOR,
+                tr("Polygons (the class map vectorized)"),
+                QgsProcessing.SourceType.TypeVectorPolygon,
+                optional=True,
+                createByDefault=False,
+            )
+        )
+        add_cleaning_parameters(self)
         self.addOutput(QgsProcessingOutputString("PROVIDER", tr("Execution provider that ran")))
         self.addOutput(QgsProcessingOutputNumber("TILES", tr("Tiles processed")))
         self.addOutput(QgsProcessingOutputNumber("CACHED_TILES", tr("Tiles read from the tile cache")))
@@ -215,9 +232,34 @@ class SegmentAlgorithm(FlairAlgorithm):
             )  # fmt: skip
             scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
             self.distributed = distributed_run(self.plan, rasters[0], scheduler)
+            self._capture_vector(parameters, context, model)
         except FlairError as err:
             raise QgsProcessingException(error_text(err, PROCESSING)) from err
         return True
+
+    def _capture_vector(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> None:
+        """OUTPUT_VECTOR and its cleaning options; the polygons are styled when Processing loads them."""
+        path = self.parameterAsOutputLayer(parameters, self.OUTPUT_VECTOR, context)
+        self.polygons = None
+        self.vector_styler = None
+        if path:
+            # A missing scipy or an unknown format is refused before the model runs.
+            require_vectorize()
+            self.polygons = PolygonOutput(path, **cleaning(self, parameters, context)).beside(path)
+            classes = self.plan.heads.primary.classes
+            self.vector_styler = style_on_load(context, path, tuple(classes))
+
+    def _vectorize(self, feedback: QgsProcessingFeedback, outputs: dict) -> None:
+        polygons = self.polygons
+        if polygons is None:
+            return
+        class_map, confidence = outputs[self.OUTPUT], outputs.get(self.OUTPUT_CONFIDENCE) or None
+        feedback.pushInfo(tr("Vectorizing the class map..."))
+        result = self.run_core(
+            feedback, lambda: vectorize_class_map(polygons, class_map, confidence, feedback.isCanceled)
+        )
+        feedback.pushInfo(tr("{n} polygon(s) written to {path}").format(n=result.polygons, path=result.path))
+        outputs[self.OUTPUT_VECTOR] = result.path
 
     def _extent(self, parameters: dict, context: QgsProcessingContext, primary: QgsRasterLayer):
         """EXTENT in the first layer's CRS, or None for the whole layer."""
@@ -283,7 +325,9 @@ class SegmentAlgorithm(FlairAlgorithm):
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         if self.distributed is not None:
-            return self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
+            outputs = self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
+            self._vectorize(feedback, outputs)  # type: ignore[arg-type]
+            return outputs  # type: ignore[return-value]
         is_canceled, on_progress = self.hooks(feedback)
         plan, grid = self.plan, self.plan.grid
         feedback.pushInfo(
@@ -313,6 +357,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         for name, path in result.head_paths.items():
             feedback.pushInfo(tr("Output '{name}' written to {path}").format(name=name, path=path))
             outputs[output_name(name)] = path
+        self._vectorize(feedback, outputs)
         for line in result.tile_value_lines(
             tr("Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).")
         ):

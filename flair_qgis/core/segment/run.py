@@ -10,6 +10,7 @@ polygons). Outputs are written completely or not at all.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from .pipeline import ignore_progress, never_canceled
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .postprocess import Postprocess, argmax_channels, output_margin
 from .sources import PixelSource
+from .tile_cache import file_digest
 from .tile_pipeline import CachedTile, TilePipeline
 
 #: The provider a run reports when every tile came from the tile cache (no model was loaded).
@@ -150,7 +152,13 @@ def _writers(plan: SegmentPlan, provider: str) -> tuple[list[HeadWriter], TileVa
     """One writer per per-pixel head (the primary first) and the per-tile values collector."""
     request, model, grid = plan.request, plan.model, plan.grid
     block_px = core_stride_px(plan.tile_px, plan.overlap_px)
-    tags = {"FLAIR_MODEL": model.path, "FLAIR_MODEL_NAME": model.display_name, "FLAIR_PROVIDER": provider}
+    tags = {
+        "FLAIR_MODEL": model.path,
+        "FLAIR_MODEL_NAME": model.display_name,
+        "FLAIR_PROVIDER": provider,
+    }
+    if os.path.isfile(model.path):  # flair:vectorize writes it in the polygons' 'model' field
+        tags["FLAIR_MODEL_DIGEST"] = f"blake2b:{file_digest(model.path)[:16]}"
     threshold = model.seg_threshold
     writers = [
         head_writer(
