@@ -12,7 +12,7 @@ Weights are He-initialised with a fixed seed: this model measures speed, not lan
 benchmarks whose figures depend on what the logits mean (INT8 agreement with FP32).
 
 :func:`trained_baseline_model` is better for those: the same architecture briefly trained on the
-real FLAIR patches (``tools/train_demo.py --arch baseline``, about 15 minutes of CPU), trained
+real FLAIR patches (``tools/train_demo.py --arch baseline``, about 20 minutes of CPU), trained
 once into ``build/`` when ``.venv-tools`` exists. :func:`int8_baseline_model` takes it when it
 can and falls back to the fitted head.
 """
@@ -173,7 +173,7 @@ def fitted_baseline_model(path: Path, repo: Path) -> tuple[Path, str]:
 TRAINED_BASELINE = Path("build") / "flair-baseline-unet-resnet34-brief.onnx"
 """Where ``tools/train_demo.py --arch baseline`` writes by default (relative to the repository)."""
 TRAIN_ARGS = ("--arch", "baseline", "--steps", "150", "--batch", "4", "--crop", "128")
-"""The brief training recipe: 150 AdamW steps of 4 random 128 px crops (about 15 minutes on 2 cores)."""
+"""The brief training recipe: 150 AdamW steps of 4 random 128 px crops (21 minutes on 2 shared cores, 2026-12-02)."""
 
 
 def trained_baseline_model(repo: Path) -> tuple[Path, str] | None:
@@ -185,7 +185,7 @@ def trained_baseline_model(repo: Path) -> tuple[Path, str] | None:
         if not tools_python.exists():
             return None
         command = [str(tools_python), str(repo / "tools" / "train_demo.py"), *TRAIN_ARGS, "--output", str(path)]
-        print(f"training the baseline once, about 15 minutes: {' '.join(TRAIN_ARGS)}", flush=True)
+        print(f"training the baseline once, about 20 minutes on 2 cores: {' '.join(TRAIN_ARGS)}", flush=True)
         if subprocess.run(command, cwd=repo, check=False).returncode != 0 or not path.exists():
             return None
         how = "trained now"
