@@ -10,6 +10,11 @@ conv+ReLU per block, widths 256-128-64-32-16) and a 3x3 head to 13 classes.
 Weights are He-initialised with a fixed seed: this model measures speed, not land cover.
 :func:`fitted_baseline_model` then fits the head to real FLAIR masks (``fit_head.py``), for
 benchmarks whose figures depend on what the logits mean (INT8 agreement with FP32).
+
+:func:`trained_baseline_model` is better for those: the same architecture briefly trained on the
+real FLAIR patches (``tools/train_demo.py --arch baseline``, about 20 minutes of CPU), trained
+once into ``build/`` when ``.venv-tools`` exists. :func:`int8_baseline_model` takes it when it
+can and falls back to the fitted head.
 """
 
 from __future__ import annotations
@@ -163,3 +168,51 @@ def fitted_baseline_model(path: Path, repo: Path) -> tuple[Path, str]:
         f"{how}; head fitted by ridge regression on {len(fit['patches'])} real FLAIR masks x {fit['rotations']} "
         f"rotations: pixel accuracy {fit['pixel_accuracy']:.3f}, mIoU {fit['miou_classes_present']:.3f} on them"
     )
+
+
+TRAINED_BASELINE = Path("build") / "flair-baseline-unet-resnet34-brief.onnx"
+"""Where ``tools/train_demo.py --arch baseline`` writes by default (relative to the repository)."""
+TRAIN_ARGS = ("--arch", "baseline", "--steps", "150", "--batch", "4", "--crop", "128")
+"""The brief training recipe: 150 AdamW steps of 4 random 128 px crops (21 minutes on 2 shared cores, 2026-12-02)."""
+
+
+def trained_baseline_model(repo: Path) -> tuple[Path, str] | None:
+    """The briefly trained baseline (trained first when missing and ``.venv-tools`` exists), or None."""
+    path = repo / TRAINED_BASELINE
+    how = "cached"
+    if not path.exists():
+        tools_python = repo / ".venv-tools" / "bin" / "python"
+        if not tools_python.exists():
+            return None
+        command = [str(tools_python), str(repo / "tools" / "train_demo.py"), *TRAIN_ARGS, "--output", str(path)]
+        print(f"training the baseline once, about 20 minutes on 2 cores: {' '.join(TRAIN_ARGS)}", flush=True)
+        if subprocess.run(command, cwd=repo, check=False).returncode != 0 or not path.exists():
+            return None
+        how = "trained now"
+    return path, f"{how}; {_trained_summary(path)}"
+
+
+def _trained_summary(path: Path) -> str:
+    import onnx
+
+    meta = {p.key: json.loads(p.value) for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    log = meta.get("training", {})
+    summary = (
+        f"{meta['name']}: {log.get('steps', '?')} steps x {log.get('batch', '?')} crops of "
+        f"{log.get('crop_px', '?')} px, {log.get('train_seconds', 0) / 60:.1f} min CPU"
+    )
+    metrics = path.with_suffix(".metrics.json")
+    if metrics.exists():
+        held_out = json.loads(metrics.read_text(encoding="utf-8"))["held_out"]
+        summary += f"; held-out mIoU {held_out['miou']:.3f}, OA {held_out['oa']:.3f} (3 patches)"
+    return summary
+
+
+def int8_baseline_model(repo: Path, build: Path) -> tuple[Path, str, str]:
+    """``(path, kind, how)`` of the baseline the INT8 benchmark measures: the briefly trained one
+    when there is or can be one (kind ``"trained"``), else the fitted-head one (``"fitted head"``)."""
+    trained = trained_baseline_model(repo)
+    if trained is not None:
+        return trained[0], "trained", trained[1]
+    path, how = fitted_baseline_model(build / "unet_resnet34_fitted_fp32.onnx", repo)
+    return path, "fitted head", how

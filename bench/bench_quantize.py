@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from baseline_onnx import fitted_baseline_model
+from baseline_onnx import int8_baseline_model
 from common import BUILD, REPO, extent_of, line, mosaic_raster, run_segment, start_qgis
 
 TILES_PER_SIDE = 6  # 36 tiles of 512 px, no overlap
@@ -42,14 +42,15 @@ def quantize(model: Path, calibration: Path, out: Path, **extra) -> dict:
 
 
 def bench_baseline(raster: Path, calibration: Path, figures: dict) -> None:
-    fp32, how = fitted_baseline_model(BUILD / "unet_resnet34_fitted_fp32.onnx", REPO)
-    line("baseline U-Net/ResNet-34 FP32", how)
+    fp32, kind, how = int8_baseline_model(REPO, BUILD)
+    line(f"baseline U-Net/ResNet-34 FP32 measured: {kind}", how)
     options = json.loads(os.environ.get("FLAIR_BENCH_INT8_OPTIONS", '{"FP32_ENDS": true}'))
     result = quantize(fp32, calibration, BUILD / "unet_resnet34_int8.onnx", **options)
     fp32_rate = tiles_per_s(fp32, raster, BUILD / "q_fp32.tif")
     int8_rate = tiles_per_s(Path(result["OUTPUT"]), raster, BUILD / "q_int8.tif")
-    figures["baseline"] = {"fp32_tiles_per_s": fp32_rate, "int8_tiles_per_s": int8_rate, "options": options,
-                           "ratio": int8_rate / fp32_rate, "agreement": result["AGREEMENT"]}  # fmt: skip
+    figures["baseline"] = {"model": kind, "how": how, "fp32_tiles_per_s": fp32_rate, "int8_tiles_per_s": int8_rate,
+                           "options": options, "ratio": int8_rate / fp32_rate,
+                           "agreement": result["AGREEMENT"]}  # fmt: skip
     line(f"baseline INT8 options {options}", f"{result['CALIBRATION_TILES_USED']} calibration tiles")
     line("baseline FP32 vs INT8 (36 tiles, flair:segment)", f"{fp32_rate:.2f} -> {int8_rate:.2f} tiles/s")
     line("baseline INT8 speed-up (target >= 2.0)", f"{int8_rate / fp32_rate:.2f}x")

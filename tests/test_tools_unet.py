@@ -209,6 +209,24 @@ def test_flair1_scores_on_a_hand_made_confusion_matrix():
     assert scores["oa"] == pytest.approx(10 / 15)
 
 
+def test_baseline_arch_is_the_flair1_baseline_and_says_it_is_briefly_trained():
+    pytest.importorskip("torch")
+    from tools.train_demo import ARCHITECTURES, main, model_metadata
+    from tools.unet import build_unet, parameter_count
+
+    baseline = ARCHITECTURES["baseline"]
+    model = baseline.build()
+    assert _state_shapes(model) == _state_shapes(build_unet("resnet34", 5, 13))
+    assert parameter_count(model) > 24_000_000
+    meta = model_metadata(600.0, baseline, steps=150)
+    assert "briefly trained" in meta["name"]
+    assert "10 minutes (150 steps)" in meta["description"]
+    assert meta["architecture"] == "U-Net, resnet34 encoder width 64, decoder [256, 128, 64, 32, 16]"
+    assert baseline.output.parent.name == "build"
+    with pytest.raises(SystemExit):
+        main(["--arch", "resnet50"])
+
+
 # --- the shipped demo model (onnxruntime only) ------------------------------------------------
 
 

@@ -23,6 +23,11 @@ Recipe (every figure fixed here, seed 0):
   full patches (FLAIR #1 protocol, see :func:`flair1_scores`).
 
 Run ``scripts/train-demo-model`` (it prepares ``.venv-tools`` first).
+
+``--arch baseline`` trains the FLAIR #1 baseline architecture instead (ResNet-34 encoder at full
+width, smp's decoder ``(256, 128, 64, 32, 16)``, 24.4 M parameters) with the same recipe, for the
+INT8 benchmark (``bench/bench_quantize.py``): a few minutes of CPU cannot train it well, but its
+logits then mean something, unlike random weights. Its default output is in ``build/``.
 """
 
 # ruff: noqa: T201  (a command-line tool: progress and results go to stdout)
@@ -48,7 +53,7 @@ if str(REPO) not in sys.path:
 
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES  # noqa: E402  (pure module, no QGIS)
 from tools.onnx_export import export_onnx  # noqa: E402
-from tools.unet import build_unet, parameter_count  # noqa: E402
+from tools.unet import DEFAULT_DECODER_CHANNELS, build_unet, parameter_count  # noqa: E402
 
 DATA_DIR = REPO / "tests" / "data" / "flair"
 OUTPUT = REPO / "resources" / "models" / "flair-demo-unet.onnx"
@@ -67,10 +72,40 @@ FLAIR1_STD = (52.17, 45.38, 44.0, 39.69, 79.3)
 NUM_CLASSES = 13
 OTHER_INDEX = 12  # code 13 "other"
 
-ENCODER = "resnet18"
-ENCODER_WIDTH = 16
-DECODER_CHANNELS = (128, 64, 32, 16, 16)
 VERSION = "1.0.0"
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """A network :func:`tools.unet.build_unet` builds, and how its exported model is named."""
+
+    encoder: str
+    encoder_width: int
+    decoder_channels: tuple[int, ...]
+    output: Path
+    name: str
+    summary: str
+    card: str
+
+    def build(self) -> torch.nn.Module:
+        return build_unet(
+            self.encoder, len(BANDS), NUM_CLASSES, self.decoder_channels, encoder_width=self.encoder_width
+        )
+
+
+ARCHITECTURES = {
+    "demo": Architecture(
+        "resnet18", 16, (128, 64, 32, 16, 16), OUTPUT, "FLAIR demo U-Net (6 patches)",
+        "Tiny demonstration U-Net (ResNet-18 encoder, 16 channels wide)", "resources/models/MODEL_CARD.md",
+    ),
+    "baseline": Architecture(
+        "resnet34", 64, DEFAULT_DECODER_CHANNELS, REPO / "build" / "flair-baseline-unet-resnet34-brief.onnx",
+        "U-Net ResNet-34 baseline architecture, briefly trained (6 patches)",
+        "FLAIR #1 baseline architecture (U-Net, ResNet-34 encoder, smp decoder, 24.4 M parameters), "
+        "briefly trained for benchmarks only", "its .metrics.json",
+    ),
+}  # fmt: skip
+"""``--arch`` choices: the shipped demo model, or the FLAIR #1 baseline architecture."""
 
 
 @dataclass(frozen=True)
@@ -160,12 +195,19 @@ def sample_batch(
 
 
 def train(
-    patches: Sequence[Patch], *, steps: int, batch: int, crop_px: int, lr: float, seed: int
+    patches: Sequence[Patch],
+    *,
+    steps: int,
+    batch: int,
+    crop_px: int,
+    lr: float,
+    seed: int,
+    arch: Architecture = ARCHITECTURES["demo"],
 ) -> tuple[torch.nn.Module, dict]:
-    """Train the demo network from scratch; returns the model (eval mode) and a training log."""
+    """Train ``arch`` (the demo network by default) from scratch; returns the model (eval mode) and a log."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = build_unet(ENCODER, len(BANDS), NUM_CLASSES, DECODER_CHANNELS, encoder_width=ENCODER_WIDTH)
+    model = arch.build()
     weights = class_weights(patches)
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     warmup = max(1, steps // 10)
@@ -207,17 +249,18 @@ def train(
     return model, log
 
 
-def model_metadata(train_seconds: float) -> dict:
-    """flair_qgis metadata for the demo model (see the README, "Model metadata")."""
+def model_metadata(train_seconds: float, arch: Architecture = ARCHITECTURES["demo"], steps: int = 0) -> dict:
+    """flair_qgis metadata for the demo model or ``arch`` (see the README, "Model metadata")."""
+    brief = "" if arch is ARCHITECTURES["demo"] else f" ({steps} steps)"
     return {
         "model_type": "Segmentor",
-        "name": "FLAIR demo U-Net (6 patches)",
+        "name": arch.name,
         "version": VERSION,
         "description": (
-            "Tiny demonstration U-Net (ResNet-18 encoder, 16 channels wide) trained from scratch in "
-            f"{train_seconds / 60:.0f} minutes on CPU on 6 real FLAIR #1 patches "
+            f"{arch.summary} trained from scratch in "
+            f"{train_seconds / 60:.0f} minutes{brief} on CPU on 6 real FLAIR #1 patches "
             f"({', '.join(TRAIN_IDS)}). Not a production model: it shows the FLAIR #1 input and "
-            "output conventions, its accuracy is low (see resources/models/MODEL_CARD.md)."
+            f"output conventions, its accuracy is low (see {arch.card})."
         ),
         "license": "Etalab Open Licence 2.0 (weights by the flair_qgis authors; training data IGN FLAIR)",
         "training_data": (
@@ -234,7 +277,9 @@ def model_metadata(train_seconds: float) -> dict:
         "tile_size": 512,
         "overlap_px": 64,
         "output_activation": "logits",
-        "architecture": f"U-Net, {ENCODER} encoder width {ENCODER_WIDTH}, decoder {list(DECODER_CHANNELS)}",
+        "architecture": (
+            f"U-Net, {arch.encoder} encoder width {arch.encoder_width}, decoder {list(arch.decoder_channels)}"
+        ),
         "training_patches": list(TRAIN_IDS),
         "held_out_patches": list(HOLDOUT_IDS),
     }
@@ -317,8 +362,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--data", type=Path, default=DATA_DIR)
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--arch", choices=sorted(ARCHITECTURES), default="demo")
+    parser.add_argument("--output", type=Path, help="default: the shipped demo model, or build/ for baseline")
     args = parser.parse_args(argv)
+    arch = ARCHITECTURES[args.arch]
+    output = args.output or arch.output
 
     torch.set_num_threads(args.threads)
     torch.set_flush_denormal(True)
@@ -326,19 +374,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     holdout_patches = [load_patch(i, args.data) for i in HOLDOUT_IDS]
     print(f"training on {', '.join(TRAIN_IDS)}; held out {', '.join(HOLDOUT_IDS)}", flush=True)
 
-    model, log = train(train_patches, steps=args.steps, batch=args.batch, crop_px=args.crop, lr=args.lr, seed=args.seed)
+    model, log = train(
+        train_patches, steps=args.steps, batch=args.batch, crop_px=args.crop, lr=args.lr, seed=args.seed, arch=arch
+    )
     log["parameters"] = parameter_count(model)
     print(f"trained {log['parameters']:,} parameters in {log['train_seconds']:.0f} s", flush=True)
-    export_onnx(model, args.output, len(BANDS), model_metadata(log["train_seconds"]), tile=512)
+    metadata = model_metadata(log["train_seconds"], arch, args.steps)
+    if arch is not ARCHITECTURES["demo"]:
+        metadata["training"] = {k: log[k] for k in ("steps", "batch", "crop_px", "max_lr", "seed", "train_seconds")}
+    output.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, output, len(BANDS), metadata, tile=512)
 
-    held_out = evaluate(args.output, holdout_patches)
-    training = evaluate(args.output, train_patches)
-    report = {"model": args.output.name, "training": log, "held_out": held_out, "training_patches": training}
-    report_path = args.output.with_suffix(".metrics.json")
+    held_out = evaluate(output, holdout_patches)
+    training = evaluate(output, train_patches)
+    report = {"model": output.name, "training": log, "held_out": held_out, "training_patches": training}
+    report_path = output.with_suffix(".metrics.json")
     report_path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(markdown_table(held_out, training))
-    size_mb = args.output.stat().st_size / 1e6
-    print(f"wrote {args.output} ({size_mb:.1f} MB) and {report_path.name}")
+    size_mb = output.stat().st_size / 1e6
+    print(f"wrote {output} ({size_mb:.1f} MB) and {report_path.name}")
     print(
         f"held-out mIoU {held_out['miou']:.3f} OA {held_out['oa']:.3f}; "
         f"training mIoU {training['miou']:.3f} OA {training['oa']:.3f}"
