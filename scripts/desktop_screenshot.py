@@ -3,7 +3,8 @@ dock with the demo model, save a screenshot of the whole QGIS window; then score
 a polygon version of the patch's FLAIR mask (error map, suspicious labels), click the most
 suspicious label and save a second screenshot with the Evaluate tab. See scripts/desktop-screenshot.
 
-The dock keeps the width QGIS gives it (the default), as a new user would see it.
+``FLAIR_SHOT_POLYGONS=1`` ticks "Also as polygons" first (the first screenshot then shows the
+polygon layer). The dock keeps the width QGIS gives it (the default), as a new user would see it.
 """
 
 import os
@@ -81,6 +82,10 @@ def start() -> None:
     plugin.show_dock(True)
     plugin.dock.set_model(MODEL)
     plugin.dock.confidence_check.setChecked(True)  # the suspicion ranking weighs by confidence
+    if os.environ.get("FLAIR_SHOT_POLYGONS"):  # "Also as polygons", cleaned as a user would
+        plugin.dock.polygons_check.setChecked(True)
+        plugin.dock.min_area_spin.setValue(20.0)
+        plugin.dock.simplify_spin.setValue(0.4)
     state.update(dock=plugin.dock, image=layer)
     later(3, run)
 

@@ -236,3 +236,19 @@ def test_the_suspicion_ranking_gets_the_model_confidence(plugin, qgis_iface, qgi
     qgis_iface.messageBar().clear_messages()
     _score(qa, qtbot, polygons, "code")
     assert any("tick 'Confidence layer'" in text for text in messages(qgis_iface, Qgis.Info))
+
+
+def test_a_long_output_path_does_not_widen_the_segment_tab(plugin, qtbot, tmp_path):
+    """The result line names the files written; a path is one long word, which once widened the
+    Segment tab past the dock (seen in the desktop after a run with "Also as polygons")."""
+    from flair_qgis.adapters import settings
+
+    folder = tmp_path / ("a_long_folder_name_as_on_a_shared_drive_" * 3)
+    folder.mkdir()
+    settings.set_value("output_folder", str(folder))
+    dock = plugin.dock
+    dock.polygons_check.setChecked(True)
+    _run_with_confidence(plugin, qtbot, tmp_path)
+    assert str(folder) in dock.result_label.text().replace("\n", "")
+    assert "polygon" in dock.result_label.text()
+    assert horizontal_overflow(dock, qtbot) == []

@@ -10,6 +10,7 @@ from ..adapters import settings
 from ..adapters.segment_request import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
 from ..i18n import tr
 from .map_tools import RectangleMapTool
+from .widgets import compact
 
 
 class ExtentSection(QGroupBox):
@@ -39,7 +40,7 @@ class ExtentSection(QGroupBox):
         self.extent_combo.setCurrentIndex(
             max(0, self.extent_combo.findData(settings.value("extent_mode", EXTENT_CANVAS)))
         )
-        self.extent_combo.currentIndexChanged.connect(self._on_mode)
+        form.addRow(tr("Area"), compact(self.extent_combo))
         form.addRow(tr("Area"), self.extent_combo)
         self.polygon_combo = QgsMapLayerComboBox()
         self.polygon_combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)

@@ -28,6 +28,8 @@ class ResultSection(QGroupBox):
         form.addRow(tr("Opacity"), self.opacity_slider)
         self.result_label = QLabel()
         self.result_label.setWordWrap(True)
+        # A path is one long word: without this its width would widen the dock; Qt breaks it anywhere.
+        self.result_label.setMinimumWidth(80)
         form.addRow(self.result_label)
 
     def opacity(self) -> float:

@@ -21,6 +21,7 @@ from ..adapters import settings
 from ..core.segment.model import ModelInfo
 from ..core.vectorize.segment_output import PolygonOutput
 from ..i18n import tr
+from .widgets import compact
 
 
 class RunSection(QGroupBox):
@@ -33,7 +34,7 @@ class RunSection(QGroupBox):
         for label, value in ((tr("Auto (CUDA when available)"), "auto"), ("CUDA", "cuda"), ("CPU", "cpu")):
             self.device_combo.addItem(label, value)
         self.device_combo.setCurrentIndex(max(0, self.device_combo.findData(settings.device())))
-        form.addRow(tr("Device"), self.device_combo)
+        form.addRow(tr("Device"), compact(self.device_combo))
         self.device_warning = _label("color: #a15c00;")
         self.device_warning.setVisible(False)
         form.addRow(self.device_warning)
@@ -78,6 +79,8 @@ class RunSection(QGroupBox):
         self.polygon_options = QWidget()
         options = QFormLayout(self.polygon_options)
         options.setContentsMargins(16, 0, 0, 0)
+        # At the dock's default width a long label goes above its field rather than widen the dock.
+        options.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.min_area_spin = _decimal_spin(" m²", 0, tr("Regions smaller than this merge into their longest neighbour"))
         self.simplify_spin = _decimal_spin(" m", 1, tr("Simplify shared boundaries once, keeping one coverage"))
         self.fill_holes_spin = _decimal_spin(" m²", 0, tr("Enclosed regions smaller than this are filled"))
@@ -167,7 +170,7 @@ class RunSection(QGroupBox):
 def _decimal_spin(suffix: str, decimals: int, tip: str) -> QDoubleSpinBox:
     """A spin box for a cleaning value in metres or square metres, 0 (off) by default."""
     spin = QDoubleSpinBox()
-    spin.setRange(0.0, 1_000_000.0)
+    spin.setRange(0.0, 100_000.0)  # a hectare is 10,000 m²; a wider range widens the box
     spin.setDecimals(decimals)
     spin.setSingleStep(1.0 if decimals == 0 else 0.1)
     spin.setSuffix(suffix)
