@@ -44,8 +44,16 @@ def test_vectorize_demo_prediction(run_alg, demo, tmp_path):
     assert set(frame["source"]) == {"prediction.tif"}
 
 
-def test_segment_output_vector_cleaned_and_styled(flair_provider, demo, tmp_path):
+def test_segment_output_vector_cleaned_and_styled(flair_provider, demo, tmp_path, qgis_iface, monkeypatch):
     import processing
+    from qgis.core import QgsLayerTreeModel
+    from qgis.gui import QgsLayerTreeView
+
+    # runAndLoadResults hands iface.layerTreeView() to C++ from QGIS 3.44 on; pytest-qgis's
+    # interface answers a MagicMock there, so the test gives it a real view of the project's tree.
+    view = QgsLayerTreeView()
+    view.setModel(QgsLayerTreeModel(QgsProject.instance().layerTreeRoot(), view))
+    monkeypatch.setattr(qgis_iface, "layerTreeView", lambda: view)
 
     image = demo[0].parent / "IMG_000473.tif"
     context = QgsProcessingContext()
