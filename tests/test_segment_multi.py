@@ -169,6 +169,18 @@ def test_deepness_regression_model_writes_a_value_map(run_alg, tmp_path):
     assert np.isnan(got[~valid]).all()
 
 
+def test_polygons_of_a_value_map_are_refused_before_the_run(run_alg, tmp_path):
+    """OUTPUT_VECTOR asks for the class map's polygons; a regression model writes values, not
+    classes: refused before the model runs, in Processing's words, and nothing is written."""
+    ortho = DEEPNESS_DATA / "dummy_fotomap_small.tif"
+    model = DEEPNESS_DATA / "dummy_model" / "dummy_regression_models" / "dummy_regression_model.onnx"
+    params = {"INPUT": str(ortho), "MODEL": str(model), "BANDS": "1,2,3", "OUTPUT": str(tmp_path / "vi.tif"),
+              "OUTPUT_VECTOR": str(tmp_path / "vi.gpkg")}  # fmt: skip
+    with pytest.raises(Exception, match="is a value map, not classes: it has no polygons; leave OUTPUT_VECTOR empty"):
+        run_alg("flair:segment", params)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_per_image_only_model_is_refused(run_alg, tmp_path):
     graph = helper.make_graph(
         [helper.make_node("ReduceMean", ["x"], ["p"], axes=[2, 3], keepdims=0)],

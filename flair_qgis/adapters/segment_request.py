@@ -28,8 +28,7 @@ from ..core.segment.bands import choose_bands
 from ..core.segment.heads import check_supported
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
-from ..core.vectorize.segment_output import PolygonOutput
-from ..i18n import tr
+from ..core.vectorize.segment_output import PolygonOutput, run_polygons
 from . import settings
 from .deps import require_vectorize
 from .layers import extent_in_crs
@@ -298,15 +297,8 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
 
 
 def _polygons(request: RunRequest, plan: SegmentPlan) -> PolygonOutput | None:
-    """The run's polygons with their path, or None; only a class map has polygons."""
+    """The run's polygons with their path, or None."""
     if request.polygons is None:
         return None
     require_vectorize()
-    head = plan.heads.primary
-    if head.task != TASK_SEGMENTATION:
-        raise InputError(
-            tr("Output '{name}' is a value map, not classes: it has no polygons; untick 'Also as polygons'.").format(
-                name=head.name
-            )
-        )
-    return request.polygons.beside(plan.request.output_path)
+    return run_polygons(request.polygons, plan)

@@ -95,12 +95,23 @@ def _unknown_field(params: dict, _where: str) -> str:
     )
 
 
+def _value_map_polygons(params: dict, where: str) -> str:
+    if where == DOCK:
+        return tr("Output '{name}' is a value map, not classes: it has no polygons; untick 'Also as polygons'.").format(
+            name=params.get("name", "")
+        )
+    return tr("Output '{name}' is a value map, not classes: it has no polygons; leave OUTPUT_VECTOR empty.").format(
+        name=params.get("name", "")
+    )
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
     "no_common_pixel": _no_common_pixel,
     "no_class_field": _no_class_field,
     "unknown_field": _unknown_field,
+    "value_map_polygons": _value_map_polygons,
 }
 
 

@@ -2237,5 +2237,9 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons; untick &apos;Also as polygons&apos;.</source>
         <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones ; décochez « Aussi en polygones ».</translation>
     </message>
+    <message>
+        <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons; leave OUTPUT_VECTOR empty.</source>
+        <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones ; laissez OUTPUT_VECTOR vide.</translation>
+    </message>
 </context>
 </TS>

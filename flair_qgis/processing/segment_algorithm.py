@@ -35,7 +35,7 @@ from ..core.segment.heads import check_supported
 from ..core.segment.model import ModelInfo, read_model_info
 from ..core.segment.plan import SegmentRequest, output_name, plan_segment
 from ..core.segment.run import run_plan
-from ..core.vectorize.segment_output import PolygonOutput, vectorize_class_map
+from ..core.vectorize.segment_output import PolygonOutput, run_polygons, vectorize_class_map
 from ..i18n.errors import PROCESSING, error_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
@@ -245,7 +245,7 @@ class SegmentAlgorithm(FlairAlgorithm):
         if path:
             # A missing scipy or an unknown format is refused before the model runs.
             require_vectorize()
-            self.polygons = PolygonOutput(path, **cleaning(self, parameters, context)).beside(path)
+            self.polygons = run_polygons(PolygonOutput(path, **cleaning(self, parameters, context)), self.plan)
             classes = self.plan.heads.primary.classes
             self.vector_styler = style_on_load(context, path, tuple(classes))
 

@@ -9,6 +9,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import InputError
+from ..segment.model import TASK_SEGMENTATION
+from ..segment.plan import SegmentPlan
 from .inputs import VectorizeRequest
 from .job import VectorizeResult, vectorize
 from .writer import driver_for
@@ -40,6 +43,25 @@ class PolygonOutput:
         path = self.path or os.path.splitext(class_map_path)[0] + POLYGONS_SUFFIX
         driver_for(path)
         return PolygonOutput(path, self.min_area_m2, self.simplify_m, self.fill_holes_m2)
+
+
+def run_polygons(output: PolygonOutput, plan: SegmentPlan) -> PolygonOutput:
+    """The polygons a run is asked for, checked before the model runs, with their path set.
+
+    The dock's "Also as polygons" and ``flair:segment``'s ``OUTPUT_VECTOR`` both call it.
+
+    Raises:
+        InputError: the run's primary output is a value map (key ``value_map_polygons``: the dock and
+            Processing name their own option), or the polygon file's format is unknown.
+    """
+    head = plan.heads.primary
+    if head.task != TASK_SEGMENTATION:
+        raise InputError(
+            f"Output '{head.name}' is a value map, not classes: it has no polygons.",
+            key="value_map_polygons",
+            params={"name": head.name},
+        )
+    return output.beside(plan.request.output_path)
 
 
 def vectorize_class_map(
