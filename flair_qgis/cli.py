@@ -1,17 +1,20 @@
 """``python -m flair_qgis.cli segment``: the segmentation engine on Dask distributed, without QGIS.
 
-Exit codes: 0 all chunks done and the mosaic written; 1 some chunks failed (see run.json);
-2 the run could not start or could not write (bad input, unreachable scheduler, workers lacking
-packages, an output folder that cannot be created or written, a full disk); 130 interrupted
-(finished chunks are kept: run the same command again to resume).
+Exit codes: 0 all chunks done and the mosaic (and ``--vector`` polygons) written; 1 some chunks
+failed (see run.json); 2 the run could not start or could not write (bad input, unreachable
+scheduler, workers lacking packages, an output folder or ``--vector`` file that cannot be created
+or written, a full disk); 130 interrupted (finished chunks are kept: run the same command again
+to resume).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TextIO
 
 from .core.errors import Canceled, FlairError, InputError
@@ -50,7 +53,41 @@ def build_parser() -> argparse.ArgumentParser:
     seg.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"))
     seg.add_argument("--extent", type=_extent, help="xmin,ymin,xmax,ymax in the input's CRS (default: all)")
     seg.add_argument("--force", action="store_true", help="discard a run of another model/input/tiling in the folder")
+    _add_vector_arguments(seg)
     return parser
+
+
+def _add_vector_arguments(seg: argparse.ArgumentParser) -> None:
+    vec = seg.add_argument_group(
+        "polygons (flair:vectorize)",
+        "--vector writes one polygon per 4-connected region (layer 'predictions': class, name, area_m2, "
+        "confidence, model, source, created), exactly as flair:vectorize on classes.vrt. Without cleaning, "
+        "each chunk is vectorised on its worker and the driver stitches regions across chunk edges. With any "
+        "cleaning option, cleaning needs the whole region graph: the driver vectorises the finished mosaic "
+        "itself (streamed band by band, one process).",
+    )
+    vec.add_argument("--vector", metavar="PATH.gpkg", help="also write the polygons to this file")
+    vec.add_argument(
+        "--vector-min-area",
+        type=float,
+        default=0.0,
+        metavar="M2",
+        help="merge regions smaller than this into a neighbour (m², default 0: off)",
+    )
+    vec.add_argument(
+        "--vector-simplify",
+        type=float,
+        default=0.0,
+        metavar="M",
+        help="simplify with this tolerance, topology kept (m, default 0: off)",
+    )
+    vec.add_argument(
+        "--vector-fill-holes",
+        type=float,
+        default=0.0,
+        metavar="M2",
+        help="fill enclosed regions smaller than this (m², default 0: off)",
+    )
 
 
 class ProgressBar:
@@ -90,6 +127,7 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise InputError(f"--workers must be at least 1, got {args.workers}.")
+    vector = _vector_options(args)
     job, model, notes = plan_job(
         args.input,
         args.model,
@@ -103,6 +141,8 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
         threads=args.threads,
         chunk_tiles=args.chunk_tiles,
     )
+    if vector is not None and not vector.cleaning:
+        job = replace(job, vector_chunks=True)
     for note in notes:
         out.write(f"note: {note}\n")
     manifest = open_output_dir(job, args.force)
@@ -117,7 +157,7 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
         link = dashboard_link(client)
         if link:
             out.write(f"flair: Dask dashboard at {link}\n")
-        result = execute(job, model, manifest, client, on_progress=ProgressBar(out))
+        result = execute(job, model, manifest, client, on_progress=ProgressBar(out), vector=vector)
     for warning in result.warnings:
         out.write(f"warning: {warning}\n")
     providers = ", ".join(sorted(set(result.providers.values()))) or "none (nothing to compute)"
@@ -135,13 +175,28 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
         )
         return EXIT_CHUNKS_FAILED
     out.write(f"flair: mosaic {result.mosaic_path}\n")
+    if result.vector is not None:
+        out.write(f"flair: {result.vector.polygons} polygon(s) in {result.vector.path}\n")
     return EXIT_OK
+
+
+def _vector_options(args: argparse.Namespace):
+    """The checked ``--vector`` options, or None; cleaning options without ``--vector`` are refused."""
+    from .scale.vector import check_vector_options
+
+    cleaning = (args.vector_min_area, args.vector_simplify, args.vector_fill_holes)
+    if not args.vector:
+        if any(cleaning):
+            raise InputError("--vector-min-area, --vector-simplify and --vector-fill-holes need --vector PATH.gpkg.")
+        return None
+    return check_vector_options(args.vector, *cleaning)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
     out = sys.stderr
+    vector = os.path.abspath(args.vector) if args.vector else None
     try:
         return segment_command(args, out)
     except FlairError as err:
@@ -150,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         # The machine, not a chunk, failed (unwritable folder, full disk): one line, exit 2.
         where = f": {err.filename}" if err.filename else ""
-        out.write(f"error: {err.strerror or err}{where}. Free space or choose another --output-dir, then run again.\n")
+        what = "--vector file" if err.filename and os.path.abspath(str(err.filename)) == vector else "--output-dir"
+        out.write(f"error: {err.strerror or err}{where}. Free space or choose another {what}, then run again.\n")
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, Canceled):
         out.write("\nflair: interrupted; finished chunks are kept, run the same command again to resume.\n")

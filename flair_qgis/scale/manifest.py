@@ -158,12 +158,16 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
 
 
 def _remove_partials(folder: str) -> None:
-    """Delete temporary chunk files left by an interrupted run (never complete ones)."""
+    """Delete temporary chunk files and folders left by an interrupted run (never complete ones)."""
     chunks = os.path.join(folder, CHUNKS_DIR)
     if os.path.isdir(chunks):
         for name in os.listdir(chunks):
             if name.startswith(".") and ".partial" in name:
-                os.remove(os.path.join(chunks, name))
+                path = os.path.join(chunks, name)
+                if os.path.isdir(path):  # a chunk's polygon layer, written in a hidden folder
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.remove(path)
 
 
 def _discard_run(folder: str) -> None:

@@ -38,6 +38,8 @@ class ScaleJob:
         threads: onnxruntime threads per worker process; None for the worker's Dask threads.
         chunk_tiles: edge of a work unit in tiles.
         output_dir: folder of ``chunks/``, ``classes.vrt`` and ``run.json``.
+        vector_chunks: each chunk task also vectorises its class map (``--vector`` without
+            cleaning); not part of the run's identity: a resume may add or drop it.
     """
 
     input_path: str
@@ -52,6 +54,7 @@ class ScaleJob:
     threads: int | None
     chunk_tiles: int
     output_dir: str
+    vector_chunks: bool = False
 
     def chunks(self) -> list[Chunk]:
         """The work units, row-major."""

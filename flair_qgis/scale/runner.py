@@ -25,6 +25,7 @@ from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest
 from .mosaic import build_mosaic
 from .plan import CHUNKS_DIR, ScaleJob
 from .remote import ChunkError, chunk_task
+from .vector import VectorOptions, VectorResult, publish_vectors, vector_done, vectorize_chunk
 from .worker import run_chunk
 
 _POLL_S = 0.2
@@ -69,6 +70,7 @@ class ScaleResult:
         seconds: wall time of this run.
         providers: worker address -> execution provider that ran there.
         warnings: messages for the user (each once).
+        vector: the polygon layer written (``--vector``), or None.
     """
 
     mosaic_path: str | None
@@ -80,6 +82,7 @@ class ScaleResult:
     seconds: float
     providers: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    vector: VectorResult | None = None
 
     @property
     def tiles_per_s(self) -> float:
@@ -94,12 +97,18 @@ def execute(
     *,
     on_progress: Callable[[Progress], None] | None = None,
     is_canceled: Callable[[], bool] | None = None,
+    vector: VectorOptions | None = None,
 ) -> ScaleResult:
     """Run the chunks of ``job`` not yet done on ``client``'s workers, then write the mosaic.
 
+    With ``vector``, the polygon layer too (see :mod:`.vector`): ``job.vector_chunks`` must be
+    set when it does no cleaning; chunks done earlier without polygons are vectorised on the workers.
+
     Raises:
         Canceled: ``is_canceled`` answered True; finished chunks stay for a resume, no mosaic.
+        OSError: the polygon layer could not be written.
     """
+    canceled = is_canceled or (lambda: False)
     started = time.perf_counter()
     chunks = job.chunks()
     todo = [c for c in chunks if not manifest.is_done(c.name, job.chunk_path(c))]
@@ -117,12 +126,17 @@ def execute(
             eta = (tiles_total - tiles_done) / rate if rate > 0 else None
             on_progress(Progress(tiles_done, tiles_total, rate, eta, len(result.failed)))
 
-    _follow(_submit(job, client, todo), manifest, result, progress, is_canceled or (lambda: False), client)
+    _follow(_submit(job, client, todo, run_chunk), manifest, result, progress, canceled, client)
+    if job.vector_chunks and not result.failed:
+        missing = [c for c in chunks if not vector_done(job, c)]  # done by a run without --vector
+        _follow(_submit(job, client, missing, vectorize_chunk, "vector"), manifest, result, progress, canceled, client)
     result.seconds = time.perf_counter() - started
     if not result.failed:
         mosaic = os.path.join(job.output_dir, MOSAIC)
         classes = plan_heads(model).primary.classes
         result.mosaic_path = build_mosaic(mosaic, [job.chunk_path(c) for c in chunks], job.grid, classes)
+        if vector is not None:
+            result.vector = publish_vectors(job, mosaic, vector, canceled)
     run_entry.update(
         seconds=round(result.seconds, 3),
         chunks_run=result.chunks_run,
@@ -150,13 +164,18 @@ def _start(job: ScaleJob, manifest: Manifest, chunk_count: int, todo: list[Chunk
     return run_entry
 
 
-def _submit(job: ScaleJob, client: Any, todo: list[Chunk]) -> dict[Any, Chunk]:
-    """One task per chunk; future -> chunk."""
+def _submit(
+    job: ScaleJob, client: Any, todo: list[Chunk], function: Callable[[Chunk, ScaleJob], Any], kind: str = "chunk"
+) -> dict[Any, Chunk]:
+    """One task per chunk running ``function(chunk, job)``; future -> chunk."""
+    if not todo:
+        return {}
     token = uuid.uuid4().hex[:8]
     ship_by_value()
-    payloads = [pickle.dumps((run_chunk, (chunk, job))) for chunk in todo]
-    keys = [f"flair-chunk-{c.name}-{token}" for c in todo]
-    futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=_resources(job, client))
+    payloads = [pickle.dumps((function, (chunk, job))) for chunk in todo]
+    keys = [f"flair-{kind}-{c.name}-{token}" for c in todo]
+    resources = _resources(job, client) if kind == "chunk" else None  # vectorising needs no GPU
+    futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=resources)
     return dict(zip(futures, todo))
 
 
@@ -185,8 +204,7 @@ def _follow(
             if status not in _FINAL:
                 continue  # lost with its worker since the line above: Dask computes it again
             chunk = pending.pop(future)
-            _record(manifest, result, chunk.name, future, status)
-            tiles += len(chunk.tiles) if manifest.chunks[chunk.name]["state"] == DONE else 0
+            tiles += _record(manifest, result, chunk, future, status)
         manifest.save(every_s=_SAVE_EVERY_S)
         progress(tiles)
 
@@ -203,14 +221,19 @@ def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
     return {"GPU": 1} if any(w.get("resources", {}).get("GPU") for w in workers.values()) else None
 
 
-def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any, status: str) -> None:
-    """Put a finished future's outcome into the manifest and the result.
+def _record(manifest: Manifest, result: ScaleResult, chunk: Chunk, future: Any, status: str) -> int:
+    """Put a finished future's outcome into the manifest and the result; the tiles it finished.
 
     A result lost with its worker after it finished is recomputed by Dask inside ``result()``.
+    A chunk vectorised on its own (``{"polygons": n}``) only gains its count; if that fails the
+    chunk stays done and the failure is reported (a resume vectorises it again).
     """
+    name = chunk.name
     if status == "finished":
         entry = future.result()
         manifest.record(name, **entry, error=None)
+        if "state" not in entry:
+            return 0  # a vectorisation of a chunk done earlier
         manifest.record_worker(
             entry["worker"],
             {k: entry[k] for k in ("host", "pid", "provider", "threads", "sessions_built")},
@@ -221,7 +244,7 @@ def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any, sta
         for warning in entry["warnings"]:
             if warning not in result.warnings:
                 result.warnings.append(warning)
-        return
+        return len(chunk.tiles)
     error = future.exception() if status == "error" else None
     if error is None:
         text = f"chunk {status}"
@@ -229,5 +252,10 @@ def _record(manifest: Manifest, result: ScaleResult, name: str, future: Any, sta
         text = str(error)
     else:  # a worker lost too often (KilledWorker), a cluster error
         text = f"{type(error).__name__}: {error}"
-    manifest.record(name, state=FAILED, error=text[:1000])
+    if manifest.chunks.get(name, {}).get("state") == DONE:
+        text = f"vectorising: {text}"
+        manifest.record(name, error=text[:1000])
+    else:
+        manifest.record(name, state=FAILED, error=text[:1000])
     result.failed[name] = text
+    return 0

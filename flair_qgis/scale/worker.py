@@ -113,7 +113,9 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
     # The chunk's own plan (outputs, heads), run on the whole grid's tiles that fall in it.
     plan = replace(plan_run(model, [source], chunk.sub_grid(job.grid), request), tiles=chunk.tiles)
     result = run_plan(plan, session=session)
+    polygons = _chunk_polygons(chunk, job)
     return {
+        **polygons,
         "state": "done",
         "tiles": len(chunk.tiles),
         "seconds": round(time.perf_counter() - started, 3),
@@ -125,3 +127,15 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
         "sessions_built": len(_SESSIONS),  # never evicted: every session this process built
         "warnings": result.warnings,
     }
+
+
+def _chunk_polygons(chunk: Chunk, job: ScaleJob) -> dict[str, int]:
+    """Vectorise the chunk just written when the run asks for polygons; else drop stale ones."""
+    from .vector import chunk_vector_path, vectorize_chunk
+
+    if job.vector_chunks:
+        return vectorize_chunk(chunk, job)
+    stale = chunk_vector_path(job, chunk)
+    if os.path.exists(stale):
+        os.remove(stale)  # polygons of an older class map of this chunk must never be stitched
+    return {}
