@@ -7,6 +7,7 @@ when a test fails. :func:`run_cli` runs ``python -m flair_qgis.cli`` as a user w
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -14,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -134,6 +135,20 @@ class DaskProcesses:
         return path.read_text(errors="replace")[-2000:] if path.exists() else ""
 
 
+@contextlib.contextmanager
+def running_cluster(folder: Path, workers: Sequence[str] = ("w1", "w2")) -> Iterator[DaskProcesses]:
+    """A scheduler and named workers, all connected; ``.addresses`` maps worker name -> address."""
+    procs = DaskProcesses(folder)
+    try:
+        procs.start_scheduler()
+        for name in workers:
+            procs.start_worker(name)
+        procs.addresses = procs.wait_for_workers(len(workers))  # type: ignore[attr-defined]
+        yield procs
+    finally:
+        procs.close()
+
+
 def cli_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "flair_qgis.cli", "segment", *args]
 
@@ -207,4 +222,13 @@ def manifest(output_dir: Path) -> dict:
     return json.loads((output_dir / "run.json").read_text())
 
 
-__all__ = ["DaskProcesses", "conv_stack_model", "free_port", "manifest", "onnx", "run_cli", "tiled_vrt"]
+__all__ = [
+    "DaskProcesses",
+    "conv_stack_model",
+    "free_port",
+    "manifest",
+    "onnx",
+    "run_cli",
+    "running_cluster",
+    "tiled_vrt",
+]

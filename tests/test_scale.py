@@ -26,6 +26,7 @@ from scale_helpers import (
     manifest,
     run_cli,
     run_segment_cli,
+    running_cluster,
     tiled_vrt,
 )
 from toy_models import box3x3_model
@@ -37,15 +38,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    procs = DaskProcesses(tmp_path_factory.mktemp("dask"))
-    try:
-        procs.start_scheduler()
-        procs.start_worker("w1")
-        procs.start_worker("w2")
-        procs.addresses = procs.wait_for_workers(2)
+    with running_cluster(tmp_path_factory.mktemp("dask")) as procs:
         yield procs
-    finally:
-        procs.close()
 
 
 @pytest.fixture(scope="module")
