@@ -189,7 +189,7 @@ def _vector_options(args: argparse.Namespace):
         if any(cleaning):
             raise InputError("--vector-min-area, --vector-simplify and --vector-fill-holes need --vector PATH.gpkg.")
         return None
-    return check_vector_options(args.vector, *cleaning)
+    return check_vector_options(args.vector, *cleaning, output_dir=args.output_dir)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

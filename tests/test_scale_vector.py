@@ -61,7 +61,8 @@ def class_map(out: Path) -> np.ndarray:
 
 
 def test_stitched_polygons_equal_flair_vectorize_on_the_mosaic(cluster, noisy, run_alg, tmp_path):
-    out, target = tmp_path / "run", tmp_path / "polygons.gpkg"
+    out = tmp_path / "run"
+    target = out / "polygons.gpkg"  # in the output folder, which the run creates
     done = run_vector(cluster, *noisy, out, target)
     run = manifest(out)
     assert len(run["chunks"]) == 9  # 4 x 5 tiles of 48 px cores in chunks of 2 x 2 tiles: 3 x 3 chunks

@@ -71,8 +71,10 @@ class VectorResult:
     polygons: int
 
 
-def check_vector_options(path: str, min_area_m2: float, simplify_m: float, fill_holes_m2: float) -> VectorOptions:
-    """The options checked before any chunk runs.
+def check_vector_options(
+    path: str, min_area_m2: float, simplify_m: float, fill_holes_m2: float, output_dir: str = ""
+) -> VectorOptions:
+    """The options checked before any chunk runs (``path`` may lie in ``output_dir``, not made yet).
 
     Raises:
         InputError: a negative option, a folder that does not exist, an unknown file format.
@@ -86,7 +88,9 @@ def check_vector_options(path: str, min_area_m2: float, simplify_m: float, fill_
             raise InputError(f"{flag} must be 0 or more, got {value:g}.")
     if os.path.isdir(path):
         raise InputError(f"--vector {path} is a folder: give a file name such as predictions.gpkg.")
-    path = check_output_path(path, "--vector")
+    path = os.path.abspath(path)
+    if not (output_dir and os.path.dirname(path) == os.path.abspath(output_dir)):
+        check_output_path(path, "--vector")
     driver_for(path)
     return VectorOptions(path, min_area_m2, simplify_m, fill_holes_m2)
 
