@@ -252,3 +252,48 @@ def test_a_long_output_path_does_not_widen_the_segment_tab(plugin, qtbot, tmp_pa
     assert str(folder) in dock.result_label.text().replace("\n", "")
     assert "polygon" in dock.result_label.text()
     assert horizontal_overflow(dock, qtbot) == []
+
+
+def test_two_hundred_suspicious_rows_are_measured_once(qgis_canvas, qtbot):
+    """Filling the table (200 rows of 5 cells) refits the row heights once, not once per cell: a
+    refit per cell measured every row's wrapped text 1000 times and froze QGIS 0.8 s when the
+    scores of a Follow-the-view pan arrived (heartbeat stall dump: QTableView::sizeHintForRow)."""
+    import geopandas as gpd
+    from shapely.geometry import box
+
+    from flair_qgis.gui.qa_suspicious import SuspiciousTable
+
+    class CountingTable(SuspiciousTable):
+        measured = 0
+
+        def sizeHintForRow(self, row):  # the Qt virtual resizeRowsToContents calls for each row
+            CountingTable.measured += 1
+            return super().sizeHintForRow(row)
+
+    rows = 200
+    ranked = gpd.GeoDataFrame(
+        {
+            "rank": range(1, rows + 1),
+            "label": [5] * rows,
+            "label_name": ["impervious surface, a long name that wraps"] * rows,
+            "predicted": [1.0] * rows,
+            "predicted_name": ["building"] * rows,
+            "agreement": [0.25] * rows,
+            "suspicion": [0.75] * rows,
+            "disagreeing_px": [1200] * rows,
+        },
+        geometry=[box(i, 0, i + 1, 1) for i in range(rows)],
+        crs="EPSG:2154",
+    )
+    table = CountingTable(qgis_canvas)
+    qtbot.addWidget(table)
+    table.resize(DOCK_WIDTH_PX, 400)
+    table.show()
+    qtbot.waitExposed(table)
+    CountingTable.measured = 0
+    table.show_ranked(ranked, qgis_canvas.mapSettings().destinationCrs())
+    qtbot.wait(100)  # the posted refit runs
+    assert table.rowCount() == rows
+    assert rows <= CountingTable.measured <= 3 * rows
+    # The refit happened: the wrapped label makes rows taller than one line of text.
+    assert table.rowHeight(0) > table.fontMetrics().height() * 1.5

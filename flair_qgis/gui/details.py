@@ -52,15 +52,23 @@ def narrow(table: QTableWidget, stretch_column: int = 1) -> QTableWidget:
 
 
 class _RowFitter(QObject):
-    """Refits a table's row heights to its wrapped text whenever its width or content changes."""
+    """Refits a table's row heights to its wrapped text whenever its width or content changes.
+
+    Requests made together come to one refit: filling 200 rows of 5 cells asks 1000 times, and a
+    refit per request measured every row's text each time (0.8 s of frozen QGIS).
+    """
 
     def __init__(self, table: QTableWidget) -> None:
         super().__init__(table)
         self.table = table
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(table.resizeRowsToContents)
 
     def later(self, *_args: object) -> None:
-        """Refit once the table has its new geometry (after the pending layout)."""
-        QTimer.singleShot(0, self.table.resizeRowsToContents)
+        """Refit once the table has its new geometry (after the pending layout), once for all requests."""
+        self.timer.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
