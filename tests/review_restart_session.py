@@ -1,8 +1,9 @@
 """One QGIS session of the lost-review test (tests/test_gui_french.py), run as its own process.
 
 ``give PREDICTION REFERENCE``: start a headless QGIS with the plugin, copy the class map into
-QGIS's Processing temporary folder (where a dock run leaves it), create a review from the Review
-tab with the review file left empty, give three verdicts with keys, quit QGIS.
+QGIS's Processing temporary folder (where a Processing run's temporary output lies), create a
+review from the Review tab with the review file left empty, give three verdicts with keys, quit
+QGIS.
 ``find``: start QGIS again in the same profile and report what the Review tab shows.
 Prints one JSON line. The profile is the process's HOME / XDG folders, set by the caller.
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -376,3 +377,34 @@ def test_identify_shows_predicted_confidence_and_reference(plugin, qtbot, tmp_pa
     text = qa.identify_at(QgsPointXY(x, y))
     assert "confidence" not in text and "— —" not in text
     assert text == f"Predicted: {name} ({predicted}) — reference: {ref_name} ({ref_value})"
+
+
+def test_an_unnamed_class_map_outlives_qgis_temporary_folder(plugin, qtbot, tmp_path):
+    """No file and no output folder given: the class map goes to the plugin's folder in the QGIS
+    profile while the project is unsaved, then to ``flair_outputs`` beside the project once it is
+    saved; never into QGIS's Processing temporary folder, which QGIS deletes when it quits."""
+    from qgis.core import QgsProcessingUtils
+
+    dock = plugin.dock
+    layer = add_raster(copy_patch(tmp_path))
+    dock.set_model(str(toy_model(tmp_path)))
+    dock.layer_combo.setLayer(layer)
+    dock.set_extent_mode(EXTENT_LAYER)
+    assert dock.output_widget.filePath() == "" and settings.output_folder() == ""
+    temporary = os.path.realpath(QgsProcessingUtils.tempFolder())
+    written = []
+    for save_project in (False, True):
+        if save_project:
+            (tmp_path / "site").mkdir()
+            assert QgsProject.instance().write(str(tmp_path / "site" / "survey.qgz"))
+        before = set(QgsProject.instance().mapLayers())
+        run_and_wait(qtbot, dock)
+        (result,) = [lyr for lyr in new_result_layers(before) if isinstance(lyr, QgsRasterLayer)]
+        path = os.path.realpath(result.source())
+        assert os.path.isfile(path) and not path.startswith(temporary + os.sep)
+        written.append(path)
+    profile = os.path.realpath(QgsApplication.qgisSettingsDirPath())
+    assert os.path.dirname(written[0]) == os.path.join(profile, "flair_qgis", "outputs")
+    assert os.path.dirname(written[1]) == os.path.realpath(tmp_path / "site" / "flair_outputs")
+    for path in written:
+        os.remove(path)

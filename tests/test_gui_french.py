@@ -60,7 +60,7 @@ def _session(args, env) -> dict:
 
 
 def test_review_with_default_path_survives_a_qgis_restart(inputs, tmp_path):
-    """The class map lies in QGIS's temporary folder (a dock run with no output folder); the review
+    """The class map lies in QGIS's temporary folder (a Processing run's temporary output); the review
     file is left empty. After QGIS quits and starts again the verdicts are found."""
     prediction, _confidence, reference = inputs
     env = _session_env(tmp_path / "profile")

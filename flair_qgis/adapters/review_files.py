@@ -1,9 +1,11 @@
-"""Where a review GeoPackage lives: never in a folder QGIS deletes on exit.
+"""Where a review GeoPackage, and a dock run's unnamed outputs, live: never in a folder QGIS
+deletes on exit.
 
 A review holds hours of a photo-interpreter's verdicts. QGIS removes its Processing temporary
 folder (``processing_XXXX``) when it quits, so a review written there is lost: the default is a
 named file beside the project, or in the plugin's data folder while the project is unsaved, and
-a path under the temporary folder is refused.
+a path under the temporary folder is refused. A class map, its polygons, an error map or a
+suspicious-labels list the user did not name go to :func:`default_run_folder` for the same reason.
 """
 
 from __future__ import annotations
@@ -16,11 +18,27 @@ from qgis.core import QgsApplication, QgsProcessingUtils, QgsProject
 from ..i18n import tr
 
 
-def data_folder() -> str:
-    """The plugin's folder in the QGIS profile, for reviews of unsaved projects (created if needed)."""
-    folder = os.path.join(QgsApplication.qgisSettingsDirPath(), "flair_qgis", "reviews")
+def data_folder(kind: str = "reviews") -> str:
+    """The plugin's folder in the QGIS profile for files of unsaved projects (created if needed).
+
+    Args:
+        kind: ``reviews`` or ``outputs``.
+    """
+    folder = os.path.join(QgsApplication.qgisSettingsDirPath(), "flair_qgis", kind)
     os.makedirs(folder, exist_ok=True)
     return folder
+
+
+def default_run_folder() -> str:
+    """Where a dock run writes the files the user named no folder for (created if needed):
+    ``flair_outputs`` beside the saved project, else the plugin's ``outputs`` folder in the QGIS
+    profile; never QGIS's temporary folder, which QGIS deletes when it quits."""
+    project_file = QgsProject.instance().absoluteFilePath()
+    if project_file and not is_temporary(project_file):
+        folder = os.path.join(os.path.dirname(project_file), "flair_outputs")
+        os.makedirs(folder, exist_ok=True)
+        return folder
+    return data_folder("outputs")
 
 
 def temporary_folders() -> list[str]:

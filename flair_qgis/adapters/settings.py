@@ -61,7 +61,7 @@ def set_device(new_device: str) -> None:
 
 
 def output_folder() -> str:
-    """Folder where class maps go when the user names no file ('' = a temporary folder)."""
+    """Folder where class maps go when the user names no file ('' = the default, see :func:`run_folder`)."""
     return str(value("output_folder", "") or "")
 
 
@@ -69,14 +69,16 @@ def run_folder(folder: str = "") -> str:
     """The folder a dock run writes its files into, created if needed.
 
     Args:
-        folder: the user's output folder; '' for QGIS's Processing temporary folder.
+        folder: the user's output folder; '' for ``flair_outputs`` beside the saved project, or
+            the plugin's folder in the QGIS profile (:func:`.review_files.default_run_folder`).
 
     Returns:
         The folder.
     """
-    from qgis.core import QgsProcessingUtils
+    if not folder:
+        from .review_files import default_run_folder
 
-    folder = folder or QgsProcessingUtils.tempFolder()
+        return default_run_folder()
     os.makedirs(folder, exist_ok=True)
     return folder
 

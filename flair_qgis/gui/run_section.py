@@ -41,7 +41,13 @@ class RunSection(QGroupBox):
         self.output_widget = QgsFileWidget()
         self.output_widget.setStorageMode(QgsFileWidget.StorageMode.SaveFile)
         self.output_widget.setFilter("GeoTIFF (*.tif *.tiff)")
-        self.output_widget.lineEdit().setPlaceholderText(tr("[new file in a temporary folder]"))
+        self.output_widget.lineEdit().setPlaceholderText(tr("[new file in flair_outputs]"))
+        self.output_widget.setToolTip(
+            tr(
+                "Empty: a new file in flair_outputs beside the saved project, or in the plugin's folder "
+                "of the QGIS profile while the project is unsaved (never in a temporary folder QGIS deletes)"
+            )
+        )
         form.addRow(tr("Class map"), self.output_widget)
         self.confidence_check = QCheckBox(tr("Confidence layer"))
         self.confidence_check.setToolTip(

@@ -120,8 +120,13 @@
     </message>
     <message>
         <location filename="../gui/run_section.py" line="41" />
-        <source>[new file in a temporary folder]</source>
-        <translation>[nouveau fichier dans un dossier temporaire]</translation>
+        <source>[new file in flair_outputs]</source>
+        <translation>[nouveau fichier dans flair_outputs]</translation>
+    </message>
+    <message>
+        <location filename="../gui/run_section.py" line="45" />
+        <source>Empty: a new file in flair_outputs beside the saved project, or in the plugin's folder of the QGIS profile while the project is unsaved (never in a temporary folder QGIS deletes)</source>
+        <translation>Vide : un nouveau fichier dans flair_outputs à côté du projet enregistré, ou dans le dossier de l'extension du profil QGIS tant que le projet n'est pas enregistré (jamais dans un dossier temporaire que QGIS supprime)</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="147" />
