@@ -326,6 +326,8 @@ def test_demo_model_card_and_run_group_read_in_french(french_qgis, plugin, qtbot
     assert _english([re.sub(r"<[^>]+>", " ", card)]) == []
     # French typography: a non-breaking space before each colon of the card's labels.
     assert "Taille des tuiles\u00a0:" in card and "tuiles:" not in card
+    # French numbers: a decimal comma in the model's resolution.
+    assert "0,2\u00a0m" in card and "0.2 m" not in card
     image = add_raster(copy_patch(tmp_path))
     dock.layer_combo.setLayer(image)
     dock.set_extent_mode(EXTENT_LAYER)

@@ -31,7 +31,7 @@ from ..core.quantize.cpu import int8_capability
 from ..core.quantize.int8 import int8_origin
 from ..core.segment.bands import channel_labels, propose_bands
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
-from ..i18n import class_label, int8_cpu_note, tr
+from ..i18n import class_label, int8_cpu_note, metres, tr
 from ..i18n.model_texts import model_text
 
 
@@ -96,12 +96,12 @@ class ModelCard(QWidget):
         spec = model.input
         heads = model.segmentation_outputs()
         classes = heads[0].classes if heads else ()
-        resolution = f"{spec.resolution_m:g} m" if spec.resolution_m else tr("not declared (layer's own)")
+        resolution = metres(spec.resolution_m) if spec.resolution_m else tr("not declared (layer's own)")
         fixed = tr(" (fixed)") if spec.tile_size_px else ""
         if len(model.inputs) > 1:
             inputs = [_bold_row(tr("Inputs"), "")] + [
                 f"&nbsp;&nbsp;{input_label(s)}: {', '.join(channel_labels(s))}, "
-                + (f"{s.resolution_m:g} m" if s.resolution_m else tr("layer's resolution"))
+                + (metres(s.resolution_m) if s.resolution_m else tr("layer's resolution"))
                 for s in model.inputs
             ]
         else:

@@ -129,6 +129,12 @@ def decimal(value: float, decimals: int = 1) -> str:
     return number_locale().toString(float(value), "f", decimals)
 
 
+def metres(value: float) -> str:
+    """A length in metres, as short as exact: ``0.2 m`` / ``0,2 m`` (a no-break space in French)."""
+    space = " " if language() == "en" else "\u00a0"
+    return number_locale().toString(float(value), "g", 6) + space + "m"
+
+
 def percent(fraction: float | None, decimals: int = 1) -> str:
     """A 0..1 fraction as a percentage, one format for every tab: ``12.3 %`` / ``12,3 %``
     (a no-break space before ``%`` in French); ``—`` when undefined."""
