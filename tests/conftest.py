@@ -164,6 +164,15 @@ def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
     loaded.unload()
 
 
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A real Dask scheduler with two workers (scale_helpers.running_cluster), per test module."""
+    from scale_helpers import running_cluster
+
+    with running_cluster(tmp_path_factory.mktemp("dask")) as procs:
+        yield procs
+
+
 @pytest.fixture(scope="session")
 def million_squares(tmp_path_factory) -> dict:
     """A real FLAIR prediction and a million-polygon GeoPackage around it (bigref_helpers), made once."""

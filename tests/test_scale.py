@@ -26,7 +26,6 @@ from scale_helpers import (
     manifest,
     run_cli,
     run_segment_cli,
-    running_cluster,
     tiled_vrt,
 )
 from toy_models import box3x3_model
@@ -34,12 +33,6 @@ from toy_models import box3x3_model
 TILING = ["--tile-size", "64", "--overlap", "16", "--chunk-tiles", "3"]
 META = {"mean": [0] * 5, "std": [1] * 5, "classes": [{"value": v, "name": f"class {v}"} for v in (1, 2, 3, 4)]}
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("dask")) as procs:
-        yield procs
 
 
 @pytest.fixture(scope="module")

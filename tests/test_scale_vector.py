@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import rasterio
 from rasters import random_image, write_raster
-from scale_helpers import manifest, run_segment_cli, running_cluster, tiled_vrt
+from scale_helpers import manifest, run_segment_cli, tiled_vrt
 from shapely.geometry import box
 from toy_models import box3x3_model, identity_model
 from vector_helpers import overlap_area, rasterized, read_polygons, same_polygons, union_area
@@ -26,12 +26,6 @@ TILING = ["--tile-size", "64", "--overlap", "16", "--chunk-tiles", "2"]
 CLASSES = [{"value": v, "name": f"class {v}"} for v in (1, 2, 3, 4)]
 FIELDS = ["class", "name", "area_m2", "confidence", "model", "source", "created"]
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("dask")) as procs:
-        yield procs
 
 
 @pytest.fixture(scope="module")
