@@ -1,8 +1,8 @@
 """One band of the class map turned into region statistics and polygon pieces.
 
-Polygons come from GDAL's polygonizer run on the band's region ids (4-connected, exact: every
-vertex is a pixel corner), in pixel coordinates of the whole window (column, row): integers, so
-pieces of one region from two bands share their seam edges exactly and dissolve without slivers.
+Polygons are traced from the band's region ids (:mod:`.trace`; 4-connected, exact: every vertex
+is a pixel corner), in pixel coordinates of the whole window (column, row): integers, so pieces
+of one region from two bands share their seam edges exactly and dissolve without slivers.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import rasterio
-import shapely.wkb
 from rasterio.windows import Window
 
 from .inputs import Source, VectorizeRequest
+from .labels import label_band
 from .regions import Region
+from .trace import trace_polygons
 
 
 @dataclass
@@ -53,50 +54,55 @@ def read_bands(request: VectorizeRequest, source: Source) -> Iterator[Band]:
 
 
 def band_regions(
-    band: Band, ids: np.ndarray, value_of: np.ndarray | None, row_areas_m2: np.ndarray | float
+    band: Band,
+    unique: np.ndarray,
+    local: np.ndarray,
+    values: np.ndarray,
+    row_areas_m2: np.ndarray | float,
+    connected: bool,
 ) -> dict[int, Region]:
     """Statistics and polygon pieces of every region id present in a band.
 
     Args:
         band: the band read.
-        ids: ``(rows, cols)`` int64 region ids (0 = none).
-        value_of: class value by id; None to take each id's pixel value.
+        unique: the region ids present, 0 (none) first.
+        local: ``(rows, cols)`` int32 indices into ``unique``.
+        values: the class value of each entry of ``unique``.
         row_areas_m2: pixel area, one value or one per row of the window.
+        connected: each index of ``local`` is one 4-connected part of the band (otherwise a
+            cleaned region may have several parts here: each is traced apart).
 
     Returns:
         A :class:`Region` per id, with this band's piece(s) of it.
     """
-    unique, local = compact_ids(ids)
     n = len(unique)
-    pixels = np.bincount(local.ravel(), minlength=n)
+    flat = local.ravel()
+    pixels = np.bincount(flat, minlength=n)
     if np.isscalar(row_areas_m2):
         areas = pixels * float(row_areas_m2)  # type: ignore[arg-type]
     else:
-        per_row = np.asarray(row_areas_m2)[band.row0 : band.row0 + ids.shape[0]]
-        areas = np.bincount(local.ravel(), weights=np.repeat(per_row, ids.shape[1]), minlength=n)
+        per_row = np.asarray(row_areas_m2)[band.row0 : band.row0 + local.shape[0]]
+        areas = np.bincount(flat, weights=np.repeat(per_row, local.shape[1]), minlength=n)
     conf_sum = conf_n = None
     if band.confidence is not None and band.confidence_valid is not None:
         inside = band.confidence_valid.ravel()
-        conf_sum = np.bincount(local.ravel()[inside], weights=band.confidence.ravel()[inside], minlength=n)
-        conf_n = np.bincount(local.ravel()[inside], minlength=n)
-    if value_of is not None:
-        values = value_of[unique]
-    else:
-        values = np.zeros(n, dtype=np.int64)
-        values[local.ravel()] = band.values.ravel()  # every pixel of a region has its class
+        conf_sum = np.bincount(flat[inside], weights=band.confidence.ravel()[inside], minlength=n)
+        conf_n = np.bincount(flat[inside], minlength=n)
     regions: dict[int, Region] = {}
-    for k in range(n):
-        rid = int(unique[k])
-        if rid == 0:
-            continue
-        regions[rid] = Region(
+    for k in range(1, n):
+        regions[int(unique[k])] = Region(
             value=int(values[k]),
             pixels=int(pixels[k]),
             area_m2=float(areas[k]),
             confidence_sum=float(conf_sum[k]) if conf_sum is not None else 0.0,
             confidence_pixels=int(conf_n[k]) if conf_n is not None else 0,
         )
-    for k, piece in polygonize(local, band.row0):
+    if connected:
+        pieces = trace_polygons(local, band.row0)
+    else:
+        parts, owner = label_band(local, local > 0)
+        pieces = [(int(owner[k - 1]), piece) for k, piece in trace_polygons(parts, band.row0)]
+    for k, piece in pieces:
         regions[int(unique[k])].pieces.append(piece)
     return regions
 
@@ -119,24 +125,3 @@ def compact_ids(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     local = np.where(inside, lookup[np.where(inside, ids - low + 1, 0)], 0).astype(np.int32)
     unique = np.concatenate([[0], np.flatnonzero(present[1:]) + low]).astype(np.int64)
     return unique, local
-
-
-def polygonize(local: np.ndarray, row0: int) -> Iterator[tuple[int, object]]:
-    """``(label, polygon)`` for each 4-connected part of each label > 0 of an int32 band.
-
-    Coordinates are (column, row) of the window: the band's rows start at ``row0``.
-    """
-    from osgeo import gdal, ogr
-
-    gdal.UseExceptions()
-    rows, cols = local.shape
-    raster = gdal.GetDriverByName("MEM").Create("", cols, rows, 1, gdal.GDT_Int32)
-    raster.SetGeoTransform((0.0, 1.0, 0.0, float(row0), 0.0, 1.0))
-    band = raster.GetRasterBand(1)
-    band.WriteArray(local)
-    store = ogr.GetDriverByName("Memory").CreateDataSource("")
-    layer = store.CreateLayer("regions")
-    layer.CreateField(ogr.FieldDefn("label", ogr.OFTInteger))
-    gdal.Polygonize(band, band, layer, 0, [])  # the band is its own mask: label 0 is no region
-    for feature in layer:
-        yield feature.GetField(0), shapely.wkb.loads(bytes(feature.GetGeometryRef().ExportToWkb()))

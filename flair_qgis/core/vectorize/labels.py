@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-_FOUR_CONNECTED = np.array([[False, True, False], [True, True, True], [False, True, False]])
-"""Edge neighbours only (``scipy.ndimage.generate_binary_structure(2, 1)``)."""
-
 
 def label_band(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Number the regions of one band.
+
+    All classes in one pass: each row is cut into runs of one class, runs of one class that
+    overlap in two consecutive rows are linked, and the runs' connected components (scipy's
+    sparse graph, in C) are the regions.
 
     Args:
         values: ``(rows, cols)`` class values.
@@ -28,20 +29,35 @@ def label_band(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.nd
         class value of each label (``classes[label - 1]``), labels numbered class by class in
         ascending class order, then in raster order inside a class.
     """
-    from scipy import ndimage
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
 
-    labels = np.zeros(values.shape, dtype=np.int32)
-    classes: list[np.ndarray] = []
-    count = 0
-    present = np.unique(values[valid])
-    for value in present.tolist():
-        component, found = ndimage.label((values == value) & valid, structure=_FOUR_CONNECTED)
-        if found:
-            inside = component > 0
-            labels[inside] = component[inside] + count
-            classes.append(np.full(found, value, dtype=np.int64))
-            count += found
-    return labels, (np.concatenate(classes) if classes else np.zeros(0, dtype=np.int64))
+    rows, cols = values.shape
+    if not valid.any():
+        return np.zeros(values.shape, dtype=np.int32), np.zeros(0, dtype=np.int64)
+    same_left = np.zeros(values.shape, dtype=bool)  # pixel continues the run of its left neighbour
+    np.equal(values[:, 1:], values[:, :-1], out=same_left[:, 1:])
+    same_left[:, 1:] &= valid[:, :-1]
+    starts = valid & ~same_left
+    run = np.cumsum(starts, dtype=np.int32).reshape(rows, cols)  # run number (1..n) of each pixel
+    first = np.flatnonzero(starts)
+    run_class = values.ravel()[first].astype(np.int64)
+    linked = valid[1:] & valid[:-1] & (values[1:] == values[:-1])
+    # One link per overlap of two runs: where it begins (the pairs repeat along the overlap).
+    begins = linked.copy()
+    begins[:, 1:] &= ~linked[:, :-1] | starts[1:, 1:] | starts[:-1, 1:]
+    upper, lower = run[:-1][begins] - 1, run[1:][begins] - 1
+    n = len(first)
+    graph = coo_matrix((np.ones(len(upper), dtype=np.int8), (upper, lower)), shape=(n, n))
+    _, component = connected_components(graph, directed=False)
+    # A region's first run in raster order is its smallest run number.
+    _, first_run = np.unique(component, return_index=True)
+    order = np.lexsort((first_run, run_class[first_run]))
+    label_of_component = np.empty(len(order), dtype=np.int32)
+    label_of_component[order] = np.arange(1, len(order) + 1, dtype=np.int32)
+    label_of_run = np.concatenate([[0], label_of_component[component]]).astype(np.int32)
+    labels = label_of_run[np.where(valid, run, 0)]
+    return labels, run_class[first_run[order]]
 
 
 def seam_links(upper: np.ndarray, lower: np.ndarray, upper_values: np.ndarray, lower_values: np.ndarray) -> np.ndarray:

@@ -48,9 +48,9 @@ class Region:
 
     def geometry(self) -> BaseGeometry:
         """The region's polygon: its pieces dissolved (exact: pixel corners are integers)."""
-        shape = self.pieces[0] if len(self.pieces) == 1 else unary_union(self.pieces)
-        if len(self.pieces) > 1:
-            shape = shape.simplify(0)  # drops the vertices left on straight edges at the seams
+        if len(self.pieces) == 1:
+            return self.pieces[0]  # traced whole: valid, no collinear vertex
+        shape = unary_union(self.pieces).simplify(0)  # drops the vertices left on straight edges at the seams
         if not shape.is_valid:
             shape = make_valid(shape)
         return shape
