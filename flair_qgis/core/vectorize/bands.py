@@ -8,12 +8,9 @@ of one region from two bands share their seam edges exactly and dissolve without
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass
 
 import numpy as np
-import rasterio
-from rasterio.windows import Window
 
 from .inputs import Source, VectorizeRequest
 from .labels import label_band
@@ -33,24 +30,44 @@ class Band:
 
 
 def read_bands(request: VectorizeRequest, source: Source) -> Iterator[Band]:
-    """The window's rows, band by band (``request.band_px`` pixels each, at least one row)."""
+    """The window's rows, band by band (``request.band_px`` pixels each, at least one row).
+
+    Read with GDAL, whose block cache is emptied after each band: a dataset keeps the blocks it
+    decoded while it is open (up to 5 % of the RAM by default), which would hold most of a large
+    raster. Bands are whole rows of blocks when they are that tall, so each block is decoded once.
+    """
+    from osgeo import gdal
+
+    gdal.UseExceptions()
     window, width, height = source.window, source.grid.width, source.grid.height
     rows = max(1, request.band_px // max(1, width))
     keep = np.asarray(request.classes) if request.classes else None
-    with ExitStack() as stack:
-        src = stack.enter_context(rasterio.open(request.prediction_path))
-        conf = stack.enter_context(rasterio.open(request.confidence_path)) if request.confidence_path else None
-        for row0 in range(0, height, rows):
-            win = Window(window.col_off, window.row_off + row0, width, min(rows, height - row0))
-            values = src.read(1, window=win)
-            valid = src.read_masks(1, window=win) > 0
-            if keep is not None:
-                valid &= np.isin(values, keep)
-            confidence = confidence_valid = None
-            if conf is not None:
-                confidence = conf.read(1, window=win).astype(np.float64)
-                confidence_valid = (conf.read_masks(1, window=win) > 0) & np.isfinite(confidence)
-            yield Band(row0, values, valid, confidence, confidence_valid)
+    src = gdal.Open(request.prediction_path)
+    conf = gdal.Open(request.confidence_path) if request.confidence_path else None
+    block_rows = src.GetRasterBand(1).GetBlockSize()[1]
+    if rows > block_rows and window.row_off % block_rows == 0:
+        rows -= rows % block_rows
+    for row0 in range(0, height, rows):
+        win = (int(window.col_off), int(window.row_off) + row0, width, min(rows, height - row0))
+        values, valid = _read(src, win)
+        if keep is not None:
+            valid &= np.isin(values, keep)
+        confidence = confidence_valid = None
+        if conf is not None:
+            confidence, confidence_valid = _read(conf, win)
+            confidence = confidence.astype(np.float64)
+            confidence_valid &= np.isfinite(confidence)
+        yield Band(row0, values, valid, confidence, confidence_valid)
+
+
+def _read(dataset, win: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Band 1's values and validity (its GDAL mask: nodata, alpha, ...) in ``win``; the blocks
+    read are then dropped from GDAL's cache."""
+    band = dataset.GetRasterBand(1)
+    values = band.ReadAsArray(*win)
+    valid = band.GetMaskBand().ReadAsArray(*win) > 0
+    dataset.FlushCache()
+    return values, valid
 
 
 def band_regions(

@@ -9,10 +9,10 @@ which keeps every ring simple: a pocket touching the outside at one corner becom
 touching the shell there), otherwise right. Two regions that touch only at a corner are never
 joined: labels are 4-connected and a turn only follows the same label.
 
-The sides' successors form one cycle per ring; cycles are numbered with scipy's connected
-components and ordered by pointer jumping (about log2 of the longest ring's vertex count numpy
-steps). Every vertex is a pixel corner where the ring turns: integers, no collinear vertex. In
-these axes a shell has a positive signed area and a hole a negative one; a region has one shell.
+The sides' successors form one cycle per ring; cycles are numbered and ordered by pointer
+jumping (about log2 of the longest ring's vertex count numpy steps). Every vertex is a pixel
+corner where the ring turns: integers, no collinear vertex. In these axes a shell has a positive
+signed area and a hole a negative one; a region has exactly one shell.
 """
 
 from __future__ import annotations
@@ -82,27 +82,22 @@ def _sides(labels: np.ndarray) -> Sides:
     size = rows * cols
     padded = np.zeros((rows + 2, cols + 2), dtype=labels.dtype)
     padded[1:-1, 1:-1] = labels
-    inside = labels > 0
+    flat = labels.ravel()
     parts = []
-    # kind, the neighbour across the side, the step along the walk (rows, cols), the pixel ahead
-    # on the left, the next side on a left turn and on a right turn.
+    # kind, the neighbour across the side, the step along the walk (rows, cols), the next side on
+    # a left turn and on a right turn.
     for kind, across, step, left_turn, right_turn in (
         (TOP, (-1, 0), (0, 1), LEFT, RIGHT),
         (RIGHT, (0, 1), (1, 0), TOP, BOTTOM),
         (BOTTOM, (1, 0), (0, -1), RIGHT, LEFT),
         (LEFT, (0, -1), (-1, 0), BOTTOM, TOP),
     ):
-        boundary = inside & (_shifted(padded, across) != labels)
-        ahead = _shifted(padded, step)
-        goes_on = boundary & (ahead == labels) & _shifted_mask(boundary, step)
-        first = boundary & ~_shifted_mask(goes_on, (-step[0], -step[1]))
-        last = boundary & ~goes_on
-        first_px, last_px = _walk_order(first, last, step, cols)
+        first_px, last_px = _side_ends(labels * (_shifted(padded, across) != labels), step)
         fr, fc = np.divmod(first_px, cols)
         lr, lc = np.divmod(last_px, cols)
         # pixel ahead on the left of the last edge: one step along, one step across
         ar, ac = lr + step[0] + across[0], lc + step[1] + across[1]
-        label = labels.ravel()[first_px]
+        label = flat[first_px]
         turns_left = padded[ar + 1, ac + 1] == label
         next_px = np.where(turns_left, ar * cols + ac, last_px)
         next_key = np.where(turns_left, left_turn, right_turn) * size + next_px
@@ -117,28 +112,29 @@ def _shifted(padded: np.ndarray, offset: tuple[int, int]) -> np.ndarray:
     return padded[1 + offset[0] : 1 + offset[0] + rows, 1 + offset[1] : 1 + offset[1] + cols]
 
 
-def _shifted_mask(mask: np.ndarray, offset: tuple[int, int]) -> np.ndarray:
-    """``out[r, c] = mask[r + dr, c + dc]``, False outside."""
-    rows, cols = mask.shape
-    dr, dc = offset
-    out = np.zeros_like(mask)
-    out[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)] = mask[
-        max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)
-    ]
-    return out
+def _side_ends(edge: np.ndarray, step: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Flat indices of the first and the last pixel walked of each side, paired.
 
-
-def _walk_order(first: np.ndarray, last: np.ndarray, step: tuple[int, int], cols: int) -> tuple[np.ndarray, ...]:
-    """Flat indices of the first and last pixel of each side, paired (sides never interleave
-    along their row, or column)."""
-    if step[0] == 0:
-        return np.flatnonzero(first), np.flatnonzero(last)
-    rows = first.shape[0]
-    paired = []
-    for mask in (first, last):
-        col, row = np.divmod(np.flatnonzero(mask.T), rows)
-        paired.append(row * cols + col)
-    return paired[0], paired[1]
+    Args:
+        edge: ``(rows, cols)`` the label of each pixel that has an edge of this kind, else 0; a
+            side is a run of one label along the walk.
+        step: the walk's step (rows, cols).
+    """
+    rows, cols = edge.shape
+    axis = 1 if step[0] == 0 else 0
+    differs = np.diff(edge, axis=axis) != 0
+    begins = np.ones(edge.shape, dtype=bool)  # of a run, in raster order
+    ends = np.ones(edge.shape, dtype=bool)
+    if axis == 1:
+        begins[:, 1:], ends[:, :-1] = differs, differs
+    else:
+        begins[1:], ends[:-1] = differs, differs
+    inside = edge != 0
+    begin, end = np.flatnonzero(begins & inside), np.flatnonzero(ends & inside)
+    if axis == 0:  # runs down columns: pair them column by column
+        begin = begin[np.argsort(begin % cols * rows + begin // cols, kind="stable")]
+        end = end[np.argsort(end % cols * rows + end // cols, kind="stable")]
+    return (begin, end) if step[0] + step[1] > 0 else (end, begin)
 
 
 def _start_vertex(kind: int, row: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,19 +145,23 @@ def _start_vertex(kind: int, row: np.ndarray, col: np.ndarray) -> tuple[np.ndarr
 
 
 def _rings(sides: Sides) -> tuple[np.ndarray, np.ndarray]:
-    """``(ring, order)``: the ring number of each side, and the sides in walk order, ring by ring."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
+    """``(ring, order)``: the ring of each side (its smallest side index), and the sides in walk
+    order, ring by ring, each ring from its smallest side."""
     n = len(sides.key)
     by_key = np.argsort(sides.key, kind="stable")
     following = by_key[np.searchsorted(sides.key[by_key], sides.next_key)]
-    graph = csr_matrix((np.ones(n, dtype=np.int8), following, np.arange(n + 1)), shape=(n, n))
-    _, ring = connected_components(graph, directed=True, connection="weak")
-    _, first = np.unique(ring, return_index=True)
+    # Pointer jumping: after k rounds, ring[i] is the smallest of the 2**k sides from i on. Once a
+    # round changes nothing, every ring holds one value: its smallest side.
+    ring, jump = np.arange(n), following
+    while True:
+        smaller = np.minimum(ring, ring[jump])
+        if np.array_equal(smaller, ring):
+            break
+        ring, jump = smaller, jump[jump]
+    first = np.flatnonzero(ring == np.arange(n))
     before = np.empty(n, dtype=np.int64)
     before[following] = np.arange(n)
-    # Cut each ring before its first side, then count every side's steps to the cut (pointer jumping).
+    # Cut each ring before its first side, then count every side's steps to the cut.
     jump = following.copy()
     last = before[first]
     jump[last] = last

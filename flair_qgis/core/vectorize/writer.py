@@ -59,13 +59,13 @@ def affine_wkb(shape: BaseGeometry, transform: tuple[float, float, float, float,
     if kind != 3:  # not a 2D polygon
         a, b, c, d, e, f = transform
         return affine_transform(shape, [a, b, d, e, c, f]).wkb
+    a, b, c, d, e, f = transform
+    matrix, shift = np.array([[a, d], [b, e]]), np.array([c, f])
     offset = 9
     for _ in range(rings):
         (count,) = struct.unpack_from(order + "I", data, offset)
         xy = np.frombuffer(data, dtype=order + "f8", count=2 * count, offset=offset + 4).reshape(count, 2)
-        x, y = xy[:, 0].copy(), xy[:, 1].copy()
-        xy[:, 0] = transform[0] * x + transform[1] * y + transform[2]
-        xy[:, 1] = transform[3] * x + transform[4] * y + transform[5]
+        xy[:] = xy @ matrix + shift
         offset += 4 + 16 * count
     return bytes(data)
 
