@@ -44,9 +44,6 @@ def read_bands(request: VectorizeRequest, source: Source) -> Iterator[Band]:
     keep = np.asarray(request.classes) if request.classes else None
     src = gdal.Open(request.prediction_path)
     conf = gdal.Open(request.confidence_path) if request.confidence_path else None
-    block_rows = src.GetRasterBand(1).GetBlockSize()[1]
-    if rows > block_rows and window.row_off % block_rows == 0:
-        rows -= rows % block_rows
     for row0 in range(0, height, rows):
         win = (int(window.col_off), int(window.row_off) + row0, width, min(rows, height - row0))
         values, valid = _read(src, win)
