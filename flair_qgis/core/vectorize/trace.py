@@ -80,9 +80,10 @@ def trace_polygons(labels: np.ndarray, row0: int = 0) -> list[tuple[int, Polygon
 def _sides(labels: np.ndarray) -> Sides:
     rows, cols = labels.shape
     size = rows * cols
-    padded = np.zeros((rows + 2, cols + 2), dtype=labels.dtype)
-    padded[1:-1, 1:-1] = labels
     flat = labels.ravel()
+    inside = labels > 0
+    same_below = labels[1:] == labels[:-1]  # (rows - 1, cols): a pixel and the one below
+    same_right = labels[:, 1:] == labels[:, :-1]  # (rows, cols - 1): a pixel and the one right
     parts = []
     # kind, the neighbour across the side, the step along the walk (rows, cols), the next side on
     # a left turn and on a right turn.
@@ -92,13 +93,14 @@ def _sides(labels: np.ndarray) -> Sides:
         (BOTTOM, (1, 0), (0, -1), RIGHT, LEFT),
         (LEFT, (0, -1), (-1, 0), BOTTOM, TOP),
     ):
-        first_px, last_px = _side_ends(labels * (_shifted(padded, across) != labels), step)
+        first_px, last_px = _side_ends(_has_side(inside, same_below, same_right, across), same_below, same_right, step)
         fr, fc = np.divmod(first_px, cols)
         lr, lc = np.divmod(last_px, cols)
         # pixel ahead on the left of the last edge: one step along, one step across
         ar, ac = lr + step[0] + across[0], lc + step[1] + across[1]
         label = flat[first_px]
-        turns_left = padded[ar + 1, ac + 1] == label
+        within = (ar >= 0) & (ar < rows) & (ac >= 0) & (ac < cols)
+        turns_left = within & (flat[np.where(within, ar * cols + ac, 0)] == label)
         next_px = np.where(turns_left, ar * cols + ac, last_px)
         next_key = np.where(turns_left, left_turn, right_turn) * size + next_px
         x, y = _start_vertex(kind, fr, fc)
@@ -106,32 +108,44 @@ def _sides(labels: np.ndarray) -> Sides:
     return Sides(*(np.concatenate([p[i] for p in parts]) for i in range(5)))
 
 
-def _shifted(padded: np.ndarray, offset: tuple[int, int]) -> np.ndarray:
-    """The label of each pixel's neighbour at ``offset`` (0 outside the band)."""
-    rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
-    return padded[1 + offset[0] : 1 + offset[0] + rows, 1 + offset[1] : 1 + offset[1] + cols]
+def _has_side(inside: np.ndarray, same_below: np.ndarray, same_right: np.ndarray, across: tuple[int, int]):
+    """``(rows, cols)``: the pixels of a region whose neighbour at ``across`` is not of their label."""
+    side = inside.copy()
+    if across == (-1, 0):
+        side[1:] &= ~same_below
+    elif across == (1, 0):
+        side[:-1] &= ~same_below
+    elif across == (0, -1):
+        side[:, 1:] &= ~same_right
+    else:
+        side[:, :-1] &= ~same_right
+    return side
 
 
-def _side_ends(edge: np.ndarray, step: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _side_ends(
+    side: np.ndarray, same_below: np.ndarray, same_right: np.ndarray, step: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
     """Flat indices of the first and the last pixel walked of each side, paired.
 
     Args:
-        edge: ``(rows, cols)`` the label of each pixel that has an edge of this kind, else 0; a
-            side is a run of one label along the walk.
+        side: ``(rows, cols)`` the pixels that have an edge of this kind; a side is a run of them
+            of one label along the walk.
+        same_below, same_right: a pixel has the label of the one below, of the one right.
         step: the walk's step (rows, cols).
     """
-    rows, cols = edge.shape
-    axis = 1 if step[0] == 0 else 0
-    differs = np.diff(edge, axis=axis) != 0
-    begins = np.ones(edge.shape, dtype=bool)  # of a run, in raster order
-    ends = np.ones(edge.shape, dtype=bool)
-    if axis == 1:
-        begins[:, 1:], ends[:, :-1] = differs, differs
+    rows, cols = side.shape
+    begins = side.copy()  # of a run, in raster order
+    ends = side.copy()
+    if step[0] == 0:
+        linked = side[:, 1:] & side[:, :-1] & same_right
+        begins[:, 1:] &= ~linked
+        ends[:, :-1] &= ~linked
     else:
-        begins[1:], ends[:-1] = differs, differs
-    inside = edge != 0
-    begin, end = np.flatnonzero(begins & inside), np.flatnonzero(ends & inside)
-    if axis == 0:  # runs down columns: pair them column by column
+        linked = side[1:] & side[:-1] & same_below
+        begins[1:] &= ~linked
+        ends[:-1] &= ~linked
+    begin, end = np.flatnonzero(begins), np.flatnonzero(ends)
+    if step[0] != 0:  # runs down columns: pair them column by column
         begin = begin[np.argsort(begin % cols * rows + begin // cols, kind="stable")]
         end = end[np.argsort(end % cols * rows + end // cols, kind="stable")]
     return (begin, end) if step[0] + step[1] > 0 else (end, begin)
