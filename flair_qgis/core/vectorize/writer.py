@@ -60,12 +60,16 @@ def affine_wkb(shape: BaseGeometry, transform: tuple[float, float, float, float,
         a, b, c, d, e, f = transform
         return affine_transform(shape, [a, b, d, e, c, f]).wkb
     a, b, c, d, e, f = transform
-    matrix, shift = np.array([[a, d], [b, e]]), np.array([c, f])
+    matrix, scale, shift = np.array([[a, d], [b, e]]), np.array([a, e]), np.array([c, f])
     offset = 9
     for _ in range(rings):
         (count,) = struct.unpack_from(order + "I", data, offset)
         xy = np.frombuffer(data, dtype=order + "f8", count=2 * count, offset=offset + 4).reshape(count, 2)
-        xy[:] = xy @ matrix + shift
+        if b == 0 and d == 0:  # north-up: scale and shift in place
+            xy *= scale
+            xy += shift
+        else:
+            xy[:] = xy @ matrix + shift
         offset += 4 + 16 * count
     return bytes(data)
 
