@@ -15,7 +15,7 @@ import numpy as np
 from .inputs import Source, VectorizeRequest
 from .labels import label_band
 from .regions import Region
-from .trace import trace_polygons
+from .trace import trace_rings
 
 
 @dataclass
@@ -112,10 +112,10 @@ def band_regions(
             confidence_pixels=int(conf_n[k]) if conf_n is not None else 0,
         )
     if connected:
-        pieces = trace_polygons(local, band.row0)
+        pieces = trace_rings(local, band.row0)
     else:
         parts, owner = label_band(local, local > 0)
-        pieces = [(int(owner[k - 1]), piece) for k, piece in trace_polygons(parts, band.row0)]
+        pieces = [(int(owner[k - 1]), piece) for k, piece in trace_rings(parts, band.row0)]
     for k, piece in pieces:
         regions[int(unique[k])].pieces.append(piece)
     return regions

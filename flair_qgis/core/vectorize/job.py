@@ -35,7 +35,7 @@ from .inputs import MAX_DISTINCT_VALUES, Source, VectorizeRequest, check_request
 from .labels import count_pairs, edge_counts, label_band, seam_links
 from .regions import Region, Stitcher
 from .simplify import simplify_coverage
-from .writer import Feature, PolygonWriter, affine_wkb
+from .writer import Feature, PolygonWriter, affine_wkb, rings_wkb
 
 
 @dataclass(frozen=True)
@@ -166,6 +166,9 @@ class _Run:
         return graph.merged(self.request.min_area_m2, self.request.fill_holes_m2)
 
     def _emit(self, region: Region) -> None:
+        if self.request.simplify_m <= 0 and len(region.pieces) == 1:  # one polygon: no shapely needed
+            self._write_wkb(region, rings_wkb(region.pieces[0], self._transform()), region.area_m2)
+            return
         shape = region.geometry()
         if self.request.simplify_m > 0:
             self.held.append((region, shape))
@@ -176,13 +179,18 @@ class _Run:
             self._write(region, part, area)
 
     def _write(self, region: Region, shape_px: BaseGeometry, area_m2: float) -> None:
+        self._write_wkb(region, affine_wkb(shape_px, self._transform()), area_m2)
+
+    def _write_wkb(self, region: Region, wkb: bytes, area_m2: float) -> None:
         info = class_info(self.source.classes, region.value)
         confidence = None
         if self.request.confidence_path and region.confidence_pixels:
             confidence = region.confidence_sum / region.confidence_pixels
-        t = self.source.grid.transform
-        wkb = affine_wkb(shape_px, (t.a, t.b, t.c, t.d, t.e, t.f))
         self.writer.write(Feature(wkb, region.value, info.name, area_m2, confidence))
+
+    def _transform(self) -> tuple[float, float, float, float, float, float]:
+        t = self.source.grid.transform
+        return (t.a, t.b, t.c, t.d, t.e, t.f)
 
     def _write_simplified(self) -> None:
         tolerance_px = self.request.simplify_m / self._pixel_edge_m()

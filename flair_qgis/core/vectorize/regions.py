@@ -29,7 +29,8 @@ class Region:
         area_m2: sum of its pixels' areas in m².
         confidence_sum: sum of the confidence of its pixels that have one.
         confidence_pixels: how many of its pixels have a confidence.
-        pieces: polygons (pixel coordinates of the whole raster) of its part in each band.
+        pieces: the rings (shell first; pixel coordinates of the whole window) of each of its
+            parts traced in a band.
     """
 
     value: int
@@ -37,7 +38,7 @@ class Region:
     area_m2: float = 0.0
     confidence_sum: float = 0.0
     confidence_pixels: int = 0
-    pieces: list[BaseGeometry] = field(default_factory=list)
+    pieces: list[list[np.ndarray]] = field(default_factory=list)
 
     def absorb(self, other: Region) -> None:
         self.pixels += other.pixels
@@ -48,11 +49,12 @@ class Region:
 
     def geometry(self) -> BaseGeometry:
         """The region's polygon: its pieces dissolved (exact: pixel corners are integers)."""
-        if len(self.pieces) == 1:
-            return self.pieces[0]  # traced whole: valid, no collinear vertex
+        pieces = [Polygon(rings[0], rings[1:]) for rings in self.pieces]
+        if len(pieces) == 1:
+            return pieces[0]  # traced whole: valid, no collinear vertex
         # GEOS's union of valid pieces is valid; it keeps the vertices where the seams cut the
         # region's edges, dropped here (shape.simplify(0) does the same, a hundred times slower).
-        shape = unary_union(self.pieces)
+        shape = unary_union(pieces)
         parts = [shape] if isinstance(shape, Polygon) else list(getattr(shape, "geoms", []))
         polygons = [
             Polygon(_turns_only(part.exterior.coords), [_turns_only(hole.coords) for hole in part.interiors])

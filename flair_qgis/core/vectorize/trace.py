@@ -37,14 +37,20 @@ class Sides:
 
 
 def trace_polygons(labels: np.ndarray, row0: int = 0) -> list[tuple[int, Polygon]]:
-    """``(label, polygon)`` for every label > 0 of a band of 4-connected labels.
+    """``(label, polygon)`` for every label > 0 of a band of 4-connected labels (see :func:`trace_rings`)."""
+    return [(label, Polygon(rings[0], rings[1:])) for label, rings in trace_rings(labels, row0)]
+
+
+def trace_rings(labels: np.ndarray, row0: int = 0) -> list[tuple[int, list[np.ndarray]]]:
+    """``(label, rings)`` for every label > 0 of a band of 4-connected labels.
 
     Args:
         labels: ``(rows, cols)`` int labels, 0 = no region; each label one 4-connected region.
-        row0: the band's first row in the window: polygons are in (column, row) of the window.
+        row0: the band's first row in the window: rings are in (column, row) of the window.
 
     Returns:
-        One polygon per label present, in label order.
+        Per label present, in label order, its rings: ``(n + 1, 2)`` float64 closed rings, the
+        shell first, then the holes.
     """
     sides = _sides(labels)
     if len(sides.key) == 0:
@@ -60,21 +66,16 @@ def trace_polygons(labels: np.ndarray, row0: int = 0) -> list[tuple[int, Polygon
     ring_label = sides.label[order][starts]
     by_label = np.lexsort((-twice_area, ring_label))  # per label, its shell (positive) first
     coords = np.stack([x, y], axis=1).astype(np.float64)
-    polygons: list[tuple[int, Polygon]] = []
-    shell: np.ndarray | None = None
-    holes: list[np.ndarray] = []
+    out: list[tuple[int, list[np.ndarray]]] = []
     current = -1
     for k in by_label.tolist():
         ring_coords = np.concatenate([coords[starts[k] : ends[k]], coords[starts[k] : starts[k] + 1]])
         if ring_label[k] != current:
-            if shell is not None:
-                polygons.append((current, Polygon(shell, holes)))
-            current, shell, holes = int(ring_label[k]), ring_coords, []
+            current = int(ring_label[k])
+            out.append((current, [ring_coords]))
         else:
-            holes.append(ring_coords)
-    if shell is not None:
-        polygons.append((current, Polygon(shell, holes)))
-    return polygons
+            out[-1][1].append(ring_coords)
+    return out
 
 
 def _sides(labels: np.ndarray) -> Sides:

@@ -74,6 +74,20 @@ def affine_wkb(shape: BaseGeometry, transform: tuple[float, float, float, float,
     return bytes(data)
 
 
+def rings_wkb(rings: list[np.ndarray], transform: tuple[float, float, float, float, float, float]) -> bytes:
+    """The WKB of the polygon of ``rings`` (``(n, 2)`` closed, shell first) moved by ``(a, b, c,
+    d, e, f)``, built with numpy without a shapely geometry."""
+    a, b, c, d, e, f = transform
+    parts = [struct.pack("<BII", 1, 3, len(rings))]
+    for ring in rings:
+        x, y = ring[:, 0], ring[:, 1]
+        moved = np.empty(ring.shape, dtype="<f8")
+        moved[:, 0] = a * x + b * y + c
+        moved[:, 1] = d * x + e * y + f
+        parts += [struct.pack("<I", len(ring)), moved.tobytes()]
+    return b"".join(parts)
+
+
 def driver_for(path: str) -> str:
     """The OGR driver that writes ``path``, chosen by its extension.
 

@@ -15,7 +15,7 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from flair_qgis.core.vectorize.labels import components, label_band
 from flair_qgis.core.vectorize.trace import trace_polygons
-from flair_qgis.core.vectorize.writer import affine_wkb
+from flair_qgis.core.vectorize.writer import affine_wkb, rings_wkb
 
 
 def _scipy_labels(values, valid):
@@ -119,9 +119,12 @@ def test_components_equal_scipy():
 
 
 @pytest.mark.parametrize("transform", [(0.2, 0.0, 800000.0, 0.0, -0.2, 6500000.0), (0.3, 0.1, 5.0, 0.05, -0.2, 7.0)])
-def test_affine_wkb_equals_shapely(transform):
+def test_wkb_in_map_coordinates_equals_shapely(transform):
     a, b, c, d, e, f = transform
     polygon = Polygon([(0, 0), (3, 0), (3, 3), (0, 3)], [[(1, 1), (2, 1), (2, 2), (1, 1)]])
     for shape in (polygon, MultiPolygon([polygon])):
         moved = shapely.wkb.loads(affine_wkb(shape, transform))
         assert moved.equals_exact(affine_transform(shape, [a, b, d, e, c, f]), 1e-9)
+    rings = [np.array(polygon.exterior.coords), np.array(polygon.interiors[0].coords)]
+    built = shapely.wkb.loads(rings_wkb(rings, transform))
+    assert built.equals_exact(affine_transform(polygon, [a, b, d, e, c, f]), 1e-9)
