@@ -20,7 +20,7 @@ from .writer import driver_for
 MAX_DISTINCT_VALUES = 10_000
 """More distinct values than this is not a class map (a DEM, an index, an image)."""
 
-DEFAULT_BAND_PX = 4_000_000
+DEFAULT_BAND_PX = 3_000_000
 """Pixels read per band (rows of the whole window's width): bounds the memory of a run."""
 
 

@@ -29,13 +29,13 @@ from ..crs import effective_wkt
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo
 from ..review.areas import row_pixel_areas_m2
-from .bands import Band, band_regions, read_bands
+from .bands import Band, band_regions, compact_ids, read_bands
 from .clean import clean_regions
 from .inputs import MAX_DISTINCT_VALUES, Source, VectorizeRequest, check_request, class_info
 from .labels import count_pairs, edge_counts, label_band, seam_links
 from .regions import Region, Stitcher
 from .simplify import simplify_coverage
-from .writer import Feature, PolygonWriter
+from .writer import Feature, PolygonWriter, affine_wkb, rings_wkb
 
 
 @dataclass(frozen=True)
@@ -96,24 +96,24 @@ class _Run:
             draw_share *= 0.7
         if cleaning:
             final, value_of = self._plan_merges(share=40.0)
-            self._draw(lambda band, ids: final[ids], value_of, start=40.0, share=draw_share)
+            self._draw(final, value_of, start=40.0, share=draw_share)
         else:
             self._draw(None, None, start=0.0, share=draw_share)
         if self.held:
             self._write_simplified()
 
-    def _labelled(self, start: float, share: float) -> Iterator[tuple[Band, np.ndarray, np.ndarray]]:
-        """Each band with its global region ids and the class of each new id."""
+    def _labelled(self, start: float, share: float) -> Iterator[tuple[Band, np.ndarray, int, np.ndarray]]:
+        """Each band with its labels, the offset that makes them global region ids, and the class
+        of each label."""
         offset = 0
         for band in read_bands(self.request, self.source):
             if self.is_canceled():
                 raise Canceled()
             labels, classes = label_band(band.values, band.valid)
             self._check_distinct(classes)
-            ids = np.where(labels > 0, labels.astype(np.int64) + offset, 0)
+            yield band, labels, offset, classes
             offset += len(classes)
-            yield band, ids, classes
-            done = (band.row0 + ids.shape[0]) / self.source.grid.height
+            done = (band.row0 + labels.shape[0]) / self.source.grid.height
             self.on_progress(start + share * done)
 
     def _check_distinct(self, classes: np.ndarray) -> None:
@@ -124,18 +124,32 @@ class _Run:
                 "Give a raster of class values (e.g. the OUTPUT of flair:segment), or classify it first."
             )
 
-    def _draw(self, to_final, value_of: np.ndarray | None, start: float, share: float) -> None:
-        """Polygons band by band; each region is written once closed."""
+    def _draw(self, final: np.ndarray | None, value_of: np.ndarray | None, start: float, share: float) -> None:
+        """Polygons band by band; each region is written once closed.
+
+        Args:
+            final: the final region id of every region id (cleaned); None: uncleaned.
+            value_of: the class of every final region id (cleaned).
+        """
         stitcher = Stitcher()
         previous: tuple[np.ndarray, np.ndarray] | None = None
-        for band, labelled, _ in self._labelled(start, share):
-            ids = to_final(band, labelled) if to_final is not None else labelled
-            if to_final is None and previous is not None:
-                stitcher.join(map(tuple, seam_links(previous[0], ids[0], previous[1], band.values[0]).tolist()))
-            for rid, region in band_regions(band, ids, value_of, self.row_areas).items():
+        for band, labels, offset, classes in self._labelled(start, share):
+            if final is None:  # labels + offset are the ids: no need to renumber the band
+                unique = np.arange(offset, offset + len(classes) + 1)
+                unique[0] = 0
+                local, values = labels, np.concatenate([[0], classes])
+                if previous is not None:
+                    links = seam_links(previous[0], unique[local[0]], previous[1], band.values[0])
+                    stitcher.join(map(tuple, links.tolist()))
+            else:
+                unique, local = compact_ids(final[_global_ids(labels, offset)])
+                values = value_of[unique] if value_of is not None else unique
+            regions = band_regions(band, unique, local, values, self.row_areas, connected=final is None)
+            for rid, region in regions.items():
                 stitcher.add(rid, region)
-            previous = (ids[-1], band.values[-1])
-            for _, region in stitcher.closed(ids[-1]):
+            last = unique[local[-1]]
+            previous = (last, band.values[-1])
+            for _, region in stitcher.closed(last):
                 self._emit(region)
         for _, region in stitcher.close_all():
             self._emit(region)
@@ -145,12 +159,16 @@ class _Run:
         graph = _Graph()
         previous: tuple[np.ndarray, np.ndarray] | None = None
         last_row = self.source.grid.height
-        for band, ids, classes in self._labelled(0.0, share):
+        for band, labels, offset, classes in self._labelled(0.0, share):
+            ids = _global_ids(labels, offset)
             graph.add_band(band, ids, classes, self.row_areas, previous, last_row)
             previous = (ids[-1], band.values[-1])
         return graph.merged(self.request.min_area_m2, self.request.fill_holes_m2)
 
     def _emit(self, region: Region) -> None:
+        if self.request.simplify_m <= 0 and len(region.pieces) == 1:  # one polygon: no shapely needed
+            self._write_wkb(region, rings_wkb(region.pieces[0], self._transform()), region.area_m2)
+            return
         shape = region.geometry()
         if self.request.simplify_m > 0:
             self.held.append((region, shape))
@@ -161,11 +179,18 @@ class _Run:
             self._write(region, part, area)
 
     def _write(self, region: Region, shape_px: BaseGeometry, area_m2: float) -> None:
+        self._write_wkb(region, affine_wkb(shape_px, self._transform()), area_m2)
+
+    def _write_wkb(self, region: Region, wkb: bytes, area_m2: float) -> None:
         info = class_info(self.source.classes, region.value)
         confidence = None
         if self.request.confidence_path and region.confidence_pixels:
             confidence = region.confidence_sum / region.confidence_pixels
-        self.writer.write(Feature(self._to_map(shape_px), region.value, info.name, area_m2, confidence))
+        self.writer.write(Feature(wkb, region.value, info.name, area_m2, confidence))
+
+    def _transform(self) -> tuple[float, float, float, float, float, float]:
+        t = self.source.grid.transform
+        return (t.a, t.b, t.c, t.d, t.e, t.f)
 
     def _write_simplified(self) -> None:
         tolerance_px = self.request.simplify_m / self._pixel_edge_m()
@@ -269,6 +294,11 @@ class _Graph:
             final_of[rid] = into
         value_of = np.concatenate([[0], classes]).astype(np.int64)
         return final_of[region_of], value_of
+
+
+def _global_ids(labels: np.ndarray, offset: int) -> np.ndarray:
+    """A band's labels as region ids of the whole window (0 stays 0)."""
+    return np.where(labels > 0, labels.astype(np.int64) + offset, 0)
 
 
 def _sum_pairs(pairs: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-_FOUR_CONNECTED = np.array([[False, True, False], [True, True, True], [False, True, False]])
-"""Edge neighbours only (``scipy.ndimage.generate_binary_structure(2, 1)``)."""
-
 
 def label_band(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Number the regions of one band.
+
+    All classes in one pass, on runs (stretches of a row of one class, or of nodata): two runs of
+    one class that overlap in consecutive rows are linked, and the linked runs' components are
+    the regions (:func:`components`). An overlap begins where one of its two runs begins, so the
+    links are found at the runs' starts: the work per pixel is finding the runs and writing the
+    labels out.
 
     Args:
         values: ``(rows, cols)`` class values.
@@ -28,20 +31,53 @@ def label_band(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.nd
         class value of each label (``classes[label - 1]``), labels numbered class by class in
         ascending class order, then in raster order inside a class.
     """
-    from scipy import ndimage
+    rows, cols = values.shape
+    change = np.empty(values.shape, dtype=bool)
+    change[:, 0] = True
+    np.not_equal(values[:, 1:], values[:, :-1], out=change[:, 1:])
+    change[:, 1:] |= valid[:, 1:] != valid[:, :-1]
+    starts = np.flatnonzero(change)
+    flat_values, flat_valid = values.ravel(), valid.ravel()
+    run_valid = flat_valid[starts]
+    # Pixel pairs (above, below) at every run start, in the row above and the row below.
+    top = np.concatenate([starts[starts >= cols] - cols, starts[starts < (rows - 1) * cols]])
+    linked = flat_valid[top] & flat_valid[top + cols] & (flat_values[top] == flat_values[top + cols])
+    top = top[linked]
+    upper = np.searchsorted(starts, top, side="right") - 1
+    lower = np.searchsorted(starts, top + cols, side="right") - 1
+    root = components(len(starts), upper, lower)
+    # Regions numbered by class, then by their first run (the root is the smallest run).
+    roots = np.flatnonzero((root == np.arange(len(starts))) & run_valid)
+    run_class = flat_values[starts].astype(np.int64)
+    order = roots[np.argsort(run_class[roots], kind="stable")]
+    label_of_root = np.zeros(len(starts), dtype=np.int32)
+    label_of_root[order] = np.arange(1, len(order) + 1, dtype=np.int32)
+    run_label = np.where(run_valid, label_of_root[root], 0).astype(np.int32)
+    lengths = np.diff(np.append(starts, rows * cols))
+    labels = np.repeat(run_label, lengths).reshape(rows, cols)
+    return labels, run_class[order]
 
-    labels = np.zeros(values.shape, dtype=np.int32)
-    classes: list[np.ndarray] = []
-    count = 0
-    present = np.unique(values[valid])
-    for value in present.tolist():
-        component, found = ndimage.label((values == value) & valid, structure=_FOUR_CONNECTED)
-        if found:
-            inside = component > 0
-            labels[inside] = component[inside] + count
-            classes.append(np.full(found, value, dtype=np.int64))
-            count += found
-    return labels, (np.concatenate(classes) if classes else np.zeros(0, dtype=np.int64))
+
+def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest node of each node's connected component, for ``n`` nodes and edges ``a - b``.
+
+    Hooking and pointer jumping in numpy: each round points every root at the smallest root
+    linked to its tree, then flattens the trees; a few rounds for any graph.
+    """
+    parent = np.arange(n)
+    while True:
+        ra, rb = parent[a], parent[b]
+        apart = ra != rb
+        if not apart.any():
+            return parent
+        ra, rb = ra[apart], rb[apart]
+        np.minimum.at(parent, np.maximum(ra, rb), np.minimum(ra, rb))
+        while True:
+            grand = parent[parent]
+            if np.array_equal(grand, parent):
+                break
+            parent = grand
+        a, b = a[apart], b[apart]
 
 
 def seam_links(upper: np.ndarray, lower: np.ndarray, upper_values: np.ndarray, lower_values: np.ndarray) -> np.ndarray:

@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import tempfile
 from dataclasses import dataclass
+
+import numpy as np
+from shapely.affinity import affine_transform
+from shapely.geometry.base import BaseGeometry
 
 from ..atomic import make_world_readable
 from ..errors import InputError
@@ -33,13 +38,54 @@ DRIVERS = {
 
 @dataclass(frozen=True)
 class Feature:
-    """One polygon of the layer; ``geometry`` in map coordinates (shapely)."""
+    """One polygon of the layer; ``wkb``: its geometry in map coordinates."""
 
-    geometry: object
+    wkb: bytes
     value: int
     name: str
     area_m2: float
     confidence: float | None
+
+
+def affine_wkb(shape: BaseGeometry, transform: tuple[float, float, float, float, float, float]) -> bytes:
+    """The WKB of a polygon moved by ``(a, b, c, d, e, f)``: ``(x, y) -> (a x + b y + c, d x + e y + f)``.
+
+    The coordinates are changed in the WKB itself, with numpy: shapely 1.8's ``affine_transform``
+    and its coordinate arrays loop over vertices in Python.
+    """
+    data = bytearray(shape.wkb)
+    order = "<" if data[0] == 1 else ">"
+    kind, rings = struct.unpack_from(order + "II", data, 1)
+    if kind != 3:  # not a 2D polygon
+        a, b, c, d, e, f = transform
+        return affine_transform(shape, [a, b, d, e, c, f]).wkb
+    a, b, c, d, e, f = transform
+    matrix, scale, shift = np.array([[a, d], [b, e]]), np.array([a, e]), np.array([c, f])
+    offset = 9
+    for _ in range(rings):
+        (count,) = struct.unpack_from(order + "I", data, offset)
+        xy = np.frombuffer(data, dtype=order + "f8", count=2 * count, offset=offset + 4).reshape(count, 2)
+        if b == 0 and d == 0:  # north-up: scale and shift in place
+            xy *= scale
+            xy += shift
+        else:
+            xy[:] = xy @ matrix + shift
+        offset += 4 + 16 * count
+    return bytes(data)
+
+
+def rings_wkb(rings: list[np.ndarray], transform: tuple[float, float, float, float, float, float]) -> bytes:
+    """The WKB of the polygon of ``rings`` (``(n, 2)`` closed, shell first) moved by ``(a, b, c,
+    d, e, f)``, built with numpy without a shapely geometry."""
+    a, b, c, d, e, f = transform
+    parts = [struct.pack("<BII", 1, 3, len(rings))]
+    for ring in rings:
+        x, y = ring[:, 0], ring[:, 1]
+        moved = np.empty(ring.shape, dtype="<f8")
+        moved[:, 0] = a * x + b * y + c
+        moved[:, 1] = d * x + e * y + f
+        parts += [struct.pack("<I", len(ring)), moved.tobytes()]
+    return b"".join(parts)
 
 
 def driver_for(path: str) -> str:
@@ -102,14 +148,15 @@ class PolygonWriter:
         from osgeo import ogr
 
         out = ogr.Feature(self._definition)
-        out.SetGeometryDirectly(ogr.CreateGeometryFromWkb(feature.geometry.wkb))  # type: ignore[attr-defined]
-        out.SetField("class", int(feature.value))
-        out.SetField("name", feature.name)
-        out.SetField("area_m2", float(feature.area_m2))
+        out.SetGeometryDirectly(ogr.CreateGeometryFromWkb(feature.wkb))
+        # By index: a field looked up by name costs more than writing it.
+        out.SetField(0, int(feature.value))
+        out.SetField(1, feature.name)
+        out.SetField(2, float(feature.area_m2))
         if feature.confidence is not None:
-            out.SetField("confidence", float(feature.confidence))
-        for field, text in self._constants.items():
-            out.SetField(field, text)
+            out.SetField(3, float(feature.confidence))
+        for index, text in enumerate(self._constants.values(), start=4):
+            out.SetField(index, text)
         self._layer.CreateFeature(out)
         self.count += 1
 

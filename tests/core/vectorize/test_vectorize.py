@@ -16,11 +16,11 @@ from shapely.geometry.polygon import orient
 from vector_helpers import overlap_area, rasterized, read_polygons, same_polygons, union_area
 
 from flair_qgis.core.errors import Canceled, InputError
-from flair_qgis.core.vectorize.bands import polygonize
 from flair_qgis.core.vectorize.inputs import VectorizeRequest
 from flair_qgis.core.vectorize.job import vectorize
 from flair_qgis.core.vectorize.labels import label_band
 from flair_qgis.core.vectorize.simplify import simplify_coverage
+from flair_qgis.core.vectorize.trace import trace_polygons
 
 PATCH = "024577"
 PIXEL_M2 = 0.2 * 0.2
@@ -166,7 +166,7 @@ def test_simplification_does_not_depend_on_how_rings_are_traced(mask_path):
     seam is traced anew: the simplified coverage must be the same whichever way."""
     _, values = mask_path
     labels, _ = label_band(values, values > 0)
-    shapes = [shape for _, shape in polygonize(labels, 0)]
+    shapes = [shape for _, shape in trace_polygons(labels, 0)]
     once = simplify_coverage(shapes, 3.0)
     again = simplify_coverage([_retraced(shape) for shape in shapes], 3.0)
     assert sum(shape is not None for shape in once) > 20
