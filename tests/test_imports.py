@@ -298,7 +298,7 @@ print("OK")
 
 
 def test_scipy_imported_only_inside_functions_and_installed_by_setup():
-    """scipy: needed by polygon output only (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')."""
+    """scipy: needed by the merges of polygon cleaning only (MIN_AREA_M2, FILL_HOLES_M2)."""
     assert "scipy" in third_party_imports()  # the scan finds the lazy imports
     assert not _module_level_imports("scipy"), _module_level_imports("scipy")
     assert "scipy" not in deps.REQUIRED_MODULES  # the plugin-load check does not ask for it
@@ -307,8 +307,9 @@ def test_scipy_imported_only_inside_functions_and_installed_by_setup():
 
 
 def test_plugin_loads_and_segments_without_scipy(tmp_path):
-    """With scipy unimportable the provider loads and flair:segment runs; flair:vectorize, OUTPUT_VECTOR
-    and the dock's 'Also as polygons' are refused before any run, saying what to install."""
+    """With scipy unimportable the provider loads, flair:segment runs and writes exact polygons
+    (OUTPUT_VECTOR, flair:vectorize); merging (MIN_AREA_M2, FILL_HOLES_M2, the dock's 'Merge under')
+    is refused before any run, saying what to install."""
     from toy_models import conv_model
 
     model = conv_model(tmp_path / "m.onnx", np.eye(3, dtype=np.float32).reshape(3, 3, 1, 1))
@@ -339,10 +340,15 @@ with rasterio.open(out + "/classes.tif") as src:
 from flair_qgis.adapters.deps import DependencyError, vectorize_dependency_error
 message = vectorize_dependency_error()
 assert message and "scipy" in message and "sudo apt install python3-scipy" in message, message
-assert "pip install" in message and "flair:vectorize" in message, message
+assert "pip install" in message and "MIN_AREA_M2" in message, message
+exact = processing.run("flair:vectorize", {{"PREDICTION": out + "/classes.tif", "OUTPUT": out + "/exact.gpkg"}})
+assert exact["POLYGONS"] > 0
+processing.run("flair:segment", {{**params, "OUTPUT": out + "/withpolygons.tif", "OUTPUT_VECTOR": out + "/seg.gpkg",
+                                  "SIMPLIFY_M": 1.0}})
+assert os.path.getsize(out + "/seg.gpkg") > 0
 refusals = [
-    ("flair:segment", {{**params, "OUTPUT": out + "/again.tif", "OUTPUT_VECTOR": out + "/p.gpkg"}}),
-    ("flair:vectorize", {{"PREDICTION": out + "/classes.tif", "OUTPUT": out + "/v.gpkg"}}),
+    ("flair:segment", {{**params, "OUTPUT": out + "/again.tif", "OUTPUT_VECTOR": out + "/p.gpkg", "MIN_AREA_M2": 10}}),
+    ("flair:vectorize", {{"PREDICTION": out + "/classes.tif", "OUTPUT": out + "/v.gpkg", "FILL_HOLES_M2": 5}}),
 ]
 class Feedback(QgsProcessingFeedback):
     def __init__(self):
@@ -364,13 +370,15 @@ from flair_qgis.core.segment.model import read_model_info
 from flair_qgis.core.vectorize.segment_output import PolygonOutput
 layer = QgsRasterLayer(image, "in")
 QgsProject.instance().addMapLayer(layer)
-request = RunRequest(model, layer.id(), output_path=out + "/dock.tif", polygons=PolygonOutput())
+prepare_segment(RunRequest(model, layer.id(), output_path=out + "/exact.tif", polygons=PolygonOutput()),
+                read_model_info(model))  # exact polygons: accepted
+request = RunRequest(model, layer.id(), output_path=out + "/dock.tif", polygons=PolygonOutput(min_area_m2=10))
 try:
     prepare_segment(request, read_model_info(model))
 except DependencyError as err:
     assert str(err) == message, str(err)
 else:
-    raise AssertionError("'Also as polygons' was accepted without scipy")
+    raise AssertionError("'Merge under' was accepted without scipy")
 assert not os.path.exists(out + "/dock.tif")
 assert sys.modules["scipy"] is None
 print("OK")

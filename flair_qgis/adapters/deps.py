@@ -125,13 +125,14 @@ a QGIS where the plugin was installed from a ZIP gets it with the command the er
 QUANTIZE_MODULES = ("onnx", "onnxruntime.quantization")
 
 VECTORIZE = (Requirement("scipy", "python3-scipy", "scipy", "python3-scipy"),)
-"""Only for polygon output (``flair:vectorize``, ``flair:segment``'s ``OUTPUT_VECTOR``, the dock's
-"Also as polygons"): :mod:`flair_qgis.core.vectorize` labels regions with ``scipy.ndimage`` and joins
-them with ``scipy.sparse.csgraph``, imported inside the functions that do it. The plugin loads and
-segments without scipy; :func:`require_vectorize` names it only when polygons are asked for.
+"""Only for merging polygons (``MIN_AREA_M2`` and ``FILL_HOLES_M2`` of ``flair:vectorize`` and
+``OUTPUT_VECTOR``, the dock's "Merge under" and "Fill holes under"): :mod:`flair_qgis.core.vectorize`
+joins the region graph with ``scipy.sparse.csgraph``, imported inside the function that does it.
+Exact polygons are labelled and traced with numpy alone. The plugin loads, segments and writes
+exact polygons without scipy; :func:`require_vectorize` names it only when a merge is asked for.
 ``scripts/setup.sh`` installs it (python3-scipy), so the tests run."""
 
-VECTORIZE_MODULES = ("scipy.ndimage", "scipy.sparse.csgraph")
+VECTORIZE_MODULES = ("scipy.sparse.csgraph",)
 
 
 def optional_dependency_error(feature: str, modules: Sequence[str], install: str) -> str | None:
@@ -175,16 +176,21 @@ def vectorize_dependency_error(platform: str | None = None) -> str | None:
         advice=platform_advice([VECTORIZE[0].module], platform, requirements=VECTORIZE),
         command=install_command_text(VECTORIZE[0].pip),
     )
-    feature = tr("Writing polygons (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')")
+    feature = tr("Merging polygons (MIN_AREA_M2, FILL_HOLES_M2; 'Merge under', 'Fill holes under')")
     return optional_dependency_error(feature, VECTORIZE_MODULES, install)
 
 
-def require_vectorize() -> None:
-    """Refuse polygon output where scipy is missing (before any run starts).
+def require_vectorize(min_area_m2: float, fill_holes_m2: float) -> None:
+    """Refuse merging regions where scipy is missing (before any run starts).
+
+    Exact polygons and ``SIMPLIFY_M`` need no scipy: only the merges of ``MIN_AREA_M2`` and
+    ``FILL_HOLES_M2`` join the region graph with ``scipy.sparse.csgraph``.
 
     Raises:
         DependencyError: its text says what to install.
     """
+    if min_area_m2 <= 0 and fill_holes_m2 <= 0:
+        return
     missing = vectorize_dependency_error()
     if missing:
         raise DependencyError(missing)

@@ -300,5 +300,5 @@ def _polygons(request: RunRequest, plan: SegmentPlan) -> PolygonOutput | None:
     """The run's polygons with their path, or None."""
     if request.polygons is None:
         return None
-    require_vectorize()
+    require_vectorize(request.polygons.min_area_m2, request.polygons.fill_holes_m2)
     return run_polygons(request.polygons, plan)

@@ -1814,8 +1814,8 @@ Ou installez scipy dans le dossier de l'extension avec :
     </message>
     <message>
         <location filename="../adapters/deps.py" line="1" />
-        <source>Writing polygons (flair:vectorize, OUTPUT_VECTOR, 'Also as polygons')</source>
-        <translation>L'écriture des polygones (flair:vectorize, OUTPUT_VECTOR, « Aussi en polygones »)</translation>
+        <source>Merging polygons (MIN_AREA_M2, FILL_HOLES_M2; 'Merge under', 'Fill holes under')</source>
+        <translation>La fusion des polygones (MIN_AREA_M2, FILL_HOLES_M2 ; « Fusionner sous », « Combler les trous sous »)</translation>
     </message>
     <message>
         <source>Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.</source>

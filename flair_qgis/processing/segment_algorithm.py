@@ -243,9 +243,10 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.polygons = None
         self.vector_styler = None
         if path:
-            # A missing scipy or an unknown format is refused before the model runs.
-            require_vectorize()
-            self.polygons = run_polygons(PolygonOutput(path, **cleaning(self, parameters, context)), self.plan)
+            # A missing scipy (merges only) or an unknown format is refused before the model runs.
+            output = PolygonOutput(path, **cleaning(self, parameters, context))
+            require_vectorize(output.min_area_m2, output.fill_holes_m2)
+            self.polygons = run_polygons(output, self.plan)
             classes = self.plan.heads.primary.classes
             self.vector_styler = style_on_load(context, path, tuple(classes))
 

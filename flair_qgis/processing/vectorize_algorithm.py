@@ -75,7 +75,6 @@ class VectorizeAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("POLYGONS", tr("Polygons written")))
 
     def capture(self, parameters: dict[str, Any], context: QgsProcessingContext) -> None:
-        require_vectorize()
         layer = self.parameterAsRasterLayer(parameters, self.PREDICTION, context)
         if layer is None:
             raise InputError(tr("PREDICTION is missing: choose a class-map raster."))
@@ -93,6 +92,7 @@ class VectorizeAlgorithm(FlairAlgorithm):
             classes=parse_classes(self.parameterAsString(parameters, self.CLASSES, context)),
             **cleaning(self, parameters, context),
         )
+        require_vectorize(self.request.min_area_m2, self.request.fill_holes_m2)
         source = check_request(self.request)
         self.styler = style_on_load(context, self.request.output_path, source.classes)
 

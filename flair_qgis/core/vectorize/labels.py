@@ -4,8 +4,7 @@ A region is a 4-connected set of valid pixels of one class value: two pixels tha
 corner are in two regions (``gdal_polygonize``'s default, and what keeps every polygon simple).
 A band is a run of whole rows; its labels are numbered from 1 (0 = no region: nodata, a class left
 out, or outside the window). Everything here works on ``(rows, cols)`` arrays and returns arrays.
-scipy is imported where regions are labelled, not at import: the plugin loads and segments without
-it (``flair_qgis.adapters.deps.VECTORIZE``).
+Labelling is numpy only: scipy is needed by the merges of cleaning alone (``flair_qgis.adapters.deps.VECTORIZE``).
 """
 
 from __future__ import annotations
