@@ -288,7 +288,7 @@ class _Stitcher:
             if isinstance(part, Polygon) and not part.is_empty:
                 part_area = area if len(parts) == 1 else area * part.area / shape.area
                 mapped = affine_transform(part, self.to_map)
-                self.writer.write(Feature(mapped, head.value, head.name, part_area, confidence))
+                self.writer.write(Feature(mapped.wkb, head.value, head.name, part_area, confidence))
 
 
 class _ChunkSeams:
