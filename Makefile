@@ -41,7 +41,7 @@ package:
 lint: setup
 	$(VENV)/bin/ruff check flair_qgis tests scripts bench tools
 	$(VENV)/bin/ruff format --check flair_qgis tests scripts bench tools
-	$(VENV)/bin/mypy flair_qgis/core
+	$(VENV)/bin/mypy flair_qgis/core flair_qgis/scale
 	$(PY) -m pytest -q -p no:cacheprovider tests/test_qt_names.py
 
 # Clean Debian 12, 13 and testing (forky) roots (debootstrap, cached in build/fresh-check or $$FRESH_CHECK_CACHE)
