@@ -4,9 +4,10 @@ onnxruntime's INT8 convolutions and matrix products gain most with dot-product i
 AVX-512 VNNI or AVX-VNNI on x86 (``avx512_vnni``, ``avx_vnni`` in ``/proc/cpuinfo``), the dot
 product extensions on ARM (``asimddp``, ``i8mm``). Without them, an x86 CPU with AVX2 (or
 AVX-512BW) still has onnxruntime's u8s8 integer kernels, which multiply-add through 16-bit
-intermediates: slower than VNNI, but still typically faster than FP32 (2.3x on this project's
-AMD EPYC with AVX2 and no VNNI, U-Net/ResNet-34). Only a CPU with none of these (SSE-only x86,
-ARM without the dot product) can expect little gain.
+intermediates: slower than VNNI, but still typically faster than FP32 (1.7x to 1.9x for
+onnxruntime alone on this project's AMD EPYC with AVX2 and no VNNI, U-Net/ResNet-34, every
+convolution in INT8; docs/int8.md). Only a CPU with none of these (SSE-only x86, ARM without the
+dot product) can expect little gain.
 """
 
 from __future__ import annotations

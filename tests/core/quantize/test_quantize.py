@@ -184,7 +184,7 @@ def test_dynamic_method_keeps_metadata_and_validates(toy, tmp_path):
     [
         ("flags : fpu sse avx2 avx512f avx512_vnni", True, ("avx512_vnni",), "INT8: VNNI (avx512_vnni)"),
         ("flags : fpu sse avx2 avx_vnni", True, ("avx_vnni",), "INT8: VNNI (avx_vnni)"),
-        # This project's AMD EPYC: AVX2, no VNNI; INT8 ran 2.3x faster than FP32 there.
+        # This project's AMD EPYC: AVX2, no VNNI; INT8 ran 1.7x to 1.9x faster than FP32 there (docs/int8.md).
         ("flags : fpu sse avx2 fma", False, (), SLOWER_PATH_MESSAGE.format(isa="AVX2")),
         ("flags : fpu sse avx2 avx512f avx512bw", False, (), SLOWER_PATH_MESSAGE.format(isa="AVX-512BW")),
         ("flags : fpu sse sse4_2 avx", False, (), LITTLE_GAIN_MESSAGE),
