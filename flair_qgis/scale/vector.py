@@ -21,23 +21,21 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import numpy as np
 from affine import Affine
-from shapely.affinity import affine_transform
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import transform as transform_coords
-from shapely.ops import unary_union
-from shapely.validation import make_valid
 
 from ..core.atomic import check_output_path
 from ..core.errors import Canceled, InputError
 from ..core.vectorize.inputs import VectorizeRequest, check_request
 from ..core.vectorize.job import vectorize
-from ..core.vectorize.writer import LAYER_NAME, Feature, PolygonWriter, driver_for
+from ..core.vectorize.regions import Region, Stitcher
+from ..core.vectorize.writer import LAYER_NAME, Feature, PolygonWriter, affine_wkb, driver_for, rings_wkb
 from .chunks import Chunk
 from .plan import ScaleJob
 
@@ -142,54 +140,6 @@ def publish_vectors(
         raise OSError(errno.EIO, str(err).splitlines()[0] if str(err) else "write failed", options.path) from err
 
 
-@dataclass
-class _Piece:
-    """A chunk polygon waiting to be dissolved with its neighbours across chunk edges."""
-
-    value: int
-    name: str
-    area_m2: float
-    shape_px: BaseGeometry
-    confidence_sum: float = 0.0
-    confidence_area_m2: float = 0.0
-
-
-@dataclass
-class _Groups:
-    """Union-find over piece ids; each root keeps its ids until the group is closed and forgotten."""
-
-    parent: dict[int, int] = field(default_factory=dict)
-    members: dict[int, list[int]] = field(default_factory=dict)
-    pieces: dict[int, _Piece] = field(default_factory=dict)
-
-    def add(self, pid: int, piece: _Piece) -> None:
-        self.members[pid] = [pid]
-        self.pieces[pid] = piece
-
-    def find(self, pid: int) -> int:
-        while pid in self.parent:
-            pid = self.parent[pid]
-        return pid
-
-    def join(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            keep, gone = min(ra, rb), max(ra, rb)
-            self.parent[gone] = keep
-            self.members[keep].extend(self.members.pop(gone))
-
-    def pop_closed(self, frontier: np.ndarray) -> list[list[_Piece]]:
-        """Hand out (and forget) the groups none of whose pieces is in ``frontier`` (ids on the seam below)."""
-        still_open = {self.find(int(pid)) for pid in np.unique(frontier[frontier > 0]).tolist()}
-        out = []
-        for root in sorted(r for r in self.members if r not in still_open):
-            ids = self.members.pop(root)
-            out.append([self.pieces.pop(pid) for pid in ids])
-            for pid in ids:
-                self.parent.pop(pid, None)
-        return out
-
-
 def _stitch(job: ScaleJob, mosaic_path: str, output: str, is_canceled: Callable[[], bool]) -> VectorResult:
     """The chunks' polygon layers as one layer, regions cut by chunk edges dissolved."""
     source = check_request(VectorizeRequest(mosaic_path, output))
@@ -215,7 +165,7 @@ def _stitch(job: ScaleJob, mosaic_path: str, output: str, is_canceled: Callable[
 def _first_chunk_model(job: ScaleJob) -> str:
     """The ``model`` field the chunk layers carry (the mosaic VRT has no model tags)."""
     for chunk in job.chunks():
-        for _, _, model in _read_layer(chunk_vector_path(job, chunk), Affine.identity(), limit=1):
+        for _, _, _, model in _read_layer(chunk_vector_path(job, chunk), Affine.identity(), limit=1):
             return model
     return ""
 
@@ -226,9 +176,10 @@ class _Stitcher:
     def __init__(self, job: ScaleJob, writer: PolygonWriter, map_transform: Affine) -> None:
         self.job, self.writer = job, writer
         t = map_transform
-        self.to_map = [t.a, t.b, t.d, t.e, t.c, t.f]
+        self.to_map = (t.a, t.b, t.c, t.d, t.e, t.f)
         self.to_px = ~job.grid.transform
-        self.groups = _Groups()
+        self.regions = Stitcher()  # the core's union-find over the pieces that chunk edges cut
+        self.names: dict[int, str] = {}
         self.next_id = 1
         self.above = np.zeros(0, dtype=np.int64)  # piece ids along the seam below the last row read
 
@@ -243,9 +194,10 @@ class _Stitcher:
         for chunk in chunks:
             seams = _ChunkSeams(chunk, first.row > 0, not last, chunk.col > 0, chunk is not chunks[-1])
             seams.bind(below, bottom, left_of, right_of, width)
-            for shape_px, piece, _ in _read_layer(chunk_vector_path(self.job, chunk), self.to_px):
+            for shape_px, piece, name, _ in _read_layer(chunk_vector_path(self.job, chunk), self.to_px):
+                self.names[piece.value] = name
                 if not seams.touched_by(shape_px):
-                    self._write([piece])
+                    self._write(piece)
                     continue
                 pid = self._hold(piece)
                 seams.mark(shape_px, pid)
@@ -254,12 +206,12 @@ class _Stitcher:
         if first.row > 0:
             self._join(self.above, below)
         self.above = bottom
-        for group in self.groups.pop_closed(bottom):
-            self._write(group)
+        for _, region in self.regions.closed(bottom):
+            self._write(region)
 
-    def _hold(self, piece: _Piece) -> int:
+    def _hold(self, piece: Region) -> int:
         pid, self.next_id = self.next_id, self.next_id + 1
-        self.groups.add(pid, piece)
+        self.regions.add(pid, piece)
         return pid
 
     def _join(self, one: np.ndarray, other: np.ndarray) -> None:
@@ -268,27 +220,24 @@ class _Stitcher:
         if not touching.any():
             return
         pairs = np.unique(np.stack([one[touching], other[touching]], axis=1), axis=0)
+        regions = self.regions
         for a, b in pairs.tolist():
-            if self.groups.pieces[a].value == self.groups.pieces[b].value:
-                self.groups.join(a, b)
+            if regions.open[regions.find(a)].value == regions.open[regions.find(b)].value:
+                regions.join([(a, b)])
 
-    def _write(self, pieces: list[_Piece]) -> None:
-        head = pieces[0]
-        if len(pieces) == 1:
-            shape = head.shape_px
-        else:
-            shape = unary_union([p.shape_px for p in pieces]).simplify(0)  # drops vertices left on the seams
-            if not shape.is_valid:
-                shape = make_valid(shape)
-        area = sum(p.area_m2 for p in pieces)
-        weight = sum(p.confidence_area_m2 for p in pieces)
-        confidence = sum(p.confidence_sum for p in pieces) / weight if weight > 0 else None
+    def _write(self, region: Region) -> None:
+        """Write a region whole (its pieces dissolved as the core does), in map coordinates."""
+        name = self.names[region.value]
+        confidence = region.confidence_sum / region.confidence_pixels if region.confidence_pixels else None
+        if len(region.pieces) == 1:  # not cut by a chunk edge: its rings as read
+            wkb = rings_wkb(region.pieces[0], self.to_map)
+            self.writer.write(Feature(wkb, region.value, name, region.area_m2, confidence))
+            return
+        shape = region.geometry()
         parts = list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape]
         for part in parts:
-            if isinstance(part, Polygon) and not part.is_empty:
-                part_area = area if len(parts) == 1 else area * part.area / shape.area
-                mapped = affine_transform(part, self.to_map)
-                self.writer.write(Feature(mapped.wkb, head.value, head.name, part_area, confidence))
+            area = region.area_m2 if len(parts) == 1 else region.area_m2 * part.area / shape.area
+            self.writer.write(Feature(affine_wkb(part, self.to_map), region.value, name, area, confidence))
 
 
 class _ChunkSeams:
@@ -343,8 +292,9 @@ def _runs_on(shape_px: BaseGeometry, axis: int, at: int) -> Iterator[tuple[int, 
             yield int(min(a, b)), int(max(a, b))
 
 
-def _read_layer(path: str, to_px: Affine, limit: int | None = None) -> Iterator[tuple[BaseGeometry, _Piece, str]]:
-    """The polygons of a chunk layer in whole-grid pixel coordinates (rounded: pixel corners).
+def _read_layer(path: str, to_px: Affine, limit: int | None = None) -> Iterator[tuple[BaseGeometry, Region, str, str]]:
+    """The polygons of a chunk layer in whole-grid pixel coordinates (rounded: pixel corners):
+    ``(polygon, region, class name, model)``; the region's confidence weighs its pixels, as the core's.
 
     Raises:
         InputError: the chunk layer cannot be read (delete it and run again to redo it).
@@ -367,9 +317,10 @@ def _read_layer(path: str, to_px: Affine, limit: int | None = None) -> Iterator[
         if limit is not None and count >= limit:
             return
         shape = transform_coords(to_pixels, shapely.wkb.loads(bytes(feature.GetGeometryRef().ExportToWkb())))
-        area = feature.GetField("area_m2")
+        rings = [np.asarray(shape.exterior.coords), *(np.asarray(hole.coords) for hole in shape.interiors)]
+        pixels = round(shape.area)
+        piece = Region(int(feature.GetField("class")), pixels, feature.GetField("area_m2"), pieces=[rings])
         confidence = feature.GetField("confidence")
-        piece = _Piece(int(feature.GetField("class")), feature.GetField("name") or "", area, shape)
         if confidence is not None:
-            piece.confidence_sum, piece.confidence_area_m2 = confidence * area, area
-        yield shape, piece, feature.GetField("model") or ""
+            piece.confidence_sum, piece.confidence_pixels = confidence * pixels, pixels
+        yield shape, piece, feature.GetField("name") or "", feature.GetField("model") or ""
