@@ -29,16 +29,24 @@ def data_folder(kind: str = "reviews") -> str:
     return folder
 
 
+def saved_project_folder() -> str | None:
+    """The folder of the saved project, or None while it is unsaved (or saved where QGIS deletes it)."""
+    project_file = QgsProject.instance().absoluteFilePath()
+    if project_file and not is_temporary(project_file):
+        return os.path.dirname(project_file)
+    return None
+
+
 def default_run_folder() -> str:
     """Where a dock run writes the files the user named no folder for (created if needed):
     ``flair_outputs`` beside the saved project, else the plugin's ``outputs`` folder in the QGIS
     profile; never QGIS's temporary folder, which QGIS deletes when it quits."""
-    project_file = QgsProject.instance().absoluteFilePath()
-    if project_file and not is_temporary(project_file):
-        folder = os.path.join(os.path.dirname(project_file), "flair_outputs")
-        os.makedirs(folder, exist_ok=True)
-        return folder
-    return data_folder("outputs")
+    project_folder = saved_project_folder()
+    if project_folder is None:
+        return data_folder("outputs")
+    folder = os.path.join(project_folder, "flair_outputs")
+    os.makedirs(folder, exist_ok=True)
+    return folder
 
 
 def temporary_folders() -> list[str]:
@@ -61,11 +69,9 @@ def _stem(class_map_name: str) -> str:
 def default_review_path(class_map_name: str) -> str:
     """A review file that does not exist yet: ``<project>_<class map>_review.gpkg`` beside the
     saved project, else in :func:`data_folder`; ``_2``, ``_3``… when the name is taken."""
-    project = QgsProject.instance()
-    project_file = project.absoluteFilePath()
-    if project_file and not is_temporary(project_file):
-        folder = os.path.dirname(project_file)
-        stem = f"{_stem(project.baseName())}_{_stem(class_map_name)}_review"
+    folder = saved_project_folder()
+    if folder is not None:
+        stem = f"{_stem(QgsProject.instance().baseName())}_{_stem(class_map_name)}_review"
     else:
         folder = data_folder()
         stem = f"{_stem(class_map_name)}_review"
