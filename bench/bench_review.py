@@ -80,7 +80,7 @@ def bench_tab(path: Path, folder: Path, items: int) -> None:
     from qgis.PyQt.QtWidgets import QMainWindow
 
     from flair_qgis.core.review.create import SampleRequest, create_review
-    from flair_qgis.gui.review_panel import ReviewPanel
+    from flair_qgis.gui.review.review_panel import ReviewPanel
 
     review = folder / f"tab{items}.gpkg"
     create_review(SampleRequest(str(path), str(review), design="stratified", samples=items, min_per_class=5,

@@ -16,7 +16,7 @@ def start() -> None:
 
         from flair_qgis.core.review.session import ReviewSession
         from flair_qgis.core.review.store import ReviewStore
-        from flair_qgis.gui.review_panel import ReviewPanel
+        from flair_qgis.gui.review.review_panel import ReviewPanel
 
         loadPlugin("flair_qgis")
         startPlugin("flair_qgis")

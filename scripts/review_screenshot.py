@@ -27,7 +27,7 @@ def start() -> None:
         plugin.show_dock(True)
         dock = plugin.dock
         dock.tabs.setCurrentIndex(dock.tabs.count() - 1)
-        from flair_qgis.gui.review_panel import ReviewPanel
+        from flair_qgis.gui.review.review_panel import ReviewPanel
 
         panel = dock.findChild(ReviewPanel)
         box = panel.create_box

@@ -116,7 +116,7 @@ def score_and_wait(
 
 def show_review_tab(plugin, canvas, labels_path):
     """The dock's Review tab in front, the labels raster loaded and the canvas shown: the panel."""
-    from flair_qgis.gui.review_panel import ReviewPanel
+    from flair_qgis.gui.review.review_panel import ReviewPanel
 
     add_raster(labels_path)
     plugin.dock.tabs.setCurrentIndex(plugin.dock.tabs.count() - 1)

@@ -44,7 +44,7 @@ def start():
     plugin = FlairPlugin(iface)
     plugin.initGui()
     plugin.show_dock(True)
-    from flair_qgis.gui.review_panel import ReviewPanel
+    from flair_qgis.gui.review.review_panel import ReviewPanel
 
     panel = plugin.dock.findChild(ReviewPanel)
     return app, iface, plugin, panel

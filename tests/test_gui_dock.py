@@ -37,7 +37,7 @@ from qgis.PyQt.QtCore import QSize, Qt
 from qgis.PyQt.QtGui import QColor
 
 from flair_qgis.adapters import settings
-from flair_qgis.adapters.segment_request import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
+from flair_qgis.core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
 
 
 def new_result_layers(before: set[str]) -> list[QgsRasterLayer]:

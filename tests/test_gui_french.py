@@ -20,7 +20,7 @@ from review_data import demo_prediction
 from test_i18n import french_qgis  # noqa: F401 - the fr_FR profile fixture
 
 from flair_qgis.core.review.create import SampleRequest, create_review
-from flair_qgis.gui.review_panel import ReviewPanel
+from flair_qgis.gui.review.review_panel import ReviewPanel
 
 TESTS = Path(__file__).resolve().parent
 ENGLISH = re.compile(
@@ -318,7 +318,7 @@ def test_demo_model_card_and_run_group_read_in_french(french_qgis, plugin, qtbot
     from layout_helpers import legend_texts, top_nodes
 
     from flair_qgis.adapters.layer_tree import extent_text
-    from flair_qgis.adapters.segment_request import EXTENT_LAYER
+    from flair_qgis.core.vocabulary import EXTENT_LAYER
 
     dock = plugin.dock  # a first start: on the bundled demo model
     card = dock.model_card.summary.text()

@@ -16,8 +16,8 @@ from layout_helpers import (
 from qgis.core import Qgis, QgsGeometry, QgsLayerTreeGroup, QgsPalettedRasterRenderer, QgsProject
 from qgis.PyQt.QtCore import Qt
 
-from flair_qgis.adapters.segment_request import EXTENT_LAYER
 from flair_qgis.core.nomenclature import FLAIR1_CLASSES
+from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 
 def _score(qa, qtbot, reference, field=""):
@@ -261,7 +261,7 @@ def test_two_hundred_suspicious_rows_are_measured_once(qgis_canvas, qtbot):
     import geopandas as gpd
     from shapely.geometry import box
 
-    from flair_qgis.gui.qa_suspicious import SuspiciousTable
+    from flair_qgis.gui.evaluate.qa_suspicious import SuspiciousTable
 
     class CountingTable(SuspiciousTable):
         measured = 0

@@ -21,7 +21,7 @@ from qgis.core import (
 from rasters import random_image, read, write_raster
 from test_segment_multi import expected_vegetation_index, fusion_model, three_head_model
 
-from flair_qgis.adapters.segment_request import EXTENT_LAYER
+from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 ORIGIN = (650000.0, 6860000.0)
 
@@ -293,7 +293,7 @@ def test_selected_polygons_mask_every_head(plugin, qtbot, tmp_path):
     from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsVectorLayer
     from shapely.geometry import Point, Polygon
 
-    from flair_qgis.adapters.segment_request import EXTENT_POLYGONS
+    from flair_qgis.core.vocabulary import EXTENT_POLYGONS
 
     folder = tmp_path / "in"
     folder.mkdir()

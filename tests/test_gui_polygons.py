@@ -12,8 +12,8 @@ from qgis.core import Qgis, QgsCategorizedSymbolRenderer
 from vector_helpers import overlap_area, rasterized, read_polygons, union_area
 
 from flair_qgis.adapters import settings
-from flair_qgis.adapters.segment_request import EXTENT_LAYER
-from flair_qgis.gui.run_section import RunSection
+from flair_qgis.core.vocabulary import EXTENT_LAYER
+from flair_qgis.gui.segment.run_section import RunSection
 
 
 def _ready(plugin, qtbot, tmp_path):

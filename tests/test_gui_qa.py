@@ -11,7 +11,7 @@ from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_an
 from qgis.core import Qgis, QgsFeature, QgsField, QgsGeometry, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import QVariant
 
-from flair_qgis.adapters.segment_request import EXTENT_LAYER
+from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 
 def independent_flair1(pred: np.ndarray, ref: np.ndarray) -> tuple[dict[int, float | None], float, float]:

@@ -10,7 +10,7 @@ from qgis.core import QgsMapRendererParallelJob, QgsMapSettings, QgsRectangle
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor, QImage
 
-from flair_qgis.adapters.segment_request import EXTENT_LAYER
+from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 
 def _distinct_colors(image: QImage, step: int = 9) -> int:

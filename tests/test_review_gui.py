@@ -14,7 +14,7 @@ from review_data import demo_prediction, read_band, value_at
 from flair_qgis.core.review.apply import apply_review_raster
 from flair_qgis.core.review.create import SampleRequest, create_review
 from flair_qgis.core.review.store import ReviewStore
-from flair_qgis.gui.review_panel import ReviewPanel
+from flair_qgis.gui.review.review_panel import ReviewPanel
 
 
 @pytest.fixture(scope="module")
@@ -239,6 +239,6 @@ def test_keys_work_on_the_map_while_the_review_tab_is_shown(plugin, panel, revie
      (Qt.Key_A, False, None)],
 )  # fmt: skip
 def test_digit_keys_on_us_and_french_keyboards(key, shifted, digit):
-    from flair_qgis.gui.review_keys import digit_of
+    from flair_qgis.gui.review.review_keys import digit_of
 
     assert digit_of(key, shifted) == digit

@@ -17,7 +17,7 @@ from review_data import demo_prediction
 from test_i18n import french_qgis  # noqa: F401 - the fr_FR profile fixture
 
 from flair_qgis.core.review.create import SampleRequest, create_review
-from flair_qgis.gui.review_panel import ReviewPanel
+from flair_qgis.gui.review.review_panel import ReviewPanel
 
 DOCK_PX = 298
 """The dock's default width in QGIS (the box must fit it without a horizontal scrollbar)."""

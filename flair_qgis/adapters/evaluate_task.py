@@ -28,6 +28,7 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
+from ..core import vocabulary
 from ..core.errors import Canceled, FlairError
 from ..core.score.evaluate import score
 from ..core.score.protocols import Protocol, get_protocol
@@ -201,13 +202,13 @@ class EvaluateTask(QgsTask):
             group = run_group(tr("{name} — scored {time}").format(name=title, time=now))
         if p.error_map_path and os.path.exists(p.error_map_path):
             layer = QgsRasterLayer(p.error_map_path, tr("Errors (reference class missed)"), "gdal")  # .qml sidecar
-            layer.setCustomProperty("flair_qgis/kind", "error_map")
+            layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_ERROR_MAP)
             localize_error_legend(layer, error_words(), class_label)
             outcome.layers.append(add_to_group(layer, group))
             set_legend_header(layer, tr("Errors by reference class"))
         if p.ranked_path and os.path.exists(p.ranked_path):
             layer = QgsVectorLayer(p.ranked_path, tr("Suspicious labels"), "ogr")
-            layer.setCustomProperty("flair_qgis/kind", "suspicious_labels")
+            layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_SUSPICIOUS_LABELS)
             style_suspicious(layer)
             outcome.layers.append(add_to_group(layer, group))
         reveal(group)

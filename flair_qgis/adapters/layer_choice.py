@@ -12,6 +12,7 @@ import re
 
 from qgis.core import QgsFeatureRequest, QgsPalettedRasterRenderer, QgsProject, QgsRasterLayer, QgsVectorLayer
 
+from ..core import vocabulary
 from ..i18n import tr
 
 CLASS_NAME = re.compile(r"(code|class|classe|label|nature|cat|categ|type|occ|cos|lc|cover|usage|value)", re.I)
@@ -93,7 +94,7 @@ def _paletted_single_band(layer) -> bool:
 
 def is_class_map(layer) -> bool:
     """A class map this plugin made, or a single-band paletted raster."""
-    made = isinstance(layer, QgsRasterLayer) and layer.customProperty("flair_qgis/kind") in ("class_map", "live_view")
+    made = isinstance(layer, QgsRasterLayer) and _kind(layer) in vocabulary.CLASS_MAP_KINDS
     return made or _paletted_single_band(layer)
 
 
@@ -102,7 +103,7 @@ def class_map_layer() -> QgsRasterLayer | None:
     top-most single-band paletted raster; never multi-band imagery."""
     layers = [node.layer() for node in QgsProject.instance().layerTreeRoot().findLayers()]
     for layer in layers:
-        if isinstance(layer, QgsRasterLayer) and layer.customProperty("flair_qgis/kind") in ("class_map", "live_view"):
+        if isinstance(layer, QgsRasterLayer) and _kind(layer) in vocabulary.CLASS_MAP_KINDS:
             return layer
     for layer in layers:
         if _paletted_single_band(layer):
@@ -114,6 +115,11 @@ def confidence_layer() -> QgsRasterLayer | None:
     """The confidence layer to pre-select: the top-most (newest) one this plugin made, or None."""
     for node in QgsProject.instance().layerTreeRoot().findLayers():
         layer = node.layer()
-        if isinstance(layer, QgsRasterLayer) and layer.customProperty("flair_qgis/kind") == "confidence":
+        if isinstance(layer, QgsRasterLayer) and _kind(layer) == vocabulary.KIND_CONFIDENCE:
             return layer
     return None
+
+
+def _kind(layer) -> str | None:
+    """The plugin's kind tag of ``layer`` (:data:`flair_qgis.core.vocabulary.KIND_PROPERTY`)."""
+    return layer.customProperty(vocabulary.KIND_PROPERTY)

@@ -18,13 +18,22 @@ from qgis.core import (
     QgsSimpleLegendNode,
 )
 
+from ..core import vocabulary
 from ..i18n import decimal
 from ..i18n.model_texts import model_text
 
 RUN_GROUP_PROPERTY = "flair_qgis/run_group"
 # Top to bottom inside a run's group: what the user asked for last lies on top of what it explains.
-_KIND_ORDER = {"suspicious_labels": 0, "error_map": 1, "polygons": 2, "class_map": 3, "live_view": 3,
-               "head_class_map": 4, "value_map": 4, "confidence": 5}  # fmt: skip
+_KIND_ORDER = {
+    vocabulary.KIND_SUSPICIOUS_LABELS: 0,
+    vocabulary.KIND_ERROR_MAP: 1,
+    vocabulary.KIND_POLYGONS: 2,
+    vocabulary.KIND_CLASS_MAP: 3,
+    vocabulary.KIND_LIVE_VIEW: 3,
+    vocabulary.KIND_HEAD_CLASS_MAP: 4,
+    vocabulary.KIND_VALUE_MAP: 4,
+    vocabulary.KIND_CONFIDENCE: 5,
+}
 
 
 def run_group(name: str, project: QgsProject | None = None) -> QgsLayerTreeGroup:
@@ -62,8 +71,9 @@ def run_confidence(prediction: QgsMapLayer | None, project: QgsProject | None = 
     """The confidence layer written by the same run as a class map (in its run group), or None."""
     group = group_of(prediction.id(), project) if prediction is not None else None
     for node in group.findLayers() if group is not None else ():
-        if node.layer() is not None and node.layer().customProperty("flair_qgis/kind") == "confidence":
-            return node.layer()
+        layer = node.layer()
+        if layer is not None and layer.customProperty(vocabulary.KIND_PROPERTY) == vocabulary.KIND_CONFIDENCE:
+            return layer
     return None
 
 
@@ -105,9 +115,9 @@ def on_top(layer_id: str, name: str, project: QgsProject | None = None) -> QgsLa
 def add_to_group(layer: QgsMapLayer, group: QgsLayerTreeGroup, project: QgsProject | None = None) -> QgsMapLayer:
     """Add ``layer`` to the project inside a run group, at its place by ``flair_qgis/kind``."""
     (project or QgsProject.instance()).addMapLayer(layer, False)
-    rank = _KIND_ORDER.get(layer.customProperty("flair_qgis/kind"), len(_KIND_ORDER))
+    rank = _KIND_ORDER.get(layer.customProperty(vocabulary.KIND_PROPERTY), len(_KIND_ORDER))
     ranks = [
-        _KIND_ORDER.get(child.layer().customProperty("flair_qgis/kind"), len(_KIND_ORDER))
+        _KIND_ORDER.get(child.layer().customProperty(vocabulary.KIND_PROPERTY), len(_KIND_ORDER))
         if isinstance(child, QgsLayerTreeLayer) and child.layer() is not None
         else len(_KIND_ORDER)
         for child in group.children()

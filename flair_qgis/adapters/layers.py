@@ -37,6 +37,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QColor
 
+from ..core import vocabulary
 from ..core.nomenclature import ClassInfo
 from .layer_tree import add_to_group, set_legend_header
 
@@ -130,7 +131,7 @@ def add_class_map(
     renderer = paletted_renderer(layer, classes)
     renderer.setOpacity(opacity)
     layer.setRenderer(renderer)
-    layer.setCustomProperty("flair_qgis/kind", "class_map")
+    layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_CLASS_MAP)
     _place(layer, anchor_id, group, project)
     if header:
         set_legend_header(layer, header, project)
@@ -143,7 +144,7 @@ def _add_styled(path: str, name: str, renderer, kind: str, anchor_id: str | None
     if not layer.isValid():
         raise OSError(f"QGIS cannot open the {kind.replace('_', ' ')} raster {path}")
     layer.setRenderer(renderer(layer))
-    layer.setCustomProperty("flair_qgis/kind", kind)
+    layer.setCustomProperty(vocabulary.KIND_PROPERTY, kind)
     _place(layer, anchor_id, group, project)
     return layer
 
@@ -153,7 +154,7 @@ def add_confidence(
     group: QgsLayerTreeGroup | None = None,
 ) -> QgsRasterLayer:  # fmt: skip
     """Open a confidence GeoTIFF as a grey-ramp layer and add it, unticked (in ``group`` or above the anchor)."""
-    layer = _add_styled(path, name, confidence_renderer, "confidence", anchor_id, project, group)
+    layer = _add_styled(path, name, confidence_renderer, vocabulary.KIND_CONFIDENCE, anchor_id, project, group)
     node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
     if node is not None:
         node.setItemVisibilityChecked(False)
@@ -165,7 +166,7 @@ def add_value_map(
     group: QgsLayerTreeGroup | None = None,
 ) -> QgsRasterLayer:  # fmt: skip
     """Open a regression head's float GeoTIFF as a pseudocolour layer (in ``group`` or above the anchor)."""
-    return _add_styled(path, name, value_renderer, "value_map", anchor_id, project, group)
+    return _add_styled(path, name, value_renderer, vocabulary.KIND_VALUE_MAP, anchor_id, project, group)
 
 
 def set_opacity(layer: QgsRasterLayer, opacity: float) -> None:

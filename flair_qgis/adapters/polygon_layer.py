@@ -18,6 +18,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QColor
 
+from ..core import vocabulary
 from ..core.nomenclature import ClassInfo
 from .layer_tree import add_to_group
 
@@ -40,7 +41,7 @@ def class_renderer(classes: Sequence[ClassInfo], opacity: float = 0.6) -> QgsCat
 def style_polygons(layer: QgsVectorLayer, classes: Sequence[ClassInfo]) -> None:
     """Give a polygon layer of ``flair:vectorize`` its class palette and legend."""
     layer.setRenderer(class_renderer(classes))
-    layer.setCustomProperty("flair_qgis/kind", "polygons")
+    layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_POLYGONS)
     layer.triggerRepaint()
 
 

@@ -29,17 +29,12 @@ from ..core.segment.heads import check_supported
 from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
 from ..core.vectorize.segment_output import PolygonOutput, run_polygons
+from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
 from . import settings
 from .deps import require_vectorize
 from .layers import extent_in_crs
 from .mask_input import selected_polygons, vector_file
 from .raster_input import capture_raster, layer_band_labels, make_source
-
-EXTENT_CANVAS = "canvas"
-EXTENT_LAYER = "layer"
-EXTENT_POLYGONS = "polygons"
-EXTENT_DRAWN = "drawn"
-EXTENT_MODES = (EXTENT_CANVAS, EXTENT_LAYER, EXTENT_POLYGONS, EXTENT_DRAWN)
 
 
 @dataclass(frozen=True)

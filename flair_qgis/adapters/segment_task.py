@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from qgis.core import QgsMapLayer, QgsTask
 
+from ..core import vocabulary
 from ..core.errors import Canceled, FlairError
 from ..core.segment.model import TASK_SEGMENTATION, OutputSpec
 from ..core.segment.run import SegmentResult, run_plan
@@ -148,7 +149,7 @@ class SegmentTask(QgsTask):
             if extra.task == TASK_SEGMENTATION:
                 layer = add_class_map(path, localized(extra.classes), f"{title} — {extra.name}", opacity=opacity,
                                       group=group, header=f"{name} — {extra.name}")  # fmt: skip
-                layer.setCustomProperty("flair_qgis/kind", "head_class_map")
+                layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_HEAD_CLASS_MAP)
             else:
                 layer = add_value_map(path, _value_map_name(title, extra), group=group)
             layer.setCustomProperty("flair_qgis/head", extra.name)

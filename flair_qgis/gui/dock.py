@@ -30,9 +30,9 @@ from ..core.errors import FlairError
 from ..i18n import tr
 from ..i18n.errors import error_text
 from ..resource_paths import resources_path
-from .follow_view import FollowView
-from .model_list import start_model
-from .segment_panel import SegmentPanel
+from .evaluate.follow_view import FollowView
+from .segment.model_list import start_model
+from .segment.segment_panel import SegmentPanel
 from .widgets import DependencyBanner, compact
 
 LOG_TAG = "FLAIR"
@@ -85,7 +85,7 @@ class FlairDock(QDockWidget):
         self.tabs = QTabWidget()
         self.scroll_areas: list[QScrollArea] = []  # the scrolled part of each tab, by tab index
         outer.addWidget(self.tabs)
-        from .qa_panel import QaPanel
+        from .evaluate.qa_panel import QaPanel
 
         self.segment = SegmentPanel(self)
         self.qa = QaPanel(self.iface, self)
@@ -93,7 +93,7 @@ class FlairDock(QDockWidget):
         # Its toggle and status line stay in sight under the scrolled tab, whatever the dock's height.
         self.add_tab(self.segment, tr("Segment"), footer=self.follow.widget)
         self.add_tab(self.qa, tr("Evaluate"))
-        from .review_panel import ReviewPanel  # the Review tab cleans up after itself (destroyed with the dock)
+        from .review.review_panel import ReviewPanel  # the Review tab cleans up after itself (destroyed with the dock)
 
         self.add_tab(ReviewPanel(self.iface, self), tr("Review"))
         self.setWidget(body)

@@ -39,22 +39,22 @@
         <translation>Évaluer</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="56" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="56" />
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../gui/model_section.py" line="30" />
+        <location filename="../gui/segment/model_section.py" line="30" />
         <source>Recently used models</source>
         <translation>Modèles utilisés récemment</translation>
     </message>
     <message>
-        <location filename="../gui/model_section.py" line="34" />
+        <location filename="../gui/segment/model_section.py" line="34" />
         <source>Choose an ONNX model file</source>
         <translation>Choisir un fichier de modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../gui/inputs_section.py" line="25" />
+        <location filename="../gui/segment/inputs_section.py" line="25" />
         <source>Input</source>
         <translation>Entrée</translation>
     </message>
@@ -64,52 +64,52 @@
         <translation>Emprise</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="32" />
+        <location filename="../gui/segment/extent_section.py" line="32" />
         <source>Current map view</source>
         <translation>Vue courante de la carte</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="32" />
+        <location filename="../gui/segment/extent_section.py" line="32" />
         <source>Layer extent</source>
         <translation>Emprise de la couche</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="32" />
+        <location filename="../gui/segment/extent_section.py" line="32" />
         <source>Selected polygons (masked outside)</source>
         <translation>Polygones sélectionnés (masqué en dehors)</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="32" />
+        <location filename="../gui/segment/extent_section.py" line="32" />
         <source>Rectangle drawn on the map</source>
         <translation>Rectangle tracé sur la carte</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="43" />
+        <location filename="../gui/segment/extent_section.py" line="43" />
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="46" />
+        <location filename="../gui/segment/extent_section.py" line="46" />
         <source>Polygons</source>
         <translation>Polygones</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="48" />
+        <location filename="../gui/segment/extent_section.py" line="48" />
         <source>Draw rectangle</source>
         <translation>Tracer un rectangle</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="51" />
+        <location filename="../gui/segment/extent_section.py" line="51" />
         <source>No rectangle drawn yet.</source>
         <translation>Aucun rectangle tracé pour l'instant.</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="51" />
+        <location filename="../gui/segment/run_section.py" line="51" />
         <source>Run</source>
         <translation>Lancer</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="31" />
+        <location filename="../gui/segment/run_section.py" line="31" />
         <source>Auto (CUDA when available)</source>
         <translation>Auto (CUDA si disponible)</translation>
     </message>
@@ -119,12 +119,12 @@
         <translation>Processeur</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="41" />
+        <location filename="../gui/segment/run_section.py" line="41" />
         <source>[new file in flair_outputs]</source>
         <translation>[nouveau fichier dans flair_outputs]</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="45" />
+        <location filename="../gui/segment/run_section.py" line="45" />
         <source>Empty: a new file in flair_outputs beside the saved project, or in the plugin's folder of the QGIS profile while the project is unsaved (never in a temporary folder QGIS deletes)</source>
         <translation>Vide : un nouveau fichier dans flair_outputs à côté du projet enregistré, ou dans le dossier de l'extension du profil QGIS tant que le projet n'est pas enregistré (jamais dans un dossier temporaire que QGIS supprime)</translation>
     </message>
@@ -134,7 +134,7 @@
         <translation>Carte des classes</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="69" />
+        <location filename="../gui/segment/run_section.py" line="69" />
         <source>Advanced</source>
         <translation>Avancé</translation>
     </message>
@@ -149,7 +149,7 @@
         <translation>Taille des tuiles</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="83" />
+        <location filename="../gui/segment/run_section.py" line="83" />
         <source>Overlap</source>
         <translation>Recouvrement</translation>
     </message>
@@ -159,22 +159,22 @@
         <translation>Tuiles par lot</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="85" />
+        <location filename="../gui/segment/run_section.py" line="85" />
         <source>Model defaults</source>
         <translation>Valeurs du modèle</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="52" />
+        <location filename="../gui/segment/run_section.py" line="52" />
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location filename="../gui/result_section.py" line="20" />
+        <location filename="../gui/segment/result_section.py" line="20" />
         <source>Result</source>
         <translation>Résultat</translation>
     </message>
     <message>
-        <location filename="../gui/result_section.py" line="28" />
+        <location filename="../gui/segment/result_section.py" line="28" />
         <source>Opacity</source>
         <translation>Opacité</translation>
     </message>
@@ -198,47 +198,47 @@
         <translation>onnxruntime {version} installé : l'extension est prête.</translation>
     </message>
     <message>
-        <location filename="../gui/model_section.py" line="45" />
+        <location filename="../gui/segment/model_section.py" line="45" />
         <source>Choose an ONNX model</source>
         <translation>Choisir un modèle ONNX</translation>
     </message>
     <message>
-        <location filename="../gui/model_section.py" line="45" />
+        <location filename="../gui/segment/model_section.py" line="45" />
         <source>ONNX models (*.onnx)</source>
         <translation>Modèles ONNX (*.onnx)</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="67" />
+        <location filename="../gui/segment/segment_panel.py" line="67" />
         <source>Install onnxruntime to read models (see above).</source>
         <translation>Installez onnxruntime pour lire les modèles (voir ci-dessus).</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="103" />
+        <location filename="../gui/segment/segment_panel.py" line="103" />
         <source>CUDA is not available in this onnxruntime: the run will use the CPU.</source>
         <translation>CUDA n'est pas disponible dans cet onnxruntime : le traitement utilisera le CPU.</translation>
     </message>
     <message>
-        <location filename="../gui/extent_section.py" line="88" />
+        <location filename="../gui/segment/extent_section.py" line="88" />
         <source>{w:.0f} × {h:.0f} map units</source>
         <translation>{w:.0f} × {h:.0f} unités de carte</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="113" />
+        <location filename="../gui/segment/segment_panel.py" line="113" />
         <source>onnxruntime is not installed (see above).</source>
         <translation>onnxruntime n'est pas installé (voir ci-dessus).</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="150" />
+        <location filename="../gui/segment/segment_panel.py" line="150" />
         <source>CUDA is not available: running on the CPU.</source>
         <translation>CUDA n'est pas disponible : traitement sur le CPU.</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="155" />
+        <location filename="../gui/segment/segment_panel.py" line="155" />
         <source>Running on {w} × {h} px ({km2:.3f} km²)…</source>
         <translation>Traitement de {w} × {h} px ({km2:.3f} km²)…</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="171" />
+        <location filename="../gui/segment/segment_panel.py" line="171" />
         <source>The layer '{name}' was removed from the project: the run was stopped and nothing was written.</source>
         <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
     </message>
@@ -248,7 +248,7 @@
         <translation>{provider} a traité {tiles} tuile(s) en {s:.1f} s ({rate:.2f} km²/h).</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="186" />
+        <location filename="../gui/segment/segment_panel.py" line="186" />
         <source>The run was stopped.</source>
         <translation>Le traitement a été arrêté.</translation>
     </message>
@@ -258,12 +258,12 @@
         <translation>Annulé : rien n'a été écrit.</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="196" />
+        <location filename="../gui/segment/segment_panel.py" line="196" />
         <source>The run failed (see the FLAIR log).</source>
         <translation>Le traitement a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/result_section.py" line="53" />
+        <location filename="../gui/segment/result_section.py" line="53" />
         <source>Per-image output '{name}' over {n} tiles: mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</source>
         <translation>Sortie par image « {name} » sur {n} tuiles : moyenne {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).</translation>
     </message>
@@ -273,22 +273,22 @@
         <translation>Erreur inattendue : {error}. Le détail est dans le journal (Vue ▸ Panneaux ▸ Journal des messages, onglet FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/segment_panel.py" line="220" />
+        <location filename="../gui/segment/segment_panel.py" line="220" />
         <source>The plugin was unloaded.</source>
         <translation>L'extension a été déchargée.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="21" />
+        <location filename="../gui/evaluate/qa_layers.py" line="21" />
         <source>Layers</source>
         <translation>Couches</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="154" />
+        <location filename="../gui/review/review_view.py" line="154" />
         <source>Confidence</source>
         <translation>Confiance</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="36" />
+        <location filename="../gui/evaluate/qa_layers.py" line="36" />
         <source>Reference</source>
         <translation>Référence</translation>
     </message>
@@ -303,22 +303,22 @@
         <translation>Protocole</translation>
     </message>
     <message>
-        <location filename="../gui/qa_identify.py" line="24" />
+        <location filename="../gui/evaluate/qa_identify.py" line="24" />
         <source>Identify</source>
         <translation>Identifier</translation>
     </message>
     <message>
-        <location filename="../gui/qa_identify.py" line="30" />
+        <location filename="../gui/evaluate/qa_identify.py" line="30" />
         <source>Identify pixel</source>
         <translation>Identifier un pixel</translation>
     </message>
     <message>
-        <location filename="../gui/qa_identify.py" line="33" />
+        <location filename="../gui/evaluate/qa_identify.py" line="33" />
         <source>Click the map to see the predicted and reference classes of a pixel.</source>
         <translation>Cliquez sur la carte pour voir la classe prédite et la classe de référence d'un pixel.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="34" />
+        <location filename="../gui/evaluate/qa_scores.py" line="34" />
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -328,87 +328,87 @@
         <translation>Carte des erreurs</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="96" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="96" />
         <source>Suspicious labels</source>
         <translation>Étiquettes suspectes</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="39" />
+        <location filename="../gui/evaluate/qa_scores.py" line="39" />
         <source>Polygon references only: polygons ranked by disagreement with the model</source>
         <translation>Références polygones seulement : polygones classés selon leur désaccord avec le modèle</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="43" />
+        <location filename="../gui/evaluate/qa_scores.py" line="43" />
         <source>Score this view</source>
         <translation>Évaluer cette vue</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="45" />
+        <location filename="../gui/evaluate/qa_scores.py" line="45" />
         <source>Pick a class map and a reference, then score the map view.</source>
         <translation>Choisissez une carte des classes et une référence, puis évaluez la vue de la carte.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="110" />
+        <location filename="../gui/evaluate/qa_scores.py" line="110" />
         <source>IoU</source>
         <translation>IoU</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="110" />
+        <location filename="../gui/evaluate/qa_scores.py" line="110" />
         <source>Support</source>
         <translation>Effectif</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="56" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="56" />
         <source>Rank</source>
         <translation>Rang</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="56" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="56" />
         <source>Label</source>
         <translation>Étiquette</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="56" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="56" />
         <source>Agreement</source>
         <translation>Accord</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="155" />
+        <location filename="../gui/review/review_view.py" line="155" />
         <source>Suspicion</source>
         <translation>Suspicion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="99" />
+        <location filename="../gui/evaluate/qa_panel.py" line="99" />
         <source>Scoring…</source>
         <translation>Évaluation…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="140" />
+        <location filename="../gui/evaluate/qa_panel.py" line="140" />
         <source>Canceled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="145" />
+        <location filename="../gui/evaluate/qa_panel.py" line="145" />
         <source>Scoring failed (see the FLAIR log).</source>
         <translation>L'évaluation a échoué (voir le journal FLAIR).</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="87" />
+        <location filename="../gui/evaluate/qa_scores.py" line="87" />
         <source>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</source>
         <translation>mIoU {miou} — OA {oa} — {n} pixels ({protocol})</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="173" />
+        <location filename="../gui/evaluate/qa_panel.py" line="173" />
         <source>Export report</source>
         <translation>Exporter le rapport</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="173" />
+        <location filename="../gui/evaluate/qa_panel.py" line="173" />
         <source>JSON report (*.json)</source>
         <translation>Rapport JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="195" />
+        <location filename="../gui/evaluate/qa_panel.py" line="195" />
         <source>Report written to {path}</source>
         <translation>Rapport écrit dans {path}</translation>
     </message>
@@ -1019,7 +1019,7 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Prédit : {pred} (confiance {conf}) — référence : {ref}</translation>
     </message>
     <message>
-        <location filename="../gui/model_list.py" line="27" />
+        <location filename="../gui/segment/model_list.py" line="27" />
         <source>Demo model (FLAIR, 6 patches — low accuracy)</source>
         <translation>Modèle de démonstration (FLAIR, 6 patchs — peu précis)</translation>
     </message>
@@ -1044,72 +1044,72 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>MASK est illisible : choisissez une couche de polygones.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="45" />
+        <location filename="../gui/evaluate/follow_view.py" line="45" />
         <source>Choose a model to follow the view.</source>
         <translation>Choisissez un modèle pour suivre la vue.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="48" />
+        <location filename="../gui/evaluate/follow_view.py" line="48" />
         <source>Follow the view shows class maps: this model has no segmentation output.</source>
         <translation>Suivre la vue montre des cartes des classes : ce modèle n'a pas de sortie de segmentation.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="92" />
+        <location filename="../gui/evaluate/follow_view.py" line="92" />
         <source>Follow the view</source>
         <translation>Suivre la vue</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="0" />
+        <location filename="../gui/evaluate/follow_view.py" line="0" />
         <source>Cache web layers</source>
         <translation>Web en cache</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="0" />
+        <location filename="../gui/evaluate/follow_view.py" line="0" />
         <source>Also keep the tiles of web and database layers (XYZ, WMS, WMTS, PostGIS) in the tile cache, by their address, for one day. Off: they are segmented again at each view.</source>
         <translation>Conserve aussi dans le cache de tuiles les tuiles des couches web et base de données (XYZ, WMS, WMTS, PostGIS), selon leur adresse, pendant un jour. Décoché : elles sont segmentées à nouveau à chaque vue.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="93" />
+        <location filename="../gui/evaluate/follow_view.py" line="93" />
         <source>Segment and score each map view once it settles, through the tile cache, into one live layer.</source>
         <translation>Segmente et évalue chaque vue de la carte une fois stabilisée, via le cache de tuiles, dans une seule couche en direct.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="145" />
+        <location filename="../gui/evaluate/follow_view.py" line="145" />
         <source>Segmenting the view…</source>
         <translation>Segmentation de la vue…</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="157" />
+        <location filename="../gui/evaluate/follow_view.py" line="157" />
         <source>Choose an input layer to follow the view.</source>
         <translation>Choisissez une couche d'entrée pour suivre la vue.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="161" />
+        <location filename="../gui/evaluate/follow_view.py" line="161" />
         <source>Zoom in to segment: this view is {mpx} Mpx at the model's resolution (limit {limit} Mpx).</source>
         <translation>Zoomez pour segmenter : cette vue fait {mpx} Mpx à la résolution du modèle (limite {limit} Mpx).</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="165" />
+        <location filename="../gui/evaluate/follow_view.py" line="165" />
         <source>The view does not cover the input layer.</source>
         <translation>La vue ne couvre pas la couche d'entrée.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="205" />
+        <location filename="../gui/evaluate/follow_view.py" line="205" />
         <source>The run failed.</source>
         <translation>Le traitement a échoué.</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="231" />
+        <location filename="../gui/evaluate/follow_view.py" line="231" />
         <source>FLAIR live view — {model}</source>
         <translation>FLAIR vue en direct — {model}</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="252" />
+        <location filename="../gui/evaluate/follow_view.py" line="252" />
         <source>FLAIR live view</source>
         <translation>FLAIR vue en direct</translation>
     </message>
     <message>
-        <location filename="../gui/follow_view.py" line="252" />
+        <location filename="../gui/evaluate/follow_view.py" line="252" />
         <source>FLAIR view</source>
         <translation>FLAIR vue</translation>
     </message>
@@ -1129,17 +1129,17 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Tuiles lues dans le cache de tuiles</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="185" />
+        <location filename="../gui/evaluate/qa_panel.py" line="185" />
         <source>the class map</source>
         <translation>la carte des classes</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="186" />
+        <location filename="../gui/evaluate/qa_panel.py" line="186" />
         <source>the reference</source>
         <translation>la référence</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="190" />
+        <location filename="../gui/evaluate/qa_panel.py" line="190" />
         <source>The report</source>
         <translation>Le rapport</translation>
     </message>
@@ -1154,67 +1154,67 @@ PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; 
         <translation>Matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="43" />
+        <location filename="../gui/segment/run_section.py" line="43" />
         <source>Confidence layer</source>
         <translation>Couche de confiance</translation>
     </message>
     <message>
-        <location filename="../gui/run_section.py" line="44" />
+        <location filename="../gui/segment/run_section.py" line="44" />
         <source>Also write the probability of the winning class (0..1); the suspicious-label ranking uses it</source>
         <translation>Écrire aussi la probabilité de la classe retenue (0..1) ; le classement des étiquettes suspectes s'en sert</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="47" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="47" />
         <source>Details…</source>
         <translation>Détails…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="53" />
+        <location filename="../gui/evaluate/qa_scores.py" line="53" />
         <source>Every figure per class: IoU, precision, recall, F1, support</source>
         <translation>Tous les chiffres par classe : IoU, précision, rappel, F1, effectif</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="56" />
+        <location filename="../gui/evaluate/qa_scores.py" line="56" />
         <source>Export…</source>
         <translation>Exporter…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="57" />
+        <location filename="../gui/evaluate/qa_scores.py" line="57" />
         <source>Write the report: JSON, a per-class CSV and the confusion matrix PNG</source>
         <translation>Écrire le rapport : JSON, un CSV par classe et le PNG de la matrice de confusion</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="67" />
+        <location filename="../gui/evaluate/qa_scores.py" line="67" />
         <source>Confusion matrix, rows = reference, columns = prediction, row shares. Click to open it full size.</source>
         <translation>Matrice de confusion, lignes = référence, colonnes = prédiction, parts par ligne. Cliquez pour l'ouvrir en grand.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="110" />
+        <location filename="../gui/evaluate/qa_scores.py" line="110" />
         <source>Precision</source>
         <translation>Précision</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="110" />
+        <location filename="../gui/evaluate/qa_scores.py" line="110" />
         <source>Recall</source>
         <translation>Rappel</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="110" />
+        <location filename="../gui/evaluate/qa_scores.py" line="110" />
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="117" />
+        <location filename="../gui/evaluate/qa_scores.py" line="117" />
         <source>Scores per class</source>
         <translation>Scores par classe</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="48" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="48" />
         <source>Every column: the model's class, the agreement, the pixels in disagreement</source>
         <translation>Toutes les colonnes : la classe du modèle, l'accord, les pixels en désaccord</translation>
     </message>
     <message>
-        <location filename="../gui/qa_suspicious.py" line="56" />
+        <location filename="../gui/evaluate/qa_suspicious.py" line="56" />
         <source>Pixels in disagreement</source>
         <translation>Pixels en désaccord</translation>
     </message>
@@ -1270,7 +1270,7 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>{done}/{total} tuiles, {rate:.2f} tuiles/s, fin estimée dans {eta}</translation>
     </message>
     <message>
-        <location filename="../gui/qa_scores.py" line="62" />
+        <location filename="../gui/evaluate/qa_scores.py" line="62" />
         <source>Confusion matrix (click to enlarge):</source>
         <translation>Matrice de confusion (cliquez pour agrandir) :</translation>
     </message>
@@ -1285,222 +1285,222 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>Confiance (0–1)</translation>
     </message>
     <message>
-        <location filename="../gui/qa_panel.py" line="115" />
+        <location filename="../gui/evaluate/qa_panel.py" line="115" />
         <source>Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence.</source>
         <translation>Sans la confiance du modèle, les étiquettes suspectes sont classées par désaccord seulement (égalités départagées par la surface en désaccord) : cochez « Couche de confiance » dans l'onglet Segmenter et relancez pour les pondérer par la confiance.</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="94" />
+        <location filename="../gui/review/review_panel.py" line="94" />
         <source>Review</source>
         <translation>Revue</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="44" />
+        <location filename="../gui/review/review_create.py" line="44" />
         <source>New review (sample)</source>
         <translation>Nouvelle revue</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="59" />
+        <location filename="../gui/review/review_create.py" line="59" />
         <source>Only the map view</source>
         <translation>Vue de la carte seule</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="69" />
+        <location filename="../gui/review/review_create.py" line="69" />
         <source>Create and review</source>
         <translation>Créer et revoir</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="144" />
+        <location filename="../gui/review/review_panel.py" line="144" />
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="71" />
+        <location filename="../gui/review/review_create.py" line="71" />
         <source>Design</source>
         <translation>Plan d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="71" />
+        <location filename="../gui/review/review_create.py" line="71" />
         <source>Items</source>
         <translation>Éléments</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="71" />
+        <location filename="../gui/review/review_create.py" line="71" />
         <source>Min. per class</source>
         <translation>Min. par classe</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="71" />
+        <location filename="../gui/review/review_create.py" line="71" />
         <source>Seed</source>
         <translation>Graine</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="71" />
+        <location filename="../gui/review/review_create.py" line="71" />
         <source>Review file</source>
         <translation>Fichier de revue</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="122" />
+        <location filename="../gui/review/review_create.py" line="122" />
         <source>Choose the class map to review.</source>
         <translation>Choisissez la carte de classes à revoir.</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="125" />
+        <location filename="../gui/review/review_create.py" line="125" />
         <source>{path} exists: open it to resume, or choose another review file.</source>
         <translation>{path} existe : ouvrez-le pour reprendre, ou choisissez un autre fichier de revue.</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="131" />
+        <location filename="../gui/review/review_create.py" line="131" />
         <source>The FLAIR Processing provider is not loaded (see the dock's banner).</source>
         <translation>Le fournisseur Processing FLAIR n'est pas chargé (voir le bandeau du panneau).</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="150" />
+        <location filename="../gui/review/review_create.py" line="150" />
         <source>Sampling failed; see the Processing log.</source>
         <translation>L'échantillonnage a échoué ; voir le journal Processing.</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="103" />
+        <location filename="../gui/review/review_panel.py" line="103" />
         <source>%v / %m reviewed</source>
         <translation>%v / %m revus</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="110" />
+        <location filename="../gui/review/review_panel.py" line="110" />
         <source>Note on this item (Enter saves it)</source>
         <translation>Note sur cet élément (Entrée l'enregistre)</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="115" />
+        <location filename="../gui/review/review_panel.py" line="115" />
         <source>Previous item</source>
         <translation>Élément précédent</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="115" />
+        <location filename="../gui/review/review_panel.py" line="115" />
         <source>Next item (N or Space)</source>
         <translation>Élément suivant (N ou Espace)</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="115" />
+        <location filename="../gui/review/review_panel.py" line="115" />
         <source>Correct C</source>
         <translation>Correcte C</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="115" />
+        <location filename="../gui/review/review_panel.py" line="115" />
         <source>The label is correct</source>
         <translation>L'étiquette est correcte</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="115" />
+        <location filename="../gui/review/review_panel.py" line="115" />
         <source>Unsure U</source>
         <translation>Incertain U</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="115" />
+        <location filename="../gui/review/review_panel.py" line="115" />
         <source>Cannot tell</source>
         <translation>Impossible à dire</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="129" />
+        <location filename="../gui/review/review_panel.py" line="129" />
         <source>Unreviewed items only</source>
         <translation>Non revus seulement</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="131" />
+        <location filename="../gui/review/review_panel.py" line="131" />
         <source>Next after a verdict</source>
         <translation>Suivant après un verdict</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="135" />
+        <location filename="../gui/review/review_panel.py" line="135" />
         <source>True class: click it, or press its key (Shift+digit from the 11th class on).</source>
         <translation>Vraie classe : cliquez-la, ou tapez sa touche (Maj+chiffre à partir de la 11e classe).</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="138" />
+        <location filename="../gui/review/review_panel.py" line="138" />
         <source>Key</source>
         <translation>Touche</translation>
     </message>
     <message>
-        <location filename="../gui/review_panel.py" line="144" />
+        <location filename="../gui/review/review_panel.py" line="144" />
         <source>Prediction</source>
         <translation>Prédiction</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="145" />
+        <location filename="../gui/review/review_view.py" line="145" />
         <source>Open or create a review to start.</source>
         <translation>Ouvrez ou créez une revue pour commencer.</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="146" />
+        <location filename="../gui/review/review_view.py" line="146" />
         <source>label correct</source>
         <translation>étiquette correcte</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="146" />
+        <location filename="../gui/review/review_view.py" line="146" />
         <source>label wrong</source>
         <translation>étiquette fausse</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="146" />
+        <location filename="../gui/review/review_view.py" line="146" />
         <source>unsure</source>
         <translation>incertain</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="147" />
+        <location filename="../gui/review/review_view.py" line="147" />
         <source>not yet reviewed</source>
         <translation>pas encore revu</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="151" />
+        <location filename="../gui/review/review_view.py" line="151" />
         <source>Item</source>
         <translation>Élément</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="152" />
+        <location filename="../gui/review/review_view.py" line="152" />
         <source>Map class</source>
         <translation>Classe de la carte</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="153" />
+        <location filename="../gui/review/review_view.py" line="153" />
         <source>Label class</source>
         <translation>Classe de l'étiquette</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="156" />
+        <location filename="../gui/review/review_view.py" line="156" />
         <source>Verdict</source>
         <translation>Verdict</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="160" />
+        <location filename="../gui/review/review_view.py" line="160" />
         <source>{wrong} of {n} reviewed labels wrong (not a probability sample)</source>
         <translation>{wrong} étiquettes fausses sur {n} revues (pas un échantillon probabiliste)</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="179" />
+        <location filename="../gui/review/review_view.py" line="179" />
         <source>map accuracy incomplete: {n} classes without a reviewed item</source>
         <translation>précision de la carte incomplète : {n} classes sans élément revu</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="1" />
+        <location filename="../gui/review/review_view.py" line="1" />
         <source>{n} item skipped</source>
         <translation>{n} élément sauté</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="1" />
+        <location filename="../gui/review/review_view.py" line="1" />
         <source>{n} unsure item</source>
         <translation>{n} incertain</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="192" />
+        <location filename="../gui/review/review_view.py" line="192" />
         <source>{n} items skipped</source>
         <translation>{n} éléments sautés</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="179" />
+        <location filename="../gui/review/review_view.py" line="179" />
         <source>{n} unsure</source>
         <translation>{n} incertains</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="180" />
+        <location filename="../gui/review/review_view.py" line="180" />
         <source>No verdict yet.</source>
         <translation>Aucun verdict pour l'instant.</translation>
     </message>
@@ -1632,37 +1632,37 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <translation>{n} éléments ({design}) écrits dans {path}. Strates : {strata}.</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="135" />
+        <location filename="../gui/review/review_view.py" line="135" />
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="1" />
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
         <source>No spatial index: each score reads the whole file.</source>
         <translation>Pas d'index spatial : chaque évaluation lit tout le fichier.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="1" />
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
         <source>Create it</source>
         <translation>Le créer</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="1" />
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
         <source>Writes a spatial index file beside the layer (a .qix for a shapefile); the data is not modified.</source>
         <translation>Écrit un fichier d'index spatial à côté de la couche (un .qix pour un shapefile) ; les données ne sont pas modifiées.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="1" />
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
         <source>Creating the spatial index…</source>
         <translation>Création de l'index spatial…</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="1" />
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
         <source>The spatial index could not be created (read-only folder?): scoring still works, slower.</source>
         <translation>L'index spatial n'a pas pu être créé (dossier en lecture seule ?) : l'évaluation fonctionne, plus lentement.</translation>
     </message>
     <message>
-        <location filename="../gui/qa_layers.py" line="1" />
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
         <source>FLAIR: indexing {name}</source>
         <translation>FLAIR : indexation de {name}</translation>
     </message>
@@ -2089,52 +2089,52 @@ Ou installez scipy dans le dossier de l'extension avec :
         <translation>Le SCR de cette couche est un Lambert-93 local sans code EPSG : QGIS ne peut pas la placer.</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="127" />
+        <location filename="../gui/review/review_create.py" line="127" />
         <source>Each class is split in two strata: confidence below this value, and at or above it.</source>
         <translation>Chaque classe est coupée en deux strates : confiance sous cette valeur, et égale ou au-dessus.</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="129" />
+        <location filename="../gui/review/review_create.py" line="129" />
         <source>Share of the items drawn where the confidence is below the threshold.</source>
         <translation>Part des éléments tirés là où la confiance est sous le seuil.</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="131" />
+        <location filename="../gui/review/review_create.py" line="131" />
         <source>Share of the items a second interpreter reviews blind, spread over the strata.</source>
         <translation>Part des éléments qu'un second interprète revoit à l'aveugle, répartie sur les strates.</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="140" />
+        <location filename="../gui/review/review_create.py" line="140" />
         <source>Confidence threshold</source>
         <translation>Seuil de confiance</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="140" />
+        <location filename="../gui/review/review_create.py" line="140" />
         <source>Items below it</source>
         <translation>Éléments sous le seuil</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="141" />
+        <location filename="../gui/review/review_create.py" line="141" />
         <source>Second interpreter</source>
         <translation>Second interprète</translation>
     </message>
     <message>
-        <location filename="../gui/review_create.py" line="265" />
+        <location filename="../gui/review/review_create.py" line="265" />
         <source>Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with 'Confidence layer' ticked writes it).</source>
         <translation>Le plan stratifié par confiance demande la couche de confiance du modèle : choisissez-la sous Confiance (un lancement avec « Couche de confiance » cochée l'écrit).</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="183" />
+        <location filename="../gui/review/review_view.py" line="183" />
         <source>{n} stratum</source>
         <translation>{n} strate</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="183" />
+        <location filename="../gui/review/review_view.py" line="183" />
         <source>{n} strata</source>
         <translation>{n} strates</translation>
     </message>
     <message>
-        <location filename="../gui/review_view.py" line="211" />
+        <location filename="../gui/review/review_view.py" line="211" />
         <source>map accuracy incomplete: {n} of {total} strata without a reviewed item</source>
         <translation>précision de la carte incomplète : {n} strates sur {total} sans élément revu</translation>
     </message>

@@ -19,7 +19,7 @@ from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
 from ..core.review.create import SampleRequest, create_review
-from ..core.review.sampling import DESIGNS
+from ..core.vocabulary import DESIGNS
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 

@@ -32,9 +32,9 @@ from ..score.alignment import raster_classes
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid
+from ..vocabulary import DESIGNS, STRATIFIED_DESIGNS
 from .identity import file_identity
 from .sampling import (
-    DESIGNS,
     ConfidenceSplit,
     class_pixel_areas_m2,
     count_classes,
@@ -186,9 +186,6 @@ def create_review(
     return {"path": output_path, "items": len(items), "strata": strata, "design": request.design}
 
 
-STRATIFIED = ("stratified", "stratified_confidence")
-
-
 def strata_columns(design: str, strata: dict[int, int]) -> dict[int, tuple[int, str | None]]:
     """``map_class`` and ``confidence_band`` of each stratum (the band only under ``stratified_confidence``)."""
     if design == "stratified_confidence":
@@ -219,7 +216,7 @@ def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     return gpd.GeoDataFrame(
         {
             "item_id": np.arange(1, len(pixels) + 1),
-            "stratum": strata if request.design in STRATIFIED else np.zeros(len(pixels), dtype=np.int64),
+            "stratum": strata if request.design in STRATIFIED_DESIGNS else np.zeros(len(pixels), dtype=np.int64),
             "map_class": classes,
             "label_class": labels,
             "confidence": confidence,

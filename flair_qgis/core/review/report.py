@@ -46,6 +46,7 @@ import numpy as np
 
 from ..atomic import check_output_path, write_text_atomic
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
+from ..vocabulary import STRATIFIED_DESIGNS
 from .agreement import agreement
 from .estimators import (
     STRATIFIED_RATIO_METHOD,
@@ -82,14 +83,13 @@ def _units(items: list[ReviewItem]) -> list[ReviewItem]:
     return [i for i in items if i.verdict in ("correct", "wrong") and i.true_class is not None]
 
 
-STRATIFIED = ("stratified", "stratified_confidence")
 STEHMAN_NOTE = "strata are map class x confidence band, not the map classes: Stehman (2014) estimators"
 
 
 def _strata_of(store: ReviewStore, design: str) -> dict[int, int]:
     """``N_h`` of the design's strata: the map classes (or class x confidence band), or one stratum
     0 for random and grid."""
-    return dict(store.strata) if design in STRATIFIED else {0: sum(store.strata.values())}
+    return dict(store.strata) if design in STRATIFIED_DESIGNS else {0: sum(store.strata.values())}
 
 
 def stratum_name(design: str, stratum: int) -> str:
@@ -135,7 +135,7 @@ def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
         note = f"{wrong} of {len(labelled)} reviewed items wrong; {NOT_PROBABILITY}"
         blank = {"rate": None, "ci95": None, "se": None}
         return {**out, **blank, "estimator": "none", "note": note, "per_class": [{**c, **blank} for c in per_class]}
-    if design not in STRATIFIED:
+    if design not in STRATIFIED_DESIGNS:
 
         def wilson(bad: int, n: int) -> dict:
             return {"rate": bad / n if n else None, "se": None, "ci95": _interval(wilson_interval(bad, n))}
@@ -183,13 +183,13 @@ def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
             "combined ratios, finite-population correction",
         }.get(design, "simple random sample (one stratum)"),
         "complete": not missing and bool(units),
-        "strata_names": {str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED else {},
+        "strata_names": {str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
         "notes": [GRID_NOTE] if design == "grid" else [STEHMAN_NOTE] if design == "stratified_confidence" else [],
     }  # fmt: skip
     blank: dict = {"overall_accuracy": None, "overall_accuracy_se": None, "classes": []}
     if missing or not units:
         return {**out, **blank}
-    areas = store.stratum_pixel_area_m2 if design in STRATIFIED else store.pixel_area_m2
+    areas = store.stratum_pixel_area_m2 if design in STRATIFIED_DESIGNS else store.pixel_area_m2
     owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata}}.get(design)
     est = design_estimate(
         [i.stratum for i in units], [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],

@@ -36,9 +36,8 @@ from ..errors import Canceled, InputError
 from ..score.evaluate import prediction_grid, windows
 from ..score.reference import ClassRasterSource
 from ..segment.grid import Grid
+from ..vocabulary import PIXEL_DESIGNS
 
-DESIGNS = ("stratified", "random", "grid", "suspicious", "stratified_confidence")
-PIXEL_DESIGNS = ("stratified", "random", "grid", "stratified_confidence")
 CONFIDENCE_BANDS = ("low", "high")
 """Band 0 and 1 of ``stratified_confidence``."""
 

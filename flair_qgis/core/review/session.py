@@ -29,11 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..nomenclature import ClassInfo, default_color
+from ..vocabulary import REVIEW_MODES as MODES
 from .report import review_report
 from .store import ReviewItem, ReviewStore
 
 KEYS_PER_ROW = 10
-MODES = ("first", "second", "adjudicate")
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ import math
 from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsGeometry, QgsProject, QgsRectangle
 from qgis.PyQt.QtWidgets import QAbstractItemView, QPushButton, QTableWidget, QTableWidgetItem
 
-from ..i18n import class_label, integer
-from .details import DetailsDialog, narrow
-from .highlight import PolygonHighlight
-from .widgets import tr
+from ..details import DetailsDialog, narrow
+from ..highlight import PolygonHighlight
+from ...i18n import class_label, integer
+from ..widgets import tr
 
 _ROWS_SHOWN = 200
 _ROWS_IN_SIGHT = 10

@@ -13,16 +13,17 @@ import os
 from qgis.core import Qgis, QgsApplication, QgsProject
 from qgis.PyQt.QtWidgets import QVBoxLayout, QWidget
 
-from ..adapters import settings
-from ..adapters.segment_request import RunRequest, prepare_segment, ready_reason
-from ..adapters.segment_task import RunOutcome, SegmentTask
-from ..core.errors import FlairError
-from ..core.segment.model import ModelInfo
-from ..i18n import tr
-from ..i18n.errors import error_text
+from ...adapters import settings
+from ...adapters.segment_request import RunRequest, prepare_segment, ready_reason
+from ...adapters.segment_task import RunOutcome, SegmentTask
+from ...core import vocabulary
+from ...core.errors import FlairError
+from ...core.segment.model import ModelInfo
+from ...i18n import tr
+from ...i18n.errors import error_text
+from ..messages import run_log_line
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
-from .messages import run_log_line
 from .model_section import ModelSection
 from .result_section import ResultSection, result_lines
 from .run_section import RunSection
@@ -69,7 +70,7 @@ class SegmentPanel(QWidget):
             self.update_ready()
             return False
         try:
-            from ..core.segment.model import read_model_info
+            from ...core.segment.model import read_model_info
 
             self.model = read_model_info(path)
         except FlairError as err:
@@ -90,7 +91,7 @@ class SegmentPanel(QWidget):
         """The execution provider a run with the chosen device will use."""
         if not self.dock.onnxruntime_ok:
             return "—"
-        from ..core.segment.engine import CPU, CUDA, cuda_available
+        from ...core.segment.engine import CPU, CUDA, cuda_available
 
         device = self.run_section.device_combo.currentData()
         return CUDA if device in ("auto", "cuda") and cuda_available() else CPU
@@ -210,9 +211,9 @@ class SegmentPanel(QWidget):
             self.dock.push(line, Qgis.MessageLevel.Info)
         for warning in result.warnings:
             self.dock.push(warning, Qgis.MessageLevel.Warning)
-        if layer.customProperty("flair_qgis/kind") == "class_map":
-            kinds = {lyr.customProperty("flair_qgis/kind"): lyr for lyr in outcome.layers}
-            self.dock.qa.use_prediction(layer, kinds.get("confidence"))
+        if layer.customProperty(vocabulary.KIND_PROPERTY) == vocabulary.KIND_CLASS_MAP:
+            kinds = {lyr.customProperty(vocabulary.KIND_PROPERTY): lyr for lyr in outcome.layers}
+            self.dock.qa.use_prediction(layer, kinds.get(vocabulary.KIND_CONFIDENCE))
 
     def shutdown(self) -> None:
         """Stop the run and release signals and the rectangle tool (the plugin is unloading)."""

@@ -18,11 +18,11 @@ from qgis.core import (
 from qgis.gui import QgsRubberBand
 from qgis.PyQt.QtGui import QColor
 
-from ..core.nomenclature import ClassInfo
-from ..core.review.store import ReviewItem
-from ..i18n import class_label, counted, decimal, integer, percent
+from ...core.nomenclature import ClassInfo
+from ...core.review.store import ReviewItem
+from ...i18n import class_label, counted, decimal, integer, percent
+from ..widgets import tr
 from .review_create import design_label
-from .widgets import tr
 
 CONTEXT_PX = 75
 """Half-width of the view around a point item, in prediction pixels."""

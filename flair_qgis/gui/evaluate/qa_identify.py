@@ -5,11 +5,11 @@ from __future__ import annotations
 from qgis.PyQt.QtCore import QPointF
 from qgis.PyQt.QtWidgets import QGroupBox, QLabel, QPushButton, QVBoxLayout
 
-from ..adapters.layers import class_name, identify, palette_classes
-from .map_tools import IdentifyMapTool
-from .messages import identify_text
+from ...adapters.layers import class_name, identify, palette_classes
+from ..map_tools import IdentifyMapTool
+from ..messages import identify_text
+from ..widgets import tr
 from .qa_layers import LayersSection
-from .widgets import tr
 
 
 class IdentifySection(QGroupBox):

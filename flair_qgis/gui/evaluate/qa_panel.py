@@ -12,20 +12,21 @@ from __future__ import annotations
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsRasterLayer
 from qgis.PyQt.QtWidgets import QFileDialog, QVBoxLayout, QWidget
 
-from ..adapters import settings
-from ..adapters.charts import draw_confusion
-from ..adapters.evaluate_task import EvaluateTask, EvaluationOutcome, prepare_evaluation
-from ..adapters.layer_tree import group_of, run_confidence
-from ..adapters.layers import palette_classes
-from ..core.errors import FlairError
-from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
-from ..i18n.errors import error_text
+from ...adapters import settings
+from ...adapters.charts import draw_confusion
+from ...adapters.evaluate_task import EvaluateTask, EvaluationOutcome, prepare_evaluation
+from ...adapters.layer_tree import group_of, run_confidence
+from ...adapters.layers import palette_classes
+from ...core import vocabulary
+from ...core.errors import FlairError
+from ...core.paths import check_outputs_not_inputs, check_sidecars_not_input
+from ...core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from ...i18n.errors import error_text
+from ..widgets import tr
 from .qa_identify import IdentifySection
 from .qa_layers import LayersSection
 from .qa_scores import ScoresSection
 from .qa_suspicious import SuspiciousTable
-from .widgets import tr
 
 
 class QaPanel(QWidget):
@@ -158,9 +159,9 @@ class QaPanel(QWidget):
         self.report = outcome.report
         self.ranked = outcome.ranked
         for layer in outcome.layers:
-            self.overlays[layer.customProperty("flair_qgis/kind")] = layer.id()
+            self.overlays[layer.customProperty(vocabulary.KIND_PROPERTY)] = layer.id()
         self.show_report(outcome.report)
-        suspicious = QgsProject.instance().mapLayer(self.overlays.get("suspicious_labels", ""))
+        suspicious = QgsProject.instance().mapLayer(self.overlays.get(vocabulary.KIND_SUSPICIOUS_LABELS, ""))
         prediction = self.prediction_combo.currentLayer()
         crs = suspicious.crs() if suspicious is not None else prediction.crs()
         self.suspicious_table.show_ranked(outcome.ranked, crs)

@@ -6,10 +6,10 @@ from qgis.core import QgsMapLayer
 from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtWidgets import QFormLayout, QGroupBox, QWidget
 
-from ..adapters.segment_request import InputChoice
-from ..core.segment.model import ModelInfo
-from ..i18n import tr
-from .widgets import InputPicker
+from ...adapters.segment_request import InputChoice
+from ...core.segment.model import ModelInfo
+from ...i18n import tr
+from ..widgets import InputPicker
 
 
 class InputsSection(QGroupBox):

@@ -29,12 +29,13 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..adapters import settings
-from ..adapters.review_files import is_temporary, missing_review_message, temporary_path_message
-from ..core.errors import FlairError
-from ..core.review.session import ReviewSession
-from ..core.review.store import ReviewStore
-from ..i18n.errors import error_text
+from ...adapters import settings
+from ...adapters.review_files import is_temporary, missing_review_message, temporary_path_message
+from ...core.errors import FlairError
+from ...core.review.session import ReviewSession
+from ...core.review.store import ReviewStore
+from ...i18n.errors import error_text
+from ..widgets import ClassTable, compact, tr
 from .review_create import ReviewCreateBox
 from .review_keys import digit_of
 from .review_view import (
@@ -46,7 +47,6 @@ from .review_view import (
     layer_for_file,
     toggle_layer,
 )
-from .widgets import ClassTable, compact, tr
 
 LAST_REVIEW_KEY = "review/last_path"
 REVIEWER_KEY = "review/reviewer"

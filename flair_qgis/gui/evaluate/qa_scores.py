@@ -11,13 +11,13 @@ from __future__ import annotations
 from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from .. import i18n
-from ..adapters import settings
-from ..adapters.charts import confusion_image
-from ..core.nomenclature import ClassInfo, default_color
-from ..i18n import class_label
-from .details import DetailsDialog, MatrixThumbnail, narrow
-from .widgets import ClassTable, tr
+from ... import i18n
+from ...adapters import settings
+from ...adapters.charts import confusion_image
+from ...core.nomenclature import ClassInfo, default_color
+from ..details import DetailsDialog, MatrixThumbnail, narrow
+from ...i18n import class_label
+from ..widgets import ClassTable, tr
 
 SUPPORT_COLUMN = 3
 """The class table's support column: in the details view only (the dock shows class and IoU)."""

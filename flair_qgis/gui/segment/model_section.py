@@ -7,10 +7,10 @@ import os
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
-from ..adapters import settings
-from ..i18n import tr
+from ...adapters import settings
+from ...i18n import tr
+from ..widgets import ModelCard
 from .model_list import model_entries
-from .widgets import ModelCard
 
 
 class ModelSection(QGroupBox):

@@ -17,11 +17,11 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..adapters import settings
-from ..core.segment.model import ModelInfo
-from ..core.vectorize.segment_output import PolygonOutput
-from ..i18n import tr
-from .widgets import compact
+from ...adapters import settings
+from ...core.segment.model import ModelInfo
+from ...core.vectorize.segment_output import PolygonOutput
+from ...i18n import tr
+from ..widgets import compact
 
 
 class RunSection(QGroupBox):

@@ -6,11 +6,11 @@ from qgis.core import QgsProject, QgsRasterLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QFormLayout, QGroupBox, QLabel, QSlider, QWidget
 
-from ..adapters import settings
-from ..adapters.layers import set_opacity
-from ..core.segment.run import SegmentResult
-from ..i18n import tr
-from .messages import run_summary
+from ...adapters import settings
+from ...adapters.layers import set_opacity
+from ...core.segment.run import SegmentResult
+from ...i18n import tr
+from ..messages import run_summary
 
 
 class ResultSection(QGroupBox):

@@ -6,11 +6,11 @@ from qgis.core import QgsMapLayerProxyModel, QgsRectangle
 from qgis.gui import QgsMapCanvas, QgsMapLayerComboBox
 from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton, QWidget
 
-from ..adapters import settings
-from ..adapters.segment_request import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
-from ..i18n import tr
-from .map_tools import RectangleMapTool
-from .widgets import compact
+from ...adapters import settings
+from ...core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
+from ...i18n import tr
+from ..map_tools import RectangleMapTool
+from ..widgets import compact
 
 
 class ExtentSection(QGroupBox):

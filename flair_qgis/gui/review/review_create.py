@@ -26,10 +26,10 @@ from qgis.PyQt.QtWidgets import (
     QSpinBox,
 )
 
-from ..adapters.layer_choice import class_field, class_map_layer, confidence_layer, is_class_map
-from ..adapters.review_files import default_review_path, is_temporary, temporary_path_message
-from ..core.review.sampling import DESIGNS
-from .widgets import compact, tr
+from ...adapters.layer_choice import class_field, class_map_layer, confidence_layer, is_class_map
+from ...adapters.review_files import default_review_path, is_temporary, temporary_path_message
+from ...core.vocabulary import DESIGNS
+from ..widgets import compact, tr
 
 
 def design_label(design: str) -> str:

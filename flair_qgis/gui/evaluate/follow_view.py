@@ -28,20 +28,22 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QObject, Qt, QTimer
 from qgis.PyQt.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..adapters import settings
-from ..adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
-from ..adapters.layers import add_class_map, paletted_renderer, remove_outputs
-from ..adapters.segment_request import EXTENT_CANVAS, prepare_segment
-from ..adapters.segment_task import RunOutcome, SegmentTask
-from ..core.errors import FlairError
-from ..core.segment.heads import check_supported
-from ..core.segment.model import TASK_SEGMENTATION
-from ..i18n import decimal, integer, localized, tiles
-from ..i18n.errors import error_text
-from .widgets import tr
+from ...adapters import settings
+from ...adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
+from ...adapters.layers import add_class_map, paletted_renderer, remove_outputs
+from ...adapters.segment_request import prepare_segment
+from ...adapters.segment_task import RunOutcome, SegmentTask
+from ...core import vocabulary
+from ...core.errors import FlairError
+from ...core.segment.heads import check_supported
+from ...core.segment.model import TASK_SEGMENTATION
+from ...core.vocabulary import EXTENT_CANVAS
+from ...i18n import decimal, integer, localized, tiles
+from ...i18n.errors import error_text
+from ..widgets import tr
 
 DEBOUNCE_MS = 300
-LIVE_KIND = "live_view"
+LIVE_KIND = vocabulary.KIND_LIVE_VIEW
 
 
 def _model_reason(model) -> str:
@@ -259,7 +261,7 @@ class FollowView(QObject):
             group = run_group(group_name)
             layer = add_class_map(path, classes, prepared.title, opacity=prepared.opacity, group=group,
                                   header=model_name(prepared.plan.model))  # fmt: skip
-            layer.setCustomProperty("flair_qgis/kind", LIVE_KIND)
+            layer.setCustomProperty(vocabulary.KIND_PROPERTY, LIVE_KIND)
             reveal(group)
             self.live_layer_id = layer.id()
             return layer
@@ -279,7 +281,7 @@ class FollowView(QObject):
         """The live layer becomes an ordinary class-map layer the user keeps, its group an ordinary run group."""
         layer = self.live_layer()
         if layer is not None:
-            layer.setCustomProperty("flair_qgis/kind", "class_map")
+            layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_CLASS_MAP)
             group = group_of(layer.id())
             if group is not None:
                 group.setName(group.name().replace(tr("FLAIR live view"), tr("FLAIR view")))

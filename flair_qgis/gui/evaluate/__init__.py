@@ -1,0 +1,1 @@
+"""Evaluate tab: scores against a reference, suspicious labels, identify and Follow the view."""

@@ -1,0 +1,1 @@
+"""Review tab: create a review, judge items one key per verdict, and read its report."""

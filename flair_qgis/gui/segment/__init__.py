@@ -1,0 +1,1 @@
+"""Segment tab: model card, input layers and bands, extent, run options and the result line."""
