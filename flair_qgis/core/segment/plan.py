@@ -164,18 +164,32 @@ def _beside(output_path: str, suffix: str, extension: str) -> str:
     return f"{stem}_{safe}{extension}"
 
 
+def check_confidence(heads: HeadPlan) -> None:
+    """Refuse a confidence raster for a primary output without class scores.
+
+    Raises:
+        InputError: key ``no_confidence`` (the dock says "untick it", Processing names
+            ``OUTPUT_CONFIDENCE``); ``params``: ``name`` of the output and ``value_map`` (True for a
+            value map, False for a model that outputs class indices).
+    """
+    head = heads.primary
+    value_map = head.task != TASK_SEGMENTATION
+    if value_map or not head.dtype.startswith("float"):
+        raise InputError(
+            f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
+            "leave OUTPUT_CONFIDENCE empty.",
+            key="no_confidence",
+            params={"name": head.name, "value_map": value_map},
+        )
+
+
 def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest) -> SegmentRequest:
     """The request with every output path decided and checked writable."""
     output = check_output_path(request.output_path)
     confidence = None
     if request.confidence_path:
         confidence = check_output_path(request.confidence_path, "confidence")
-        head = heads.primary
-        if head.task != TASK_SEGMENTATION or not head.dtype.startswith("float"):
-            raise InputError(
-                f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
-                "leave OUTPUT_CONFIDENCE empty."
-            )
+        check_confidence(heads)
     head_paths = {
         extra.name: check_output_path(
             request.head_paths.get(extra.name) or _beside(output, extra.name, ".tif"), f"'{extra.name}'"
