@@ -1,7 +1,8 @@
 """One run plan: everything a segmentation run decides before it reads a pixel.
 
-Both shells (``flair:segment`` and the dock's task) capture their layers and call
-:func:`plan_segment`; :func:`flair_qgis.core.segment.run_plan` then runs the plan. The plan holds
+The segment job (:func:`flair_qgis.core.segment.job.plan_job`, which the dock, ``flair:segment``
+and ``scripts/flair segment`` call) plans with :func:`plan_segment`;
+:func:`flair_qgis.core.segment.run.run_plan` then runs the plan. The plan holds
 the output grid and each input's grid, the bands, the pixel sources, the tiling, what each model
 head becomes, the output paths (checked: writable, and never an input of the run) and the
 polygon mask::
