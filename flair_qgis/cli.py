@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from .core.errors import Canceled, FlairError, InputError
-from .core.segment.bands import parse_band_list
+from .core.segment import parse_band_list
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 

@@ -13,7 +13,7 @@ from conftest import RecordingFeedback
 from rasters import random_image, read, write_raster
 from toy_models import box3x3_model
 
-from flair_qgis.core.segment.tile_cache import FORMAT_VERSION
+from flair_qgis.core.segment.tile_entry import FORMAT_VERSION
 
 NORM = {"mean": [100.0, 110.0, 90.0, 120.0, 50.0], "std": [50.0, 40.0, 45.0, 35.0, 70.0]}
 ORIGIN_X, ORIGIN_Y, RES = 600000.0, 6800000.0, 0.2
@@ -99,7 +99,7 @@ def test_an_extent_equals_the_whole_layer_run_on_its_pixels(run_alg, tmp_path, s
 
 def test_a_cached_tile_is_taken_as_is_without_running_the_model(run_alg, tmp_path, scene):
     """Rewrite every entry's class map with a value the model never gives: the warm run shows it."""
-    from flair_qgis.core.segment.tile_cache import decode_entry, encode_entry
+    from flair_qgis.core.segment.tile_entry import decode_entry, encode_entry
 
     raster, model, cache = scene
     extent = _extent(0, 0, 100, 100)
@@ -281,7 +281,7 @@ def test_a_web_layer_tile_past_its_time_to_live_is_fetched_again(run_alg, tmp_pa
     half a day old, every tile is still used."""
     import time
 
-    from flair_qgis.core.segment.tile_cache import decode_entry, encode_entry, entry_header
+    from flair_qgis.core.segment.tile_entry import decode_entry, encode_entry, entry_header
 
     model = _web_model(tmp_path)
     cache = tmp_path / "c"
@@ -331,7 +331,7 @@ def test_two_modalities_at_their_own_resolutions_share_the_cache(run_alg, tmp_pa
 
 def _written(cache: Path) -> dict[tuple[int, int], float]:
     """``(row, col)`` -> the time each entry of the cache records it was computed."""
-    from flair_qgis.core.segment.tile_cache import entry_header
+    from flair_qgis.core.segment.tile_entry import entry_header
 
     found = {}
     for path in cache.glob(f"flair-tile-cache-v{FORMAT_VERSION}/*/*.tile"):

@@ -167,3 +167,20 @@ def test_dock_refuses_to_overwrite_its_input(plugin, qgis_iface, tmp_path, bgri,
     warnings = " ".join(messages(qgis_iface, Qgis.Warning))
     assert "OUTPUT would overwrite INPUT" in warnings
     assert bgri.read_bytes() == before
+
+
+def test_one_confidence_check_worded_for_each_shell(plugin, qgis_iface, run_alg, tmp_path, bgri):
+    """A value map has no confidence: the core refuses it once; Processing names OUTPUT_CONFIDENCE,
+    the dock says to untick the box."""
+    regressor = identity_model(tmp_path / "models" / "reg.onnx", 4, metadata={**RGBI_MODEL, "model_type": "Regressor"})
+    with pytest.raises(QgsProcessingException, match="leave OUTPUT_CONFIDENCE empty"):
+        _segment(run_alg, bgri, regressor, tmp_path / "p.tif", OUTPUT_CONFIDENCE=str(tmp_path / "p_conf.tif"))
+    dock = plugin.dock
+    dock.set_model(str(regressor))
+    dock.layer_combo.setLayer(add_raster(bgri))
+    dock.set_extent_mode(EXTENT_LAYER)
+    dock.output_widget.setFilePath(str(tmp_path / "d.tif"))
+    dock.confidence_check.setChecked(True)
+    assert dock.run() is None
+    assert any("it has no confidence; untick it" in m for m in messages(qgis_iface, Qgis.Warning))
+    assert not {"p.tif", "d.tif"} & {p.name for p in tmp_path.iterdir()}

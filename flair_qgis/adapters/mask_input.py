@@ -1,7 +1,7 @@
 """Polygons that bound a run (the dock's "selected polygons", ``flair:segment``'s MASK), captured for the core.
 
 Captured on the main thread: the polygons as WKB in the first input layer's CRS, which
-:func:`flair_qgis.core.segment.plan.plan_segment` turns into the run's extent and its per-tile mask.
+:func:`flair_qgis.core.segment.plan_job` turns into the run's extent and its per-tile mask.
 """
 
 from __future__ import annotations

@@ -26,9 +26,7 @@ from qgis.core import (
 
 from ..core.crs import same_crs
 from ..core.errors import InputError, NotSupportedError
-from ..core.segment.bands import band_label, check_band_numbers
-from ..core.segment.grid import Grid
-from ..core.segment.sources import PixelSource, RasterioSource
+from ..core.segment import Grid, PixelSource, RasterioSource, band_label, check_band_numbers
 
 _QGIS_TO_NUMPY = {
     Qgis.DataType.Byte: np.uint8,

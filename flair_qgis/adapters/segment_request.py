@@ -1,10 +1,10 @@
-"""A segmentation run from the dock, captured on the main thread: request -> plan.
+"""A segmentation run from the dock, captured on the main thread: request -> planned job.
 
 The dock's widgets freeze their choices into a :class:`RunRequest`; :func:`prepare_segment`
-captures the layers (files or cloned data providers), the extent in the first layer's CRS and,
-for "selected polygons", the polygons, then calls :func:`flair_qgis.core.segment.plan.plan_segment`, the
-same planner ``flair:segment`` calls. :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs
-the plan.
+finds the layers, the extent in the first layer's CRS and, for "selected polygons", the polygons,
+then :func:`~flair_qgis.adapters.segment_capture.plan_layers` captures them and plans the job with
+:func:`flair_qgis.core.segment.plan_job`, as ``flair:segment`` does.
+:class:`~flair_qgis.adapters.segment_task.SegmentTask` runs the job.
 """
 
 from __future__ import annotations
@@ -24,17 +24,23 @@ from qgis.core import (
 )
 
 from ..core.errors import FlairError, InputError
-from ..core.segment.bands import choose_bands
-from ..core.segment.heads import check_supported
-from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo
-from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
-from ..core.vectorize.segment_output import PolygonOutput, run_polygons
+from ..core.segment import (
+    InputSpec,
+    ModelInfo,
+    SegmentJob,
+    SegmentPlan,
+    SegmentRequest,
+    check_supported,
+    choose_bands,
+    input_title,
+)
+from ..core.vectorize import PolygonOutput
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
 from . import settings
-from .deps import require_vectorize
 from .layers import extent_in_crs
-from .mask_input import selected_polygons, vector_file
-from .raster_input import capture_raster, layer_band_labels, make_source
+from .mask_input import selected_polygons
+from .raster_input import layer_band_labels
+from .segment_capture import plan_layers
 
 
 @dataclass(frozen=True)
@@ -109,19 +115,27 @@ class PreparedRun:
     """A run captured on the main thread; the worker needs nothing else.
 
     Attributes:
-        plan: the core plan (grid, sources, tiling, heads, outputs, mask).
+        job: the planned job (:func:`flair_qgis.core.segment.plan_job`): its plan and polygons.
         layer_ids: the layer of every model input, the first one first (the results go above
             it; removing any of them stops the run).
         layer_names: their names.
         opacity: opacity of the class-map layer.
-        polygons: the polygons to write once the class map is written (path set), or None.
     """
 
-    plan: SegmentPlan
+    job: SegmentJob
     layer_ids: tuple[str, ...]
     layer_names: tuple[str, ...]
     opacity: float = 0.7
-    polygons: PolygonOutput | None = None
+
+    @property
+    def plan(self) -> SegmentPlan:
+        """The core plan (grid, sources, tiling, heads, outputs, mask)."""
+        return self.job.plan
+
+    @property
+    def polygons(self) -> PolygonOutput | None:
+        """The polygons to write once the class map is written (path set), or None."""
+        return self.job.polygons  # type: ignore[return-value]  # the dock asks for a PolygonOutput
 
     @property
     def title(self) -> str:
@@ -228,18 +242,14 @@ def _auto_output_path(folder: str, layer_name: str, model_path: str) -> str:
 
 
 def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> SegmentRequest:
-    """Output paths (a new file when none is given; the confidence beside it) and tiling."""
+    """Output paths (a new file when none is given; the confidence beside it) and tiling.
+
+    Whether the model can give a confidence is checked by the core's plan (key ``no_confidence``).
+    """
     output = request.output_path or _auto_output_path(request.output_folder, layer_name, model.path)
     if not output.lower().endswith((".tif", ".tiff")):
         output += ".tif"
-    confidence = None
-    if request.confidence:
-        head = check_supported(model)
-        if head.task != TASK_SEGMENTATION:
-            raise InputError(f"Output '{head.name}' is a value map, not class scores: it has no confidence; untick it.")
-        if not head.dtype.startswith("float"):
-            raise InputError("This model outputs class indices, not scores: it cannot give a confidence; untick it.")
-        confidence = os.path.splitext(output)[0] + "_confidence.tif"
+    confidence = os.path.splitext(output)[0] + "_confidence.tif" if request.confidence else None
     return SegmentRequest(
         output_path=output,
         confidence_path=confidence,
@@ -254,7 +264,7 @@ def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> Seg
 
 
 def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject | None = None) -> PreparedRun:
-    """Capture a run on the main thread and plan it (:func:`flair_qgis.core.segment.plan.plan_segment`).
+    """Capture a run on the main thread and plan it (:func:`flair_qgis.core.segment.plan_job`).
 
     Args:
         request: what the dock's widgets say.
@@ -270,30 +280,17 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
     project = project or QgsProject.instance()
     layers = _input_layers(request, model, project)
     check_supported(model)
-    rasters = [
-        capture_raster(layer, spec.resolution_m if not layer.crs().isGeographic() else None)
-        for layer, spec in zip(layers, model.inputs)
-    ]
     first = layers[0]
     extent = _extent(request, first)
     wkbs: tuple[bytes, ...] = ()
-    mask_file = None
+    mask_layer = None
     if request.extent_mode == EXTENT_POLYGONS:
         mask_layer = project.mapLayer(request.mask_layer_id) if request.mask_layer_id else None
         wkbs = selected_polygons(mask_layer, first.crs())
-        mask_file = vector_file(mask_layer)
-    plan = plan_segment(
-        model, rasters, _core_request(request, model, first.name()),
+    job = plan_layers(
+        model, layers, _core_request(request, model, first.name()),
         bands=[choice.bands for choice in request.input_choices()], extent=extent, mask_wkbs=wkbs,
-        inputs={"MASK": mask_file}, make_source=make_source,
+        mask_layer=mask_layer, polygons=request.polygons,
     )  # fmt: skip
     ids, names = tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers)
-    return PreparedRun(plan, ids, names, request.opacity, _polygons(request, plan))
-
-
-def _polygons(request: RunRequest, plan: SegmentPlan) -> PolygonOutput | None:
-    """The run's polygons with their path, or None."""
-    if request.polygons is None:
-        return None
-    require_vectorize(request.polygons.min_area_m2, request.polygons.fill_holes_m2)
-    return run_polygons(request.polygons, plan)
+    return PreparedRun(job, ids, names, request.opacity)

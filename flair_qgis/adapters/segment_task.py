@@ -1,12 +1,11 @@
 """The dock's segmentation run in the QGIS task manager.
 
-:class:`SegmentTask` runs a :class:`~flair_qgis.adapters.segment_request.PreparedRun`'s plan with
-:func:`flair_qgis.core.segment.run.run_plan` in the background, with its own cancel and progress
+:class:`SegmentTask` runs a :class:`~flair_qgis.adapters.segment_request.PreparedRun`'s job with
+:func:`flair_qgis.core.segment.run_job` in the background, with its own cancel and progress
 hooks, and only in :meth:`SegmentTask.finished` (main thread again) adds the styled layers, in one
 new group at the top of the layer tree: the class map, the maps of further per-pixel heads (class
 maps, value maps) and the confidence, and the polygons when the run asked for them (written after the
-class map by :func:`~flair_qgis.core.vectorize.segment_output.vectorize_class_map`, as
-``flair:segment``'s ``OUTPUT_VECTOR`` is).
+class map by the job, as ``flair:segment``'s ``OUTPUT_VECTOR`` is).
 """
 
 from __future__ import annotations
@@ -19,10 +18,7 @@ from qgis.core import QgsMapLayer, QgsTask
 
 from ..core import vocabulary
 from ..core.errors import Canceled, FlairError
-from ..core.segment.model import TASK_SEGMENTATION, OutputSpec
-from ..core.segment.run import SegmentResult, run_plan
-from ..core.vectorize.job import VectorizeResult
-from ..core.vectorize.segment_output import vectorize_class_map
+from ..core.segment import TASK_SEGMENTATION, OutputSpec, SegmentResult, WrittenPolygons, run_job
 from ..i18n import localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
@@ -53,17 +49,13 @@ class RunOutcome:
     error: BaseException | None = None
     traceback: str = ""
     layers: list[QgsMapLayer] = field(default_factory=list)
-    polygons: VectorizeResult | None = None
+    polygons: WrittenPolygons | None = None
 
 
 def _value_map_name(title: str, head: OutputSpec) -> str:
     """Layer name of a regression head's map: the run's title, the head and its unit."""
     unit = f" ({head.unit})" if head.unit else ""
     return f"{title} — {head.name}{unit}"
-
-
-POLYGON_PROGRESS_START = 80.0
-"""Where the progress bar stands when the class map is written and the polygons start."""
 
 
 class SegmentTask(QgsTask):
@@ -79,7 +71,7 @@ class SegmentTask(QgsTask):
         self.prepared = prepared
         self.done = done
         self.result: SegmentResult | None = None
-        self.polygons: VectorizeResult | None = None
+        self.polygons: WrittenPolygons | None = None
         self.error: BaseException | None = None
         self.error_traceback = ""
         self.abandon_reason = ""
@@ -89,19 +81,14 @@ class SegmentTask(QgsTask):
         self.abandon_reason = reason
         self.cancel()
 
+    def _segmented(self, result: SegmentResult) -> None:
+        # Kept before the polygons: a cancel during them still removes every map the run wrote.
+        self.result = result
+
     def run(self) -> bool:
         keep_proj_context()  # before any pyproj use on this pooled thread
-        polygons = self.prepared.polygons
-        share = 100.0 if polygons is None else POLYGON_PROGRESS_START
         try:
-            self.result = run_plan(
-                self.prepared.plan, is_canceled=self.isCanceled, on_progress=lambda p: self.setProgress(p * share / 100)
-            )
-            if polygons is not None:
-                self.polygons = vectorize_class_map(
-                    polygons, self.result.output_path, self.result.confidence_path, self.isCanceled,
-                    lambda p: self.setProgress(share + p * (100.0 - share) / 100),
-                )  # fmt: skip
+            self.polygons = run_job(self.prepared.job, self.isCanceled, self.setProgress, self._segmented).polygons
         except Canceled:
             return False
         except FlairError as err:

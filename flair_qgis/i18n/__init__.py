@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from qgis.core import QgsApplication, QgsSettings
 from qgis.PyQt.QtCore import QCoreApplication, QLocale, QTranslator
 
 from ..core.nomenclature import ClassInfo, french_name
-from ..core.quantize.cpu import Int8Capability
+
+if TYPE_CHECKING:  # an annotation only: importing core.quantize at QGIS start would load rasterio
+    from ..core.quantize import Int8Capability
 
 TR_CONTEXT = "@default"
 """The translation context of every ``tr()`` call of the plugin (see the module docstring)."""

@@ -105,6 +105,19 @@ def _value_map_polygons(params: dict, where: str) -> str:
     )
 
 
+def _no_confidence(params: dict, where: str) -> str:
+    name = params.get("name", "")
+    if where != DOCK:
+        return tr(
+            "Output '{name}' gives no class scores: a confidence raster cannot be computed; "
+            "leave OUTPUT_CONFIDENCE empty."
+        ).format(name=name)
+    if params.get("value_map"):
+        text = tr("Output '{name}' is a value map, not class scores: it has no confidence; untick it.")
+        return text.format(name=name)
+    return tr("This model outputs class indices, not scores: it cannot give a confidence; untick it.")
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -112,6 +125,7 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "no_class_field": _no_class_field,
     "unknown_field": _unknown_field,
     "value_map_polygons": _value_map_polygons,
+    "no_confidence": _no_confidence,
 }
 
 

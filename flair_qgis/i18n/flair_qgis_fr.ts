@@ -2246,5 +2246,17 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons; leave OUTPUT_VECTOR empty.</source>
         <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones ; laissez OUTPUT_VECTOR vide.</translation>
     </message>
+    <message>
+        <source>Output &apos;{name}&apos; gives no class scores: a confidence raster cannot be computed; leave OUTPUT_CONFIDENCE empty.</source>
+        <translation>La sortie « {name} » ne donne pas de scores de classes : aucun raster de confiance ne peut être calculé ; laissez OUTPUT_CONFIDENCE vide.</translation>
+    </message>
+    <message>
+        <source>Output &apos;{name}&apos; is a value map, not class scores: it has no confidence; untick it.</source>
+        <translation>La sortie « {name} » est une carte de valeurs, pas de scores de classes : elle n&apos;a pas de confiance ; décochez-la.</translation>
+    </message>
+    <message>
+        <source>This model outputs class indices, not scores: it cannot give a confidence; untick it.</source>
+        <translation>Ce modèle donne des indices de classes, pas des scores : il ne peut pas donner de confiance ; décochez-la.</translation>
+    </message>
 </context>
 </TS>

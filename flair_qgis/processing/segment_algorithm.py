@@ -22,21 +22,25 @@ from qgis.core import (
     QgsProcessingParameterString,
     QgsProcessingParameterVectorDestination,
     QgsRasterLayer,
+    QgsVectorLayer,
 )
 
 from ..adapters import settings
-from ..adapters.deps import require_vectorize
-from ..adapters.mask_input import polygons_wkb, vector_file
-from ..adapters.raster_input import capture_raster, layer_grid_extent, make_source
-from ..core.errors import FlairError
-from ..core.segment.bands import parse_band_list
-from ..core.segment.engine import DEVICES
-from ..core.segment.heads import check_supported
-from ..core.segment.model import ModelInfo, read_model_info
-from ..core.segment.plan import SegmentRequest, output_name, plan_segment
-from ..core.segment.run import run_plan
-from ..core.vectorize.segment_output import PolygonOutput, run_polygons, vectorize_class_map
-from ..i18n.errors import PROCESSING, error_text
+from ..adapters.mask_input import polygons_wkb
+from ..adapters.raster_input import layer_grid_extent
+from ..adapters.segment_capture import plan_layers
+from ..core.segment import (
+    DEVICES,
+    ModelInfo,
+    SegmentRequest,
+    SegmentResult,
+    check_supported,
+    output_name,
+    parse_band_list,
+    read_model_info,
+    run_job,
+)
+from ..core.vectorize import PolygonOutput
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
 from .vector_params import add_cleaning_parameters, cleaning, style_on_load
@@ -206,58 +210,44 @@ class SegmentAlgorithm(FlairAlgorithm):
             return None
         return self.parameterAsInt(parameters, key, context)
 
-    def prepareAlgorithm(
-        self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
-    ) -> bool:
-        # Runs on the main thread: capture the layers (cloned providers) and plan the run, so that
+    def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
+        # Runs on the main thread: capture the layers (cloned providers) and plan the job, so that
         # processAlgorithm never touches a layer from its worker thread.
-        try:
-            model = read_model_info(self.parameterAsFile(parameters, self.MODEL, context))
-            check_supported(model)
-            layers = self._input_layers(parameters, context, model)
-            primary = layers[0]
-            rasters = [
-                capture_raster(layer, spec.resolution_m if not layer.crs().isGeographic() else None)
-                for layer, spec in zip(layers, model.inputs)
-            ]
-            bands = [
-                parse_band_list(self.parameterAsString(parameters, f"{self.BANDS}{_suffix(i)}", context))
-                for i in range(len(layers))
-            ]
-            wkbs, mask_file = self._mask(parameters, context, primary)
-            self.plan = plan_segment(
-                model, rasters, self._request(parameters, context), bands=bands,
-                extent=self._extent(parameters, context, primary), mask_wkbs=wkbs,
-                inputs={"MASK": mask_file}, make_source=make_source,
-            )  # fmt: skip
-            scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
-            self.distributed = distributed_run(self.plan, rasters[0], scheduler)
-            self._capture_vector(parameters, context, model)
-        except FlairError as err:
-            raise QgsProcessingException(error_text(err, PROCESSING)) from err
-        return True
-
-    def _capture_vector(self, parameters: dict, context: QgsProcessingContext, model: ModelInfo) -> None:
-        """OUTPUT_VECTOR and its cleaning options; the polygons are styled when Processing loads them."""
-        path = self.parameterAsOutputLayer(parameters, self.OUTPUT_VECTOR, context)
-        self.polygons = None
+        model = read_model_info(self.parameterAsFile(parameters, self.MODEL, context))
+        check_supported(model)
+        layers = self._input_layers(parameters, context, model)
+        primary = layers[0]
+        bands = [
+            parse_band_list(self.parameterAsString(parameters, f"{self.BANDS}{_suffix(i)}", context))
+            for i in range(len(layers))
+        ]
+        wkbs, mask_layer = self._mask(parameters, context, primary)
+        polygons = self._polygons(parameters, context)
+        self.job = plan_layers(
+            model, layers, self._request(parameters, context), bands=bands,
+            extent=self._extent(parameters, context, primary), mask_wkbs=wkbs, mask_layer=mask_layer,
+            polygons=polygons,
+        )  # fmt: skip
+        scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
+        self.distributed = distributed_run(self.job.plan, self.job.request.rasters[0], scheduler)
         self.vector_styler = None
-        if path:
-            # A missing scipy (merges only) or an unknown format is refused before the model runs.
-            output = PolygonOutput(path, **cleaning(self, parameters, context))
-            require_vectorize(output.min_area_m2, output.fill_holes_m2)
-            self.polygons = run_polygons(output, self.plan)
-            classes = self.plan.heads.primary.classes
-            self.vector_styler = style_on_load(context, path, tuple(classes))
+        if polygons is not None:  # the polygons are styled when Processing loads them
+            classes = self.job.plan.heads.primary.classes
+            self.vector_styler = style_on_load(context, polygons.path, tuple(classes))
 
-    def _vectorize(self, feedback: QgsProcessingFeedback, outputs: dict) -> None:
-        polygons = self.polygons
+    def _polygons(self, parameters: dict, context: QgsProcessingContext) -> PolygonOutput | None:
+        """OUTPUT_VECTOR and its cleaning options, or None."""
+        path = self.parameterAsOutputLayer(parameters, self.OUTPUT_VECTOR, context)
+        return PolygonOutput(path, **cleaning(self, parameters, context)) if path else None
+
+    def _vectorize_mosaic(self, feedback: QgsProcessingFeedback, outputs: dict) -> None:
+        """A distributed run's polygons, from its mosaic."""
+        polygons = self.job.polygons
         if polygons is None:
             return
-        class_map, confidence = outputs[self.OUTPUT], outputs.get(self.OUTPUT_CONFIDENCE) or None
         feedback.pushInfo(tr("Vectorizing the class map..."))
         result = self.run_core(
-            feedback, lambda: vectorize_class_map(polygons, class_map, confidence, feedback.isCanceled)
+            feedback, lambda: polygons.write(outputs[self.OUTPUT], None, feedback.isCanceled, lambda percent: None)
         )
         feedback.pushInfo(tr("{n} polygon(s) written to {path}").format(n=result.polygons, path=result.path))
         outputs[self.OUTPUT_VECTOR] = result.path
@@ -273,15 +263,15 @@ class SegmentAlgorithm(FlairAlgorithm):
 
     def _mask(
         self, parameters: dict, context: QgsProcessingContext, primary: QgsRasterLayer
-    ) -> tuple[tuple[bytes, ...], str | None]:
-        """MASK's polygons as WKB in the first layer's CRS, and its file; ``((), None)`` without MASK."""
+    ) -> tuple[tuple[bytes, ...], QgsVectorLayer | None]:
+        """MASK's polygons as WKB in the first layer's CRS, and its layer; ``((), None)`` without MASK."""
         if parameters.get(self.MASK) in (None, ""):
             return (), None
         source = self.parameterAsSource(parameters, self.MASK, context)
         if source is None:
             raise QgsProcessingException(tr("MASK cannot be read: choose a polygon layer."))
         wkbs = polygons_wkb(source.getFeatures(), source.sourceCrs(), primary.crs())
-        return wkbs, vector_file(self.parameterAsVectorLayer(parameters, self.MASK, context))
+        return wkbs, self.parameterAsVectorLayer(parameters, self.MASK, context)
 
     def _request(self, parameters: dict, context: QgsProcessingContext) -> SegmentRequest:
         device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
@@ -327,16 +317,31 @@ class SegmentAlgorithm(FlairAlgorithm):
     ) -> dict:
         if self.distributed is not None:
             outputs = self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
-            self._vectorize(feedback, outputs)  # type: ignore[arg-type]
+            self._vectorize_mosaic(feedback, outputs)  # type: ignore[arg-type]
             return outputs  # type: ignore[return-value]
         is_canceled, on_progress = self.hooks(feedback)
-        plan, grid = self.plan, self.plan.grid
+        job, grid = self.job, self.job.plan.grid
         feedback.pushInfo(
             tr("Segmenting {w} x {h} px ({km2:.3f} km²) at {res:g} m with {model}.").format(
-                w=grid.width, h=grid.height, km2=grid.area_km2, res=grid.pixel_size_m, model=plan.model.path
+                w=grid.width, h=grid.height, km2=grid.area_km2, res=grid.pixel_size_m, model=job.plan.model.path
             )
         )
-        result = self.run_core(feedback, lambda: run_plan(plan, is_canceled=is_canceled, on_progress=on_progress))
+        outputs: dict = {}
+        result = self.run_core(
+            feedback, lambda: run_job(job, is_canceled, on_progress, lambda run: self._report(feedback, run, outputs))
+        )
+        if result.polygons is not None:  # type: ignore[attr-defined]
+            written = result.polygons  # type: ignore[attr-defined]
+            feedback.pushInfo(tr("{n} polygon(s) written to {path}").format(n=written.polygons, path=written.path))
+            outputs[self.OUTPUT_VECTOR] = written.path
+        for line in result.segment.tile_value_lines(  # type: ignore[attr-defined]
+            tr("Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).")
+        ):
+            feedback.pushInfo(line)
+        return outputs
+
+    def _report(self, feedback: QgsProcessingFeedback, result: SegmentResult, outputs: dict) -> None:
+        """Log the written maps and fill ``outputs``, before the polygons start."""
         for warning in result.warnings:
             feedback.pushWarning(warning)
         if result.cache_summary:
@@ -346,21 +351,19 @@ class SegmentAlgorithm(FlairAlgorithm):
                 provider=result.session.provider, tiles=result.tiles, s=result.seconds, rate=result.km2_per_hour
             )
         )
-        outputs = {
-            self.OUTPUT: result.output_path,
-            self.OUTPUT_CONFIDENCE: result.confidence_path,
-            "PROVIDER": result.session.provider,
-            "TILES": result.tiles,
-            "CACHED_TILES": result.cached_tiles,
-            "SECONDS": result.seconds,
-            "OUTPUT_TILE_VALUES": result.tile_values_path,
-        }
+        outputs.update(
+            {
+                self.OUTPUT: result.output_path,
+                self.OUTPUT_CONFIDENCE: result.confidence_path,
+                "PROVIDER": result.session.provider,
+                "TILES": result.tiles,
+                "CACHED_TILES": result.cached_tiles,
+                "SECONDS": result.seconds,
+                "OUTPUT_TILE_VALUES": result.tile_values_path,
+            }
+        )
         for name, path in result.head_paths.items():
             feedback.pushInfo(tr("Output '{name}' written to {path}").format(name=name, path=path))
             outputs[output_name(name)] = path
-        self._vectorize(feedback, outputs)
-        for line in result.tile_value_lines(
-            tr("Per-image output '{name}': {n} tiles, mean {mean:.4g}, min {lo:.4g}, max {hi:.4g} ({path}).")
-        ):
-            feedback.pushInfo(line)
-        return outputs
+        if self.job.polygons is not None:
+            feedback.pushInfo(tr("Vectorizing the class map..."))

@@ -20,8 +20,7 @@ from qgis.core import (
 from ..adapters.deps import require_vectorize
 from ..adapters.raster_input import layer_grid_extent
 from ..core.errors import InputError
-from ..core.vectorize.inputs import VectorizeRequest, check_request, parse_classes
-from ..core.vectorize.job import vectorize
+from ..core.vectorize import VectorizeRequest, check_request, parse_classes, vectorize
 from .base import FlairAlgorithm, tr
 from .vector_params import add_cleaning_parameters, cleaning, style_on_load
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from affine import Affine
 
 from ..core.errors import InputError
-from ..core.segment.grid import Grid, Tile, tile_layout
+from ..core.segment import Grid, Tile, tile_layout
 
 
 @dataclass(frozen=True)

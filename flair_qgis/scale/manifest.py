@@ -103,6 +103,25 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
             input, grid or tiling and ``force`` is not given.
     """
     folder = job.output_dir
+    _make_folder(folder)
+    path = os.path.join(folder, MANIFEST)
+    identity = job_identity(job)
+    entries = _run_entries(folder)
+    if MANIFEST in entries:
+        resumed = _resume(folder, path, identity, force)
+        if resumed is not None:
+            return resumed
+    manifest = Manifest(path, {"format": FORMAT, "identity": identity, "chunks": {}, "workers": {}, "runs": []})
+    manifest.save()
+    return manifest
+
+
+def _make_folder(folder: str) -> None:
+    """Create the output folder when missing.
+
+    Raises:
+        InputError: a file or a dangling link, or a folder that cannot be created.
+    """
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise InputError(f"--output-dir {folder} is a file: give a folder (new or holding an earlier run).")
     if os.path.islink(folder) and not os.path.exists(folder):
@@ -116,8 +135,14 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
         raise InputError(
             f"Cannot create --output-dir {folder} ({err.strerror}): give a folder you can write to."
         ) from err
-    path = os.path.join(folder, MANIFEST)
-    identity = job_identity(job)
+
+
+def _run_entries(folder: str) -> list[str]:
+    """The output folder's entries (sorted).
+
+    Raises:
+        InputError: the folder holds other files and no ``run.json``.
+    """
     entries = sorted(os.listdir(folder))
     if entries and MANIFEST not in entries:
         shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
@@ -125,36 +150,41 @@ def open_output_dir(job: ScaleJob, force: bool) -> Manifest:
             f"The output folder {folder} holds other files ({shown}) and no {MANIFEST}: "
             "choose a new or empty folder (nothing was changed)."
         )
-    fresh = {"format": FORMAT, "identity": identity, "chunks": {}, "workers": {}, "runs": []}
-    if MANIFEST in entries:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                old = json.load(handle)
-        except (OSError, ValueError) as err:
-            raise InputError(f"{path} cannot be read ({err}): remove it or choose another folder.") from err
-        if old.get("format") != FORMAT:
-            raise InputError(f"{path} is not a flair run manifest: choose a new or empty folder.")
-        changed = _differences(old.get("identity", {}), identity)
-        if not changed:
-            _remove_partials(folder)
-            return Manifest(path, old)
-        files = changed_files(old.get("identity", {}), identity)
-        if files and changed == ["input"] and not force:
-            more = f" (and {len(files) - 1} more)" if len(files) > 1 else ""
-            raise InputError(
-                f"Input file {files[0]}{more} changed since the run in {folder} started: its chunks would mix "
-                "old and new pixels. Give --force to recompute every chunk, or restore the file."
-            )
-        if not force:
-            raise InputError(
-                f"The output folder {folder} holds a run with another {', '.join(changed)}: "
-                "give --force (scripts/flair) to discard it and start again, or choose another folder "
-                "(another OUTPUT in flair:segment)."
-            )
-        _discard_run(folder)
-    manifest = Manifest(path, fresh)
-    manifest.save()
-    return manifest
+    return entries
+
+
+def _resume(folder: str, path: str, identity: dict[str, Any], force: bool) -> Manifest | None:
+    """The earlier run's manifest when it has this identity; None after discarding it (``force``).
+
+    Raises:
+        InputError: an unreadable manifest, or a run of something else and no ``force``.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            old = json.load(handle)
+    except (OSError, ValueError) as err:
+        raise InputError(f"{path} cannot be read ({err}): remove it or choose another folder.") from err
+    if old.get("format") != FORMAT:
+        raise InputError(f"{path} is not a flair run manifest: choose a new or empty folder.")
+    changed = _differences(old.get("identity", {}), identity)
+    if not changed:
+        _remove_partials(folder)
+        return Manifest(path, old)
+    files = changed_files(old.get("identity", {}), identity)
+    if files and changed == ["input"] and not force:
+        more = f" (and {len(files) - 1} more)" if len(files) > 1 else ""
+        raise InputError(
+            f"Input file {files[0]}{more} changed since the run in {folder} started: its chunks would mix "
+            "old and new pixels. Give --force to recompute every chunk, or restore the file."
+        )
+    if not force:
+        raise InputError(
+            f"The output folder {folder} holds a run with another {', '.join(changed)}: "
+            "give --force (scripts/flair) to discard it and start again, or choose another folder "
+            "(another OUTPUT in flair:segment)."
+        )
+    _discard_run(folder)
+    return None
 
 
 def _remove_partials(folder: str) -> None:

@@ -10,11 +10,18 @@ import rasterio
 import rasterio.errors
 
 from ..core.errors import InputError, NotSupportedError
-from ..core.segment.grid import Grid
-from ..core.segment.model import ModelInfo, read_model_info
-from ..core.segment.plan import SegmentPlan, SegmentRequest, plan_segment
-from ..core.segment.source_files import describe_source_files, is_remote
-from ..core.segment.sources import capture_file
+from ..core.segment import (
+    Grid,
+    ModelInfo,
+    SegmentJobRequest,
+    SegmentPlan,
+    SegmentRequest,
+    capture_file,
+    describe_source_files,
+    is_remote,
+    read_model_info,
+)
+from ..core.segment import plan_job as plan_segment_job
 from .chunks import Chunk, chunk_layout
 
 CHUNKS_DIR = "chunks"
@@ -159,7 +166,7 @@ def plan_job(
     threads: int | None = None,
     chunk_tiles: int = 8,
 ) -> tuple[ScaleJob, ModelInfo, list[str]]:
-    """Plan a run exactly as ``flair:segment`` plans it (:func:`plan_segment`), then cut it into chunks.
+    """Plan a run as ``flair:segment`` does (:func:`flair_qgis.core.segment.plan_job`), then cut it into chunks.
 
     Returns:
         ``(job, model, notes)``: notes are messages for the user (band guesses).
@@ -177,7 +184,7 @@ def plan_job(
     except InputError as err:
         raise InputError(f"Cannot open the input raster {input_path}: {err}") from err
     output_dir = os.path.abspath(output_dir)
-    # plan_segment checks an output file; the chunks go into output_dir, created later, so the
+    # The plan checks an output file; the chunks go into output_dir, created later, so the
     # check is made on a name beside it (never written).
     request = SegmentRequest(
         output_path=output_dir.rstrip(os.sep) + ".tif",
@@ -186,5 +193,6 @@ def plan_job(
         batch_size=batch_size,
         device=device,
     )
-    plan = plan_segment(model, [raster], request, bands=[bands], extent=extent)  # type: ignore[list-item]  # RasterFile.path is str, the protocol allows None
+    rasters = (raster,)  # RasterFile.path is str, the protocol allows None
+    plan = plan_segment_job(SegmentJobRequest(model, rasters, request, bands=(bands,), extent=extent)).plan  # type: ignore[arg-type]
     return job_from_plan(plan, input_path, output_dir, chunk_tiles, threads), model, list(plan.warnings)

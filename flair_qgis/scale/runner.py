@@ -17,16 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import Canceled
-from ..core.segment.model import ModelInfo
-from ..core.segment.run import plan_heads
+from ..core.segment import ModelInfo, plan_heads
 from .chunks import Chunk
 from .cluster import ship_by_value
 from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest
 from .mosaic import build_mosaic
 from .plan import CHUNKS_DIR, ScaleJob
 from .remote import ChunkError, chunk_task
-from .vector import VectorOptions, VectorResult, publish_vectors, vector_done, vectorize_chunk
-from .worker import run_chunk
+from .vector import ChunkPolygons, VectorOptions, VectorResult, publish_vectors, vector_done, vectorize_chunk
+from .worker import ChunkResult, run_chunk
 
 _POLL_S = 0.2
 _FINAL = ("finished", "error", "cancelled")
@@ -225,23 +224,20 @@ def _record(manifest: Manifest, result: ScaleResult, chunk: Chunk, future: Any, 
     """Put a finished future's outcome into the manifest and the result; the tiles it finished.
 
     A result lost with its worker after it finished is recomputed by Dask inside ``result()``.
-    A chunk vectorised on its own (``{"polygons": n}``) only gains its count; if that fails the
-    chunk stays done and the failure is reported (a resume vectorises it again).
+    A chunk vectorised on its own (:class:`~.vector.ChunkPolygons`) only gains its count; if that
+    fails the chunk stays done and the failure is reported (a resume vectorises it again).
     """
     name = chunk.name
     if status == "finished":
-        entry = future.result()
-        manifest.record(name, **entry, error=None)
-        if "state" not in entry:
+        done: ChunkResult | ChunkPolygons = future.result()
+        manifest.record(name, **done.manifest_fields(), error=None)
+        if not isinstance(done, ChunkResult):
             return 0  # a vectorisation of a chunk done earlier
-        manifest.record_worker(
-            entry["worker"],
-            {k: entry[k] for k in ("host", "pid", "provider", "threads", "sessions_built")},
-        )
+        manifest.record_worker(done.worker, done.worker_fields())
         result.chunks_run += 1
-        result.tiles_run += entry["tiles"]
-        result.providers[entry["worker"]] = entry["provider"]
-        for warning in entry["warnings"]:
+        result.tiles_run += done.tiles
+        result.providers[done.worker] = done.provider
+        for warning in done.warnings:
             if warning not in result.warnings:
                 result.warnings.append(warning)
         return len(chunk.tiles)

@@ -32,10 +32,19 @@ from shapely.ops import transform as transform_coords
 
 from ..core.atomic import check_output_path
 from ..core.errors import Canceled, InputError
-from ..core.vectorize.inputs import VectorizeRequest, check_request
-from ..core.vectorize.job import vectorize
-from ..core.vectorize.regions import Region, Stitcher
-from ..core.vectorize.writer import LAYER_NAME, Feature, PolygonWriter, affine_wkb, driver_for, rings_wkb
+from ..core.vectorize import (
+    LAYER_NAME,
+    Feature,
+    PolygonWriter,
+    Region,
+    Stitcher,
+    VectorizeRequest,
+    affine_wkb,
+    check_request,
+    driver_for,
+    rings_wkb,
+    vectorize,
+)
 from .chunks import Chunk
 from .plan import ScaleJob
 
@@ -104,14 +113,25 @@ def vector_done(job: ScaleJob, chunk: Chunk) -> bool:
     return os.path.isfile(polygons) and os.path.getmtime(polygons) >= os.path.getmtime(class_map)
 
 
-def vectorize_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, int]:
+@dataclass(frozen=True)
+class ChunkPolygons:
+    """A finished chunk vectorised on its own (a resume with ``--vector``): its polygon count."""
+
+    polygons: int
+
+    def manifest_fields(self) -> dict[str, int]:
+        """The chunk's fields this adds to ``run.json``."""
+        return {"polygons": self.polygons}
+
+
+def vectorize_chunk(chunk: Chunk, job: ScaleJob) -> ChunkPolygons:
     """Vectorise a finished chunk's class map (on a worker); the layer is written atomically.
 
     Returns:
-        ``{"polygons": count}`` for the manifest.
+        The polygon count, for the manifest.
     """
     request = VectorizeRequest(job.chunk_path(chunk), chunk_vector_path(job, chunk))
-    return {"polygons": vectorize(request).polygons}
+    return ChunkPolygons(vectorize(request).polygons)
 
 
 def publish_vectors(

@@ -13,18 +13,26 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import ModelError
-from ..core.segment.engine import SessionInfo, create_session
-from ..core.segment.model import ModelInfo, read_model_info
-from ..core.segment.plan import SegmentRequest, plan_run
-from ..core.segment.run import run_plan
-from ..core.segment.sources import PixelSource, RasterioSource, WindowReader
+from ..core.segment import (
+    ModelInfo,
+    PixelSource,
+    RasterioSource,
+    SegmentRequest,
+    SessionInfo,
+    WindowReader,
+    create_session,
+    plan_run,
+    read_model_info,
+    run_plan,
+)
 from .chunks import Chunk
+from .manifest import DONE
 from .plan import ScaleJob, file_sha256
 
 _LOCK = threading.Lock()
@@ -87,12 +95,67 @@ def _model_and_session(job: ScaleJob, threads: int) -> tuple[ModelInfo, tuple[An
         return _MODELS[job.model_sha256], _SESSIONS[key]
 
 
-def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ChunkResult:
+    """What a chunk task did on its worker (its entry in ``run.json``).
+
+    Attributes:
+        tiles: tiles of the chunk.
+        seconds: wall time of the task.
+        worker: the Dask worker's address (``local`` outside one).
+        host: its host name.
+        pid: its process id.
+        provider: the execution provider that ran.
+        threads: onnxruntime threads.
+        sessions_built: sessions this process has built so far.
+        warnings: messages for the user.
+        polygons: polygons of the chunk when the run vectorises chunks, else None.
+    """
+
+    tiles: int
+    seconds: float
+    worker: str
+    host: str
+    pid: int
+    provider: str
+    threads: int
+    sessions_built: int
+    warnings: tuple[str, ...] = ()
+    polygons: int | None = None
+
+    def manifest_fields(self) -> dict[str, Any]:
+        """The chunk's fields in ``run.json`` (the order of the format)."""
+        fields: dict[str, Any] = {} if self.polygons is None else {"polygons": self.polygons}
+        fields.update(
+            state=DONE,
+            tiles=self.tiles,
+            seconds=self.seconds,
+            worker=self.worker,
+            host=self.host,
+            pid=self.pid,
+            provider=self.provider,
+            threads=self.threads,
+            sessions_built=self.sessions_built,
+            warnings=list(self.warnings),
+        )
+        return fields
+
+    def worker_fields(self) -> dict[str, Any]:
+        """What ``run.json`` says of the worker process under ``workers``."""
+        return {
+            "host": self.host,
+            "pid": self.pid,
+            "provider": self.provider,
+            "threads": self.threads,
+            "sessions_built": self.sessions_built,
+        }
+
+
+def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
     """Segment one chunk into its own GeoTIFF (written under a temporary name, then renamed).
 
     Returns:
-        The manifest entry: state, tiles, seconds, worker, provider, pid, sessions built by
-        this process so far, warnings.
+        What the task did, for the manifest.
 
     Raises:
         FlairError, RasterioIOError...: the chunk failed; the driver records the error.
@@ -114,28 +177,27 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> dict[str, Any]:
     plan = replace(plan_run(model, [source], chunk.sub_grid(job.grid), request), tiles=chunk.tiles)
     result = run_plan(plan, session=session)
     polygons = _chunk_polygons(chunk, job)
-    return {
-        **polygons,
-        "state": "done",
-        "tiles": len(chunk.tiles),
-        "seconds": round(time.perf_counter() - started, 3),
-        "worker": address,
-        "host": socket.gethostname(),
-        "pid": os.getpid(),
-        "provider": result.session.provider,
-        "threads": threads,
-        "sessions_built": len(_SESSIONS),  # never evicted: every session this process built
-        "warnings": result.warnings,
-    }
+    return ChunkResult(
+        tiles=len(chunk.tiles),
+        seconds=round(time.perf_counter() - started, 3),
+        worker=address,
+        host=socket.gethostname(),
+        pid=os.getpid(),
+        provider=result.session.provider,
+        threads=threads,
+        sessions_built=len(_SESSIONS),  # never evicted: every session this process built
+        warnings=tuple(result.warnings),
+        polygons=polygons,
+    )
 
 
-def _chunk_polygons(chunk: Chunk, job: ScaleJob) -> dict[str, int]:
-    """Vectorise the chunk just written when the run asks for polygons; else drop stale ones."""
+def _chunk_polygons(chunk: Chunk, job: ScaleJob) -> int | None:
+    """Vectorise the chunk just written when the run asks for polygons (their count); else drop stale ones."""
     from .vector import chunk_vector_path, vectorize_chunk
 
     if job.vector_chunks:
-        return vectorize_chunk(chunk, job)
+        return vectorize_chunk(chunk, job).polygons
     stale = chunk_vector_path(job, chunk)
     if os.path.exists(stale):
         os.remove(stale)  # polygons of an older class map of this chunk must never be stitched
-    return {}
+    return None

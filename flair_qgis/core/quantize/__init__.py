@@ -5,5 +5,27 @@ Entry point: :func:`job.quantize` draws calibration and held-out validation tile
 compares the INT8 class maps with the FP32 ones on the held-out tiles (:mod:`.validation`).
 :mod:`.cpu` says whether this CPU has a fast INT8 path. ``onnx`` and
 ``onnxruntime.quantization`` are imported only inside the functions that quantise: the plugin
-loads and segments without them.
+loads and segments without them. Callers outside this package import the names below.
 """
+
+from .cpu import Int8Capability, int8_capability
+from .int8 import CALIBRATORS, METHODS, check_quantizable, int8_origin
+from .job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, QuantizeResult, quantize
+from .validation import AGREEMENT_WARNING, Agreement, ClassAgreement
+
+__all__ = [
+    "AGREEMENT_WARNING",
+    "CALIBRATORS",
+    "DEFAULT_CALIBRATION_TILES",
+    "DEFAULT_VALIDATION_TILES",
+    "METHODS",
+    "Agreement",
+    "ClassAgreement",
+    "Int8Capability",
+    "QuantizeRequest",
+    "QuantizeResult",
+    "check_quantizable",
+    "int8_capability",
+    "int8_origin",
+    "quantize",
+]

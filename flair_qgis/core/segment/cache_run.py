@@ -25,7 +25,8 @@ import numpy as np
 from ..errors import InputError
 from .grid import Grid, Tile, pixel_offset, window_tile_layout
 from .source_files import SourceFiles, describe_source_files, is_remote
-from .tile_cache import DEFAULT_MAX_BYTES, TileCache, file_digest, open_cache, run_key
+from .tile_cache import DEFAULT_MAX_BYTES, TileCache, open_cache
+from .tile_entry import file_digest, run_key
 
 #: How long a remote layer's cached tile is used: the server's content may change meanwhile.
 DEFAULT_REMOTE_TTL_S = 86400.0

@@ -1,7 +1,8 @@
 """One run plan: everything a segmentation run decides before it reads a pixel.
 
-Both shells (``flair:segment`` and the dock's task) capture their layers and call
-:func:`plan_segment`; :func:`flair_qgis.core.segment.run_plan` then runs the plan. The plan holds
+The segment job (:func:`flair_qgis.core.segment.job.plan_job`, which the dock, ``flair:segment``
+and ``scripts/flair segment`` call) plans with :func:`plan_segment`;
+:func:`flair_qgis.core.segment.run.run_plan` then runs the plan. The plan holds
 the output grid and each input's grid, the bands, the pixel sources, the tiling, what each model
 head becomes, the output paths (checked: writable, and never an input of the run) and the
 polygon mask::
@@ -164,18 +165,32 @@ def _beside(output_path: str, suffix: str, extension: str) -> str:
     return f"{stem}_{safe}{extension}"
 
 
+def check_confidence(heads: HeadPlan) -> None:
+    """Refuse a confidence raster for a primary output without class scores.
+
+    Raises:
+        InputError: key ``no_confidence`` (the dock says "untick it", Processing names
+            ``OUTPUT_CONFIDENCE``); ``params``: ``name`` of the output and ``value_map`` (True for a
+            value map, False for a model that outputs class indices).
+    """
+    head = heads.primary
+    value_map = head.task != TASK_SEGMENTATION
+    if value_map or not head.dtype.startswith("float"):
+        raise InputError(
+            f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
+            "leave OUTPUT_CONFIDENCE empty.",
+            key="no_confidence",
+            params={"name": head.name, "value_map": value_map},
+        )
+
+
 def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest) -> SegmentRequest:
     """The request with every output path decided and checked writable."""
     output = check_output_path(request.output_path)
     confidence = None
     if request.confidence_path:
         confidence = check_output_path(request.confidence_path, "confidence")
-        head = heads.primary
-        if head.task != TASK_SEGMENTATION or not head.dtype.startswith("float"):
-            raise InputError(
-                f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
-                "leave OUTPUT_CONFIDENCE empty."
-            )
+        check_confidence(heads)
     head_paths = {
         extra.name: check_output_path(
             request.head_paths.get(extra.name) or _beside(output, extra.name, ".tif"), f"'{extra.name}'"

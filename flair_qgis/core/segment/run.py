@@ -28,7 +28,7 @@ from .pipeline import ignore_progress, never_canceled
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .postprocess import Postprocess, argmax_channels, output_margin
 from .sources import PixelSource
-from .tile_cache import file_digest
+from .tile_entry import file_digest
 from .tile_pipeline import CachedTile, TilePipeline
 
 #: The provider a run reports when every tile came from the tile cache (no model was loaded).

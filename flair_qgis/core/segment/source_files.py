@@ -34,7 +34,7 @@ from rasterio.warp import transform_bounds
 
 from ..errors import InputError
 from .grid import Grid, pixel_offset
-from .tile_cache import file_digest
+from .tile_entry import file_digest
 
 #: Files up to this size are stamped with their content too (a VRT, a FLAIR patch); larger ones
 #: by size and modification time only, so a mosaic of hundreds of big tiles costs stat calls.

@@ -4,7 +4,7 @@ Each entry holds what one tile of the layer-anchored tile grid decided: the clas
 confidence and the extra heads, as named numpy arrays. Entries live under
 ``<folder>/flair-tile-cache-v<FORMAT_VERSION>/<run key>/r<row>_c<col>.tile``:
 
-- the **run key** (:func:`run_key`) digests everything a tile's pixels depend on: the model
+- the **run key** (:func:`.tile_entry.run_key`) digests everything a tile's pixels depend on: the model
   file's content, the source's identity (the raster's path, the grid CRS and the stamps of the
   files every tile reads, see :mod:`.source_files`; or a web layer's provider URI), the band
   mapping, tile size, overlap and resolution. Changing any of them gives a new key, so a stale
@@ -27,221 +27,24 @@ goes on uncached.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import struct
 import tempfile
 import threading
 import time
-import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-FORMAT_VERSION = 1
+from .tile_entry import FORMAT_VERSION, CorruptEntryError, StaleEntryError, decode_entry, encode_entry, read_header
+
 DEFAULT_MAX_BYTES = 2 * 1024**3
-_MAGIC = b"FLAIRTC\x00"
-_HEADER = struct.Struct("<8sII")  # magic, format version, header length
-_DIGEST_BYTES = 32
 _SUFFIX = ".tile"
 _TMP_PREFIX = ".tmp-"
 # A temporary file this old was left by a process that died mid-write.
 _STALE_TMP_S = 3600.0
 # Eviction goes below the limit by this share, so that it does not run again at the next write.
 _EVICT_TO = 0.9
-_HASH_CHUNK_BYTES = 1 << 20
-
-_digests: dict[tuple[str, int, int, int, int], str] = {}
-_digests_lock = threading.Lock()
-
-
-def file_digest(path: str) -> str:
-    """BLAKE2b of a file's content, computed once per (path, size, mtime, ctime, inode) in this process.
-
-    The change time is in the memo key because a rewrite can keep the size and set the
-    modification time back (``touch -r``, ``rsync -t``); it cannot set the change time.
-
-    Args:
-        path: the file (a model, typically).
-
-    Returns:
-        The hex digest.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    path = os.path.abspath(path)
-    stat = os.stat(path)
-    memo = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
-    with _digests_lock:
-        if memo in _digests:
-            return _digests[memo]
-    digest = hashlib.blake2b(digest_size=_DIGEST_BYTES)
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_HASH_CHUNK_BYTES):
-            digest.update(chunk)
-    with _digests_lock:
-        _digests[memo] = digest.hexdigest()
-    return _digests[memo]
-
-
-def run_key(
-    model_digest: str,
-    sources: Iterable[str],
-    bands: Iterable[Iterable[int]],
-    tile_size_px: int,
-    overlap_px: int,
-    resolution_m: float,
-    extra: Mapping[str, object] | None = None,
-) -> str:
-    """The key shared by all tiles of one (model, source, bands, tiling) combination.
-
-    Args:
-        model_digest: :func:`file_digest` of the model file.
-        sources: the identity of each model input's source, in input order
-            (:attr:`flair_qgis.core.segment.source_files.SourceFiles.identity`, or ``uri:<address>``).
-        bands: the band mapping of each input (1-based layer bands, model channel order).
-        tile_size_px: model input edge.
-        overlap_px: overlap between tiles.
-        resolution_m: pixel size of the tile grid.
-        extra: anything else the tiles depend on (JSON-serialisable).
-
-    Returns:
-        A hex digest.
-    """
-    described = {
-        "format": FORMAT_VERSION,
-        "model": model_digest,
-        "sources": list(sources),
-        "bands": [[int(b) for b in band_list] for band_list in bands],
-        "tile_size_px": int(tile_size_px),
-        "overlap_px": int(overlap_px),
-        "resolution_m": repr(float(resolution_m)),
-        "extra": dict(extra or {}),
-    }
-    text = json.dumps(described, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=20).hexdigest()
-
-
-class CorruptEntryError(Exception):
-    """An entry that cannot be trusted (bad checksum, truncated, another key or version)."""
-
-
-class StaleEntryError(CorruptEntryError):
-    """A whole entry that no longer holds: a source file it was read from changed, or it outlived
-    its time-to-live (web layers). It is recomputed without a warning."""
-
-
-def encode_entry(
-    key: str,
-    row: int,
-    col: int,
-    arrays: Mapping[str, np.ndarray],
-    sources: str = "",
-    written_at: float | None = None,
-) -> bytes:
-    """One entry's bytes: fixed header, JSON header, array payloads, BLAKE2b of all before it.
-
-    Integer arrays (class maps) are zlib-compressed; float arrays are stored raw (they hardly
-    compress, and reading them back must stay fast).
-
-    Args:
-        key: the run key.
-        row: the tile core's top row in the layer grid.
-        col: its left column.
-        arrays: the tile's named arrays.
-        sources: digest of the source files this tile was read from (:meth:`TileCache.get` checks it).
-        written_at: POSIX time the tile was computed (now by default); a time-to-live counts from it.
-    """
-    specs, payloads, offset = [], [], 0
-    for name, given in arrays.items():
-        array = np.ascontiguousarray(given)
-        raw = array.tobytes()
-        packed = zlib.compress(raw, 1) if array.dtype.kind in "biu" else raw
-        specs.append(
-            {
-                "name": name,
-                "dtype": array.dtype.str,
-                "shape": list(array.shape),
-                "offset": offset,
-                "bytes": len(packed),
-                "zlib": packed is not raw,
-            }
-        )
-        payloads.append(packed)
-        offset += len(packed)
-    described = {
-        "key": key,
-        "row": int(row),
-        "col": int(col),
-        "sources": sources,
-        "written": time.time() if written_at is None else float(written_at),
-        "arrays": specs,
-    }
-    header = json.dumps(described).encode("utf-8")
-    body = _HEADER.pack(_MAGIC, FORMAT_VERSION, len(header)) + header + b"".join(payloads)
-    return body + hashlib.blake2b(body, digest_size=_DIGEST_BYTES).digest()
-
-
-def entry_header(data: bytes) -> dict:
-    """The JSON header of an entry (``key``, ``row``, ``col``, ``sources``, ``written``, ``arrays``), unchecked.
-
-    Raises:
-        CorruptEntryError: too short or not JSON.
-    """
-    if len(data) < _HEADER.size:
-        raise CorruptEntryError("truncated")
-    _magic, _version, header_len = _HEADER.unpack_from(data)
-    try:
-        return json.loads(data[_HEADER.size : _HEADER.size + header_len])
-    except ValueError as err:
-        raise CorruptEntryError(f"unreadable header ({err})") from err
-
-
-def decode_entry(
-    data: bytes, key: str, row: int, col: int, sources: str | None = None, max_age_s: float | None = None
-) -> dict[str, np.ndarray]:
-    """The arrays of an entry written by :func:`encode_entry` for exactly this key and tile.
-
-    Args:
-        data: the entry's bytes.
-        key: the run key.
-        row: the tile's row.
-        col: the tile's column.
-        sources: the digest of the tile's source files now; None does not check it.
-        max_age_s: the time-to-live; None for none.
-
-    Raises:
-        StaleEntryError: a whole entry whose sources changed or whose time-to-live is over.
-        CorruptEntryError: wrong checksum, magic, version, key or tile, or inconsistent sizes.
-    """
-    if len(data) < _HEADER.size + _DIGEST_BYTES:
-        raise CorruptEntryError("truncated")
-    body, digest = data[:-_DIGEST_BYTES], data[-_DIGEST_BYTES:]
-    if hashlib.blake2b(body, digest_size=_DIGEST_BYTES).digest() != digest:
-        raise CorruptEntryError("checksum mismatch")
-    magic, version, header_len = _HEADER.unpack_from(body)
-    if magic != _MAGIC or version != FORMAT_VERSION:
-        raise CorruptEntryError(f"format {version}, expected {FORMAT_VERSION}")
-    try:
-        header = json.loads(body[_HEADER.size : _HEADER.size + header_len])
-        if header["key"] != key or (header["row"], header["col"]) != (row, col):
-            raise CorruptEntryError("entry of another tile")
-        if sources is not None and header.get("sources", "") != sources:
-            raise StaleEntryError("a source file changed")
-        if max_age_s is not None and time.time() - float(header.get("written", 0.0)) > max_age_s:
-            raise StaleEntryError("older than its time-to-live")
-        payload = memoryview(body)[_HEADER.size + header_len :]
-        arrays = {}
-        for spec in header["arrays"]:
-            packed = payload[spec["offset"] : spec["offset"] + spec["bytes"]]
-            raw = zlib.decompress(packed) if spec["zlib"] else packed
-            arrays[spec["name"]] = np.frombuffer(raw, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"]).copy()
-    except (KeyError, TypeError, ValueError, zlib.error) as err:
-        raise CorruptEntryError(f"unreadable header or payload ({err})") from err
-    return arrays
 
 
 @dataclass
@@ -333,11 +136,8 @@ class TileCache:
         """
         try:
             with open(self.entry_path(row, col), "rb") as handle:
-                start = handle.read(_HEADER.size)
-                if len(start) < _HEADER.size:
-                    return False
-                header = json.loads(handle.read(_HEADER.unpack(start)[2]))
-        except (OSError, ValueError, struct.error):
+                header = read_header(handle)
+        except (OSError, CorruptEntryError):
             return False
         if header.get("key") != self.key or (sources is not None and header.get("sources", "") != sources):
             return False

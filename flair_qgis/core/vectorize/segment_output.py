@@ -1,6 +1,7 @@
 """The polygons a segmentation run also writes: ``flair:segment``'s ``OUTPUT_VECTOR`` and the dock's
-"Also as polygons" both describe them with a :class:`PolygonOutput` and both write them with
-:func:`vectorize_class_map`, once the class map is written.
+"Also as polygons" both describe them with a :class:`PolygonOutput`, the polygon step of
+:mod:`flair_qgis.core.segment.job`, which writes them with :func:`vectorize_class_map` once the
+class map is written.
 """
 
 from __future__ import annotations
@@ -43,6 +44,20 @@ class PolygonOutput:
         path = self.path or os.path.splitext(class_map_path)[0] + POLYGONS_SUFFIX
         driver_for(path)
         return PolygonOutput(path, self.min_area_m2, self.simplify_m, self.fill_holes_m2)
+
+    def for_plan(self, plan: SegmentPlan) -> PolygonOutput:
+        """The segment job's polygon step: :func:`run_polygons`."""
+        return run_polygons(self, plan)
+
+    def write(
+        self,
+        class_map_path: str,
+        confidence_path: str | None,
+        is_canceled: Callable[[], bool],
+        on_progress: Callable[[float], None],
+    ) -> VectorizeResult:
+        """The segment job's polygon step: :func:`vectorize_class_map`."""
+        return vectorize_class_map(self, class_map_path, confidence_path, is_canceled, on_progress)
 
 
 def run_polygons(output: PolygonOutput, plan: SegmentPlan) -> PolygonOutput:

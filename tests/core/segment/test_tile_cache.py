@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flair_qgis.core.segment import tile_cache
-from flair_qgis.core.segment.tile_cache import (
+from flair_qgis.core.segment import tile_entry
+from flair_qgis.core.segment.tile_cache import open_cache
+from flair_qgis.core.segment.tile_entry import (
     FORMAT_VERSION,
     CorruptEntryError,
     decode_entry,
     encode_entry,
     file_digest,
-    open_cache,
     run_key,
 )
 
@@ -69,7 +69,7 @@ def test_every_input_of_the_key_changes_it(change):
 
 def test_key_carries_the_format_version(monkeypatch):
     before = run_key(**BASE)
-    monkeypatch.setattr(tile_cache, "FORMAT_VERSION", FORMAT_VERSION + 1)
+    monkeypatch.setattr(tile_entry, "FORMAT_VERSION", FORMAT_VERSION + 1)
     assert run_key(**BASE) != before
 
 

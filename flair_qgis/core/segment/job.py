@@ -1,0 +1,199 @@
+"""``flair:segment``: the one entry point of a segmentation job, whoever asks for it.
+
+The dock, ``flair:segment`` and ``scripts/flair segment`` all describe a job with a
+:class:`SegmentJobRequest` (rasters captured from their layers or files, the model, outputs,
+tiling, device, extent, mask polygons, and optionally polygons) and call this module:
+
+1. :func:`plan_job` decides everything before a pixel is read (:func:`.plan.plan_segment`: bands,
+   grids, tiling, heads, outputs checked writable and never an input) and checks the polygon step.
+   It is quick: the dock calls it on the main thread, so that errors show before any task starts.
+2. :func:`run_job` runs the plan (:func:`.run.run_plan`: every tile read, inferred and written),
+   then, when asked, writes the class map's polygons. It is long: the dock calls it in a QgsTask.
+
+:func:`segment_job` does both in one call::
+
+    result = segment_job(SegmentJobRequest(model, rasters, SegmentRequest(output_path="out.tif")))
+    result.segment.output_path, result.polygons
+
+The polygons are written by the vectorize job, which sits above this one (it reads class maps):
+the request carries them as a :class:`PolygonStep`, which
+:class:`flair_qgis.core.vectorize.PolygonOutput` is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from .model import ModelInfo
+from .pipeline import ignore_progress, never_canceled
+from .plan import CapturedRaster, SegmentPlan, SegmentRequest, SourceFactory, file_source, plan_segment
+from .run import SegmentResult, run_plan
+
+POLYGON_PROGRESS_START = 80.0
+"""Where the progress stands when the class map is written and the polygons start (when asked)."""
+
+
+class WrittenPolygons(Protocol):
+    """What the polygon step wrote (:class:`flair_qgis.core.vectorize.VectorizeResult` is one)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def polygons(self) -> int: ...
+
+
+class PolygonStep(Protocol):
+    """The polygons a job also writes once its class map is written.
+
+    :class:`flair_qgis.core.vectorize.PolygonOutput` is one (the dock's "Also as polygons",
+    ``flair:segment``'s ``OUTPUT_VECTOR``).
+    """
+
+    def for_plan(self, plan: SegmentPlan) -> PolygonStep:
+        """This step checked against the plan (before any pixel is read), with its path set."""
+        ...
+
+    def write(
+        self,
+        class_map_path: str,
+        confidence_path: str | None,
+        is_canceled: Callable[[], bool],
+        on_progress: Callable[[float], None],
+    ) -> WrittenPolygons:
+        """Write the polygons of the class map."""
+        ...
+
+
+@dataclass(frozen=True)
+class SegmentJobRequest:
+    """A segmentation job, captured: everything :func:`plan_job` needs.
+
+    Attributes:
+        model: the model.
+        rasters: one captured raster per model input, in the model's input order
+            (``flair_qgis.adapters.segment_capture`` captures QGIS layers;
+            :func:`~flair_qgis.core.segment.sources.capture_file` files).
+        options: outputs, tiling, device and tile cache.
+        bands: the user's layer bands per input (1-based); a missing or empty entry lets
+            :func:`~flair_qgis.core.segment.bands.choose_bands` choose.
+        extent: ``(xmin, ymin, xmax, ymax)`` in the first raster's CRS; None for all of it.
+        mask_wkbs: polygons (WKB, first raster's CRS) outside which the maps are nodata.
+        mask_path: the file the mask polygons come from (no output may overwrite it), or None.
+        polygons: the polygons to write once the class map is written, or None.
+        make_source: makes each input's pixel source (the QGIS adapters read web layers).
+    """
+
+    model: ModelInfo
+    rasters: Sequence[CapturedRaster]
+    options: SegmentRequest
+    bands: Sequence[Sequence[int]] = ()
+    extent: tuple[float, float, float, float] | None = None
+    mask_wkbs: Sequence[bytes] = ()
+    mask_path: str | None = None
+    polygons: PolygonStep | None = None
+    make_source: SourceFactory = file_source
+
+
+@dataclass(frozen=True)
+class SegmentJob:
+    """A job fully decided; :func:`run_job` runs it.
+
+    Attributes:
+        request: the request it was planned from.
+        plan: the segmentation plan (grid, sources, tiling, heads, outputs, mask, warnings).
+        polygons: the polygon step, checked and with its path set, or None.
+    """
+
+    request: SegmentJobRequest
+    plan: SegmentPlan
+    polygons: PolygonStep | None = None
+
+
+@dataclass(frozen=True)
+class SegmentJobResult:
+    """What a job wrote.
+
+    Attributes:
+        segment: the maps written, which provider ran, tiles and time, warnings.
+        polygons: what the polygon step wrote, or None when none was asked.
+    """
+
+    segment: SegmentResult
+    polygons: WrittenPolygons | None = None
+
+
+def plan_job(request: SegmentJobRequest) -> SegmentJob:
+    """Plan a job: the segmentation plan, and the polygon step checked against it. Nothing is written.
+
+    Args:
+        request: the captured job (no output may overwrite its rasters' files, the model or
+            ``mask_path``).
+
+    Raises:
+        InputError: missing inputs, bands that do not fit, an empty extent, outputs that cannot
+            be written or would overwrite an input, a confidence or polygons the model's primary
+            output cannot give (keys ``no_confidence``, ``value_map_polygons``).
+        ModelError, NotSupportedError: a model the engine cannot run.
+    """
+    plan = plan_segment(
+        request.model,
+        request.rasters,
+        request.options,
+        bands=request.bands,
+        extent=request.extent,
+        mask_wkbs=request.mask_wkbs,
+        inputs={"MASK": request.mask_path},
+        make_source=request.make_source,
+    )
+    polygons = request.polygons.for_plan(plan) if request.polygons is not None else None
+    return SegmentJob(request, plan, polygons)
+
+
+def run_job(
+    job: SegmentJob,
+    is_canceled: Callable[[], bool] = never_canceled,
+    on_progress: Callable[[float], None] = ignore_progress,
+    on_segmented: Callable[[SegmentResult], None] = lambda result: None,
+) -> SegmentJobResult:
+    """Run a planned job: segment, then write the polygons when asked.
+
+    Args:
+        job: from :func:`plan_job`.
+        is_canceled: polled between batches and bands; True stops the job (partial outputs deleted).
+        on_progress: receives 0..100 (the polygons, when asked, take the last 20).
+        on_segmented: called with the segmentation's result once its maps are written, before
+            the polygons (Processing logs the run there).
+
+    Raises:
+        Canceled: ``is_canceled`` answered True; the step running wrote nothing (a class map
+            already written stays: the caller removes the job's outputs).
+        ModelError, InputError: the model fails on the tiles, or the polygons cannot be written.
+    """
+    share = 100.0 if job.polygons is None else POLYGON_PROGRESS_START
+    segment = run_plan(job.plan, is_canceled=is_canceled, on_progress=lambda p: on_progress(p * share / 100.0))
+    on_segmented(segment)
+    if job.polygons is None:
+        return SegmentJobResult(segment)
+    written = job.polygons.write(
+        segment.output_path,
+        segment.confidence_path,
+        is_canceled,
+        lambda p: on_progress(share + p * (100.0 - share) / 100.0),
+    )
+    return SegmentJobResult(segment, written)
+
+
+def segment_job(
+    request: SegmentJobRequest,
+    is_canceled: Callable[[], bool] = never_canceled,
+    on_progress: Callable[[float], None] = ignore_progress,
+) -> SegmentJobResult:
+    """Plan and run a job in one call (:func:`plan_job`, then :func:`run_job`).
+
+    Raises:
+        See :func:`plan_job` and :func:`run_job`.
+    """
+    return run_job(plan_job(request), is_canceled, on_progress)
