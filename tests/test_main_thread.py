@@ -116,8 +116,8 @@ def test_a_follow_the_view_pan_never_blocks_the_main_thread(
     dock = plugin.dock
     dock.set_model(str(toy_model(tmp_path)))
     dock.layer_combo.setLayer(image)
-    dock.tile_spin.setValue(256)
-    dock.overlap_spin.setValue(0)
+    dock.segment.run_section.tile_spin.setValue(256)
+    dock.segment.run_section.overlap_spin.setValue(0)
     qa, follow = dock.qa, dock.follow
     qa.reference_combo.setLayer(labels)
     qa.field_combo.setField("code")
