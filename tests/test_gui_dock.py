@@ -35,9 +35,11 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QSize, Qt
 from qgis.PyQt.QtGui import QColor
+from qgis.PyQt.QtWidgets import QLabel
 
 from flair_qgis.adapters import settings
 from flair_qgis.core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
+from flair_qgis.i18n import tr
 
 
 def new_result_layers(before: set[str]) -> list[QgsRasterLayer]:
@@ -215,6 +217,23 @@ def test_drawn_rectangle_extent(plugin, qgis_canvas, qtbot, tmp_path):
     (result,) = new_result_layers(before)
     with rasterio.open(result.source()) as dst:
         assert dst.width == 62 and dst.height == 29
+
+
+def test_choosing_an_extent_mode_shows_its_fields_and_is_remembered(plugin):
+    """The polygon picker shows for "Selected polygons", the draw button for "Rectangle drawn" (the combo
+    drives them), and the Area row is there once."""
+    section = plugin.dock.segment.extent_section
+    for mode, shown, hidden in (
+        (EXTENT_POLYGONS, section.polygon_combo, section.draw_button),
+        (EXTENT_DRAWN, section.draw_button, section.polygon_combo),
+        (EXTENT_CANVAS, None, section.polygon_combo),
+    ):
+        section.extent_combo.setCurrentIndex(section.extent_combo.findData(mode))  # what a user's choice does
+        assert shown is None or not shown.isHidden(), mode
+        assert hidden.isHidden(), mode
+        assert settings.value("extent_mode") == mode
+    areas = [label for label in section.findChildren(QLabel) if label.text() == tr("Area")]
+    assert len(areas) == 1
 
 
 def test_model_that_cannot_feed_from_layer_disables_run(plugin, tmp_path):
