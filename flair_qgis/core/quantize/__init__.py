@@ -7,9 +7,3 @@ compares the INT8 class maps with the FP32 ones on the held-out tiles (:mod:`.va
 ``onnxruntime.quantization`` are imported only inside the functions that quantise: the plugin
 loads and segments without them.
 """
-
-# TEMP re-exports (see core/segment/__init__.py).
-from .cpu import int8_capability
-from .int8 import int8_origin
-
-__all__ = ["int8_capability", "int8_origin"]

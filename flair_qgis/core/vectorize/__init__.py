@@ -5,8 +5,3 @@
 across band seams, ``clean`` merges small regions on the region graph, ``simplify`` simplifies
 the coverage with its topology kept, ``writer`` publishes the layer ``predictions``.
 """
-
-# TEMP re-exports (see core/segment/__init__.py).
-from .segment_output import PolygonOutput
-
-__all__ = ["PolygonOutput"]
