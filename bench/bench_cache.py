@@ -103,7 +103,7 @@ def bench_follow_view(app, work: Path) -> None:
     dock = FlairDock(iface)
     dock.set_model(str(DEMO_MODEL))
     dock.layer_combo.setLayer(image)
-    dock.device_combo.setCurrentIndex(max(0, dock.device_combo.findData("cpu")))
+    dock.segment.run_section.device_combo.setCurrentIndex(max(0, dock.segment.run_section.device_combo.findData("cpu")))
     dock.qa.reference_combo.setLayer(reference)
     dock.qa.protocol_combo.setCurrentIndex(dock.qa.protocol_combo.findData("flair1"))
     canvas, follow, qa = iface.canvas, dock.follow, dock.qa

@@ -83,9 +83,9 @@ def start() -> None:
     plugin.dock.set_model(MODEL)
     plugin.dock.confidence_check.setChecked(True)  # the suspicion ranking weighs by confidence
     if os.environ.get("FLAIR_SHOT_POLYGONS"):  # "Also as polygons", cleaned as a user would
-        plugin.dock.polygons_check.setChecked(True)
-        plugin.dock.min_area_spin.setValue(20.0)
-        plugin.dock.simplify_spin.setValue(0.4)
+        plugin.dock.segment.run_section.polygons_check.setChecked(True)
+        plugin.dock.segment.run_section.min_area_spin.setValue(20.0)
+        plugin.dock.segment.run_section.simplify_spin.setValue(0.4)
     state.update(dock=plugin.dock, image=layer)
     later(3, run)
 

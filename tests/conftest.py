@@ -158,8 +158,8 @@ def plugin(qgis_iface, qgis_new_project, qgis_processing, qtbot):
     loaded.initGui()
     loaded.show_dock(True)
     yield loaded
-    if loaded.dock is not None and loaded.dock.task is not None:
-        loaded.dock.cancel()
+    if loaded.dock is not None and loaded.dock.segment.task is not None:
+        loaded.dock.segment.cancel()
         wait_for_task(qtbot, loaded.dock)
     loaded.unload()
 

@@ -71,7 +71,7 @@ def big_raster(path: Path, size_px: int = 2048, bands: int = 5, seed: int = 0) -
 
 def wait_for_task(qtbot, dock, timeout_ms: int = 60000) -> None:
     """Wait until the dock's run ended (its ``finished()`` ran on the main thread)."""
-    qtbot.waitUntil(lambda: dock.task is None, timeout=timeout_ms)
+    qtbot.waitUntil(lambda: dock.segment.task is None, timeout=timeout_ms)
 
 
 def messages(iface, level) -> list[str]:
@@ -89,9 +89,9 @@ def add_raster(path) -> QgsRasterLayer:
 
 def run_and_wait(qtbot, dock) -> None:
     """Click Run (it must be enabled) and wait for the task to end."""
-    assert dock.run_button.isEnabled(), dock.reason_label.text()
-    qtbot.mouseClick(dock.run_button, Qt.LeftButton)
-    assert dock.task is not None
+    assert dock.segment.run_section.run_button.isEnabled(), dock.segment.run_section.reason_label.text()
+    qtbot.mouseClick(dock.segment.run_section.run_button, Qt.LeftButton)
+    assert dock.segment.task is not None
     wait_for_task(qtbot, dock)
 
 

@@ -45,8 +45,8 @@ def follow_setup(plugin, qgis_canvas, tmp_path):
         layer = add_raster(raster_path)
         dock.set_model(str(toy_model(tmp_path)))
         dock.layer_combo.setLayer(layer)
-        dock.tile_spin.setValue(tile_px)
-        dock.overlap_spin.setValue(0)
+        dock.segment.run_section.tile_spin.setValue(tile_px)
+        dock.segment.run_section.overlap_spin.setValue(0)
         qgis_canvas.setDestinationCrs(layer.crs())
         return dock, dock.follow, layer
 

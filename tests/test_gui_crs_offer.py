@@ -10,7 +10,7 @@ from qgis.core import QgsProject, QgsRasterLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QPushButton
 
-from flair_qgis.gui.crs_offer import is_local_lambert93
+from flair_qgis.adapters.local_crs import is_local_lambert93
 
 
 def _digest(path) -> str:

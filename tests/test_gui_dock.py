@@ -35,9 +35,11 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QSize, Qt
 from qgis.PyQt.QtGui import QColor
+from qgis.PyQt.QtWidgets import QLabel
 
 from flair_qgis.adapters import settings
 from flair_qgis.core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
+from flair_qgis.i18n import tr
 
 
 def new_result_layers(before: set[str]) -> list[QgsRasterLayer]:
@@ -56,7 +58,7 @@ def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, 
     dock.set_extent_mode(EXTENT_LAYER)
     out = tmp_path / "out" / "classes.tif"
     out.parent.mkdir()
-    dock.output_widget.setFilePath(str(out))
+    dock.segment.run_section.output_widget.setFilePath(str(out))
     before = set(QgsProject.instance().mapLayers())
     log: list[tuple[str, str]] = []
     QgsApplication.messageLog().messageReceived.connect(lambda text, tag, _level: log.append((tag, text)))
@@ -86,8 +88,8 @@ def test_run_over_layer_extent_adds_styled_class_map(plugin, qgis_iface, qtbot, 
     assert any(re.fullmatch(r"FLAIR:Segmented 0\.01 km² on the CPU in \d+\.\d s", text) for text in info), info
     assert any(tag == "FLAIR" and "CPUExecutionProvider" in text and "km²/h" in text for tag, text in log)
     # Opacity slider drives the result layer.
-    assert dock.opacity_slider.isEnabled()
-    dock.opacity_slider.setValue(35)
+    assert dock.segment.result_section.opacity_slider.isEnabled()
+    dock.segment.result_section.opacity_slider.setValue(35)
     assert result.renderer().opacity() == pytest.approx(0.35)
     # The model is remembered.
     assert settings.recent_models()[0] == str(model)
@@ -167,7 +169,7 @@ def test_selected_polygons_mask_outside(plugin, qtbot, tmp_path):
     QgsProject.instance().addMapLayer(polygons)
     polygons.selectByIds([f.id() for f in polygons.getFeatures()][:1])  # only the triangle
     dock.set_extent_mode(EXTENT_POLYGONS)
-    dock.polygon_combo.setLayer(polygons)
+    dock.segment.extent_section.polygon_combo.setLayer(polygons)
     before = set(QgsProject.instance().mapLayers())
 
     run_and_wait(qtbot, dock)
@@ -202,19 +204,36 @@ def test_drawn_rectangle_extent(plugin, qgis_canvas, qtbot, tmp_path):
     dock.set_model(str(toy_model(tmp_path)))
     dock.layer_combo.setLayer(layer)
     dock.set_extent_mode(EXTENT_DRAWN)
-    assert dock.draw_button.isVisible() or not dock.isVisible()
-    dock.draw_button.setChecked(True)
-    assert qgis_canvas.mapTool() is dock.rectangle_tool
+    assert dock.segment.extent_section.draw_button.isVisible() or not dock.isVisible()
+    dock.segment.extent_section.draw_button.setChecked(True)
+    assert qgis_canvas.mapTool() is dock.segment.extent_section.rectangle_tool
     full = layer.extent()
     rect = QgsRectangle(full.xMinimum() + 4, full.yMinimum() + 4, full.xMinimum() + 16.4, full.yMinimum() + 9.8)
-    dock.rectangle_tool.rectangle_drawn.emit(rect)  # what a drag on the map emits
-    assert not dock.draw_button.isChecked()
+    dock.segment.extent_section.rectangle_tool.rectangle_drawn.emit(rect)  # what a drag on the map emits
+    assert not dock.segment.extent_section.draw_button.isChecked()
     before = set(QgsProject.instance().mapLayers())
-    dock.drawn_crs = layer.crs().authid()
+    dock.segment.extent_section.drawn_crs = layer.crs().authid()
     run_and_wait(qtbot, dock)
     (result,) = new_result_layers(before)
     with rasterio.open(result.source()) as dst:
         assert dst.width == 62 and dst.height == 29
+
+
+def test_choosing_an_extent_mode_shows_its_fields_and_is_remembered(plugin):
+    """The polygon picker shows for "Selected polygons", the draw button for "Rectangle drawn" (the combo
+    drives them), and the Area row is there once."""
+    section = plugin.dock.segment.extent_section
+    for mode, shown, hidden in (
+        (EXTENT_POLYGONS, section.polygon_combo, section.draw_button),
+        (EXTENT_DRAWN, section.draw_button, section.polygon_combo),
+        (EXTENT_CANVAS, None, section.polygon_combo),
+    ):
+        section.extent_combo.setCurrentIndex(section.extent_combo.findData(mode))  # what a user's choice does
+        assert shown is None or not shown.isHidden(), mode
+        assert hidden.isHidden(), mode
+        assert settings.value("extent_mode") == mode
+    areas = [label for label in section.findChildren(QLabel) if label.text() == tr("Area")]
+    assert len(areas) == 1
 
 
 def test_model_that_cannot_feed_from_layer_disables_run(plugin, tmp_path):
@@ -228,12 +247,15 @@ def test_model_that_cannot_feed_from_layer_disables_run(plugin, tmp_path):
     layer = add_raster(three)
     dock.set_model(str(toy_model(tmp_path, 5)))
     dock.layer_combo.setLayer(layer)
-    assert not dock.run_button.isEnabled()
-    assert "5 bands" in dock.reason_label.text() and "3" in dock.reason_label.text()
+    assert not dock.segment.run_section.run_button.isEnabled()
+    assert (
+        "5 bands" in dock.segment.run_section.reason_label.text()
+        and "3" in dock.segment.run_section.reason_label.text()
+    )
     # A three-band model runs from it.
     dock.set_model(str(toy_model(tmp_path, 3)))
-    assert dock.run_button.isEnabled(), dock.reason_label.text()
-    assert dock.reason_label.text() == ""
+    assert dock.segment.run_section.run_button.isEnabled(), dock.segment.run_section.reason_label.text()
+    assert dock.segment.run_section.reason_label.text() == ""
 
 
 def test_unreadable_model_shows_reason(plugin, tmp_path):
@@ -241,8 +263,8 @@ def test_unreadable_model_shows_reason(plugin, tmp_path):
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"not a model at all")
     assert not dock.set_model(str(bad))
-    assert "not a readable ONNX model" in dock.model_card.summary.text()
-    assert not dock.run_button.isEnabled()
+    assert "not a readable ONNX model" in dock.segment.model_section.model_card.summary.text()
+    assert not dock.segment.run_section.run_button.isEnabled()
 
 
 def test_extent_outside_layer_is_a_message_not_a_task(plugin, qgis_iface, qgis_canvas, tmp_path):
@@ -257,8 +279,8 @@ def test_extent_outside_layer_is_a_message_not_a_task(plugin, qgis_iface, qgis_c
     )
     dock.set_extent_mode(EXTENT_CANVAS)
     before = set(QgsProject.instance().mapLayers())
-    assert dock.run() is None
-    assert dock.task is None
+    assert dock.segment.run() is None
+    assert dock.segment.task is None
     warnings = " ".join(messages(qgis_iface, Qgis.Warning))
     assert "does not intersect" in warnings
     assert messages(qgis_iface, Qgis.Critical) == []
@@ -273,8 +295,8 @@ def test_no_selected_polygon_is_a_message(plugin, qgis_iface, tmp_path):
     polygons = QgsVectorLayer("Polygon?crs=EPSG:2154", "areas", "memory")
     QgsProject.instance().addMapLayer(polygons)
     dock.set_extent_mode(EXTENT_POLYGONS)
-    dock.polygon_combo.setLayer(polygons)
-    assert dock.run() is None
+    dock.segment.extent_section.polygon_combo.setLayer(polygons)
+    assert dock.segment.run() is None
     assert any("No polygon is selected" in m for m in messages(qgis_iface, Qgis.Warning))
 
 
@@ -288,8 +310,8 @@ def test_cuda_asked_without_cuda_warns_and_runs_on_cpu(plugin, qgis_iface, qtbot
     dock.set_model(str(toy_model(tmp_path)))
     dock.layer_combo.setLayer(layer)
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.device_combo.setCurrentIndex(dock.device_combo.findData("cuda"))
-    assert "CPU" in dock.device_warning.text()
+    dock.segment.run_section.device_combo.setCurrentIndex(dock.segment.run_section.device_combo.findData("cuda"))
+    assert "CPU" in dock.segment.run_section.device_warning.text()
     run_and_wait(qtbot, dock)
     warnings = " ".join(messages(qgis_iface, Qgis.Warning))
     assert "CUDA" in warnings and "CPU" in warnings
@@ -304,14 +326,14 @@ def _start_long_run(plugin, tmp_path):
     dock.set_model(str(toy_model(tmp_path)))
     dock.layer_combo.setLayer(layer)
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.tile_spin.setValue(64)
-    dock.overlap_spin.setValue(0)
-    dock.batch_spin.setValue(1)
+    dock.segment.run_section.tile_spin.setValue(64)
+    dock.segment.run_section.overlap_spin.setValue(0)
+    dock.segment.run_section.batch_spin.setValue(1)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
-    dock.output_widget.setFilePath(str(out_dir / "classes.tif"))
+    dock.segment.run_section.output_widget.setFilePath(str(out_dir / "classes.tif"))
     dock.confidence_check.setChecked(True)
-    task = dock.run()
+    task = dock.segment.run()
     assert task is not None
     return dock, layer, out_dir, task
 
@@ -321,14 +343,14 @@ def test_cancel_mid_run_leaves_no_layer_and_no_file(plugin, qgis_iface, qtbot, t
     dock, _layer, out_dir, task = _start_long_run(plugin, tmp_path)
     before = set(QgsProject.instance().mapLayers())
     qtbot.waitUntil(lambda: task.progress() > 0, timeout=30000)
-    assert dock.cancel_button.isEnabled()
-    qtbot.mouseClick(dock.cancel_button, Qt.LeftButton)
+    assert dock.segment.run_section.cancel_button.isEnabled()
+    qtbot.mouseClick(dock.segment.run_section.cancel_button, Qt.LeftButton)
     wait_for_task(qtbot, dock)
     assert set(QgsProject.instance().mapLayers()) == before
     assert list(out_dir.iterdir()) == []
     assert any("Canceled" in m for m in messages(qgis_iface, Qgis.Info))
     assert messages(qgis_iface, Qgis.Critical) == []
-    assert dock.run_button.isEnabled()
+    assert dock.segment.run_section.run_button.isEnabled()
 
 
 def test_layer_removed_while_running_ends_cleanly(plugin, qgis_iface, qtbot, tmp_path):
@@ -390,7 +412,7 @@ def test_an_unnamed_class_map_outlives_qgis_temporary_folder(plugin, qtbot, tmp_
     dock.set_model(str(toy_model(tmp_path)))
     dock.layer_combo.setLayer(layer)
     dock.set_extent_mode(EXTENT_LAYER)
-    assert dock.output_widget.filePath() == "" and settings.output_folder() == ""
+    assert dock.segment.run_section.output_widget.filePath() == "" and settings.output_folder() == ""
     temporary = os.path.realpath(QgsProcessingUtils.tempFolder())
     written = []
     for save_project in (False, True):

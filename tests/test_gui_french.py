@@ -321,7 +321,7 @@ def test_demo_model_card_and_run_group_read_in_french(french_qgis, plugin, qtbot
     from flair_qgis.core.vocabulary import EXTENT_LAYER
 
     dock = plugin.dock  # a first start: on the bundled demo model
-    card = dock.model_card.summary.text()
+    card = dock.segment.model_section.model_card.summary.text()
     assert "Petit U-Net de démonstration (encodeur ResNet-18" in card and "voir resources/models/MODEL_CARD.md" in card
     assert _english([re.sub(r"<[^>]+>", " ", card)]) == []
     # French typography: a non-breaking space before each colon of the card's labels.

@@ -19,11 +19,11 @@ def test_model_card_says_int8_and_its_fp32_model(plugin, tmp_path):
     )
     dock = plugin.dock
     assert dock.set_model(str(out))
-    text = dock.model_card.summary.text()
+    text = dock.segment.model_section.model_card.summary.text()
     assert "INT8 (from FLAIR demo U-Net (6 patches))" in text
     capability = int8_capability()
     assert ("expect little gain" in text) is capability.little_gain
     slower = f"INT8: no VNNI on this CPU; onnxruntime uses the slower {capability.integer_path} integer path"
     assert (slower in text) is bool(capability.integer_path)
     assert dock.set_model(str(DEMO))
-    assert "INT8" not in dock.model_card.summary.text()
+    assert "INT8" not in dock.segment.model_section.model_card.summary.text()

@@ -133,13 +133,16 @@ def test_scoring_a_class_map_again_replaces_its_overlays_group(plugin, qgis_canv
 
 def test_demo_model_is_in_the_picker_from_the_first_start(plugin):
     dock = plugin.dock  # fresh settings: nothing used yet
-    labels = [dock.model_combo.itemText(i) for i in range(dock.model_combo.count())]
+    labels = [
+        dock.segment.model_section.model_combo.itemText(i)
+        for i in range(dock.segment.model_section.model_combo.count())
+    ]
     assert labels == ["Demo model (FLAIR, 6 patches — low accuracy)"]
-    demo = dock.model_combo.itemData(0)
+    demo = dock.segment.model_section.model_combo.itemData(0)
     assert demo.endswith("resources/models/flair-demo-unet.onnx")
     # The dock opens on it, ready to run: no "No model chosen".
     assert dock.model is not None and dock.model.path == demo
-    assert dock.model_combo.currentIndex() == 0
+    assert dock.segment.model_section.model_combo.currentIndex() == 0
 
 
 def _scored_polygons(plugin, qgis_canvas, qtbot, tmp_path):
@@ -247,10 +250,10 @@ def test_a_long_output_path_does_not_widen_the_segment_tab(plugin, qtbot, tmp_pa
     folder.mkdir()
     settings.set_value("output_folder", str(folder))
     dock = plugin.dock
-    dock.polygons_check.setChecked(True)
+    dock.segment.run_section.polygons_check.setChecked(True)
     _run_with_confidence(plugin, qtbot, tmp_path)
-    assert str(folder) in dock.result_label.text().replace("\n", "")
-    assert "polygon" in dock.result_label.text()
+    assert str(folder) in dock.segment.result_section.result_label.text().replace("\n", "")
+    assert "polygon" in dock.segment.result_section.result_label.text()
     assert horizontal_overflow(dock, qtbot) == []
 
 

@@ -57,26 +57,33 @@ def test_two_input_model_gets_two_pickers_and_runs(plugin, qgis_iface, qtbot, tm
     assert dock.set_model(str(model))
 
     # One picker per model input, named by modality and channel count; the second starts empty.
-    assert len(dock.inputs) == 2
-    assert [p.label.text() for p in dock.inputs] == ["AERIAL_RGBI (3 bands)", "DEM_ELEV (1 band)"]
+    assert len(dock.segment.inputs_section.inputs) == 2
+    assert [p.label.text() for p in dock.segment.inputs_section.inputs] == [
+        "AERIAL_RGBI (3 bands)",
+        "DEM_ELEV (1 band)",
+    ]
     assert dock.input_layer(0) is aerial_layer and dock.input_layer(1) is None
-    assert not dock.run_button.isEnabled()
-    reason = dock.reason_label.text()
-    assert "input 2" in reason and "DEM_ELEV" in reason and dock.reason_label.isVisibleTo(dock)
+    assert not dock.segment.run_section.run_button.isEnabled()
+    reason = dock.segment.run_section.reason_label.text()
+    assert "input 2" in reason and "DEM_ELEV" in reason and dock.segment.run_section.reason_label.isVisibleTo(dock)
     # The aerial channels follow the model's declared bands 4, 1, 2 (NIR, R, G of an RGBI file).
     assert dock.input_bands(0) == (4, 1, 2)
-    assert [dock.inputs[0].bands_form.itemAt(i, 0).widget().text() for i in range(3)] == ["NIR", "R", "G"]
-    assert "DEM_ELEV" in dock.model_card.summary.text()
+    assert [dock.segment.inputs_section.inputs[0].bands_form.itemAt(i, 0).widget().text() for i in range(3)] == [
+        "NIR",
+        "R",
+        "G",
+    ]
+    assert "DEM_ELEV" in dock.segment.model_section.model_card.summary.text()
 
     dock.set_input_layer(1, dem_layer)
     assert dock.input_bands(1) == (1,)
-    assert dock.run_button.isEnabled(), dock.reason_label.text()
+    assert dock.segment.run_section.run_button.isEnabled(), dock.segment.run_section.reason_label.text()
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.tile_spin.setValue(64)
-    dock.overlap_spin.setValue(16)
+    dock.segment.run_section.tile_spin.setValue(64)
+    dock.segment.run_section.overlap_spin.setValue(16)
     out = tmp_path / "out" / "fused.tif"
     out.parent.mkdir()
-    dock.output_widget.setFilePath(str(out))
+    dock.segment.run_section.output_widget.setFilePath(str(out))
     before = set(QgsProject.instance().mapLayers())
 
     run_and_wait(qtbot, dock)
@@ -98,7 +105,10 @@ def test_two_input_model_gets_two_pickers_and_runs(plugin, qgis_iface, qtbot, tm
 
     # A single-input model brings the dock back to one unnamed picker.
     assert dock.set_model(str(toy_model(tmp_path, 4)))
-    assert len(dock.inputs) == 1 and dock.inputs[0].label.text() == "Raster layer"
+    assert (
+        len(dock.segment.inputs_section.inputs) == 1
+        and dock.segment.inputs_section.inputs[0].label.text() == "Raster layer"
+    )
 
 
 def test_second_input_without_layer_disables_run(plugin, qgis_iface, tmp_path):
@@ -110,20 +120,23 @@ def test_second_input_without_layer_disables_run(plugin, qgis_iface, tmp_path):
     dock.layer_combo.setLayer(aerial_layer)
     dock.set_model(str(model))
     dock.set_input_layer(1, dem_layer)
-    assert dock.run_button.isEnabled(), dock.reason_label.text()
+    assert dock.segment.run_section.run_button.isEnabled(), dock.segment.run_section.reason_label.text()
     dock.set_input_layer(1, None)
-    assert not dock.run_button.isEnabled()
-    assert dock.reason_label.text() == "Choose a raster layer for input 2, DEM_ELEV (1 band)."
+    assert not dock.segment.run_section.run_button.isEnabled()
+    assert dock.segment.run_section.reason_label.text() == "Choose a raster layer for input 2, DEM_ELEV (1 band)."
     # Run is refused even when called directly: a message, no task.
     dock.set_extent_mode(EXTENT_LAYER)
-    assert dock.run() is None and dock.task is None
+    assert dock.segment.run() is None and dock.segment.task is None
     assert any("input 2" in m and "DEM_ELEV" in m for m in messages(qgis_iface, Qgis.Warning))
     # A channel left without a band is a reason too.
     dock.set_input_layer(1, dem_layer)
-    dock.inputs[0].band_combos[1].setCurrentIndex(0)
-    assert not dock.run_button.isEnabled()
-    assert "Input 1" in dock.reason_label.text() and "'R'" not in dock.reason_label.text()
-    assert "R" in dock.reason_label.text().split("channel(s)")[1]
+    dock.segment.inputs_section.inputs[0].band_combos[1].setCurrentIndex(0)
+    assert not dock.segment.run_section.run_button.isEnabled()
+    assert (
+        "Input 1" in dock.segment.run_section.reason_label.text()
+        and "'R'" not in dock.segment.run_section.reason_label.text()
+    )
+    assert "R" in dock.segment.run_section.reason_label.text().split("channel(s)")[1]
 
 
 def test_three_heads_add_class_map_value_map_and_tile_summary(plugin, qgis_iface, qtbot, tmp_path):
@@ -136,14 +149,17 @@ def test_three_heads_add_class_map_value_map_and_tile_summary(plugin, qgis_iface
     dock = plugin.dock
     dock.layer_combo.setLayer(layer)
     assert dock.set_model(str(model))
-    assert len(dock.inputs) == 1 and dock.inputs[0].label.text() == "Raster layer"
-    assert "height (regression, cm, per pixel)" in dock.model_card.summary.text()
+    assert (
+        len(dock.segment.inputs_section.inputs) == 1
+        and dock.segment.inputs_section.inputs[0].label.text() == "Raster layer"
+    )
+    assert "height (regression, cm, per pixel)" in dock.segment.model_section.model_card.summary.text()
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.tile_spin.setValue(64)
-    dock.overlap_spin.setValue(0)
+    dock.segment.run_section.tile_spin.setValue(64)
+    dock.segment.run_section.overlap_spin.setValue(0)
     out = tmp_path / "out" / "three.tif"
     out.parent.mkdir()
-    dock.output_widget.setFilePath(str(out))
+    dock.segment.run_section.output_widget.setFilePath(str(out))
     before = set(QgsProject.instance().mapLayers())
 
     run_and_wait(qtbot, dock)
@@ -177,7 +193,7 @@ def test_three_heads_add_class_map_value_map_and_tile_summary(plugin, qgis_iface
     assert len(set(stages)) > 1
     with open(csv_path, newline="") as handle:
         assert sorted(float(row["stage"]) for row in csv.DictReader(handle)) == sorted(stages)
-    assert summary in dock.result_label.text()
+    assert summary in dock.segment.result_section.result_label.text()
 
 
 def test_extra_segmentation_head_is_a_styled_class_map(plugin, qtbot, tmp_path):
@@ -192,7 +208,7 @@ def test_extra_segmentation_head_is_a_styled_class_map(plugin, qtbot, tmp_path):
     dock.set_extent_mode(EXTENT_LAYER)
     out = tmp_path / "out" / "two.tif"
     out.parent.mkdir()
-    dock.output_widget.setFilePath(str(out))
+    dock.segment.run_section.output_widget.setFilePath(str(out))
     before = set(QgsProject.instance().mapLayers())
 
     run_and_wait(qtbot, dock)
@@ -227,13 +243,13 @@ def test_removing_second_input_while_running_ends_cleanly(plugin, qgis_iface, qt
     dock.set_model(str(fusion_model(tmp_path / "fusion.onnx")))
     dock.set_input_layer(1, dem_layer)
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.tile_spin.setValue(64)
-    dock.overlap_spin.setValue(0)
-    dock.batch_spin.setValue(1)
+    dock.segment.run_section.tile_spin.setValue(64)
+    dock.segment.run_section.overlap_spin.setValue(0)
+    dock.segment.run_section.batch_spin.setValue(1)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
-    dock.output_widget.setFilePath(str(out_dir / "classes.tif"))
-    task = dock.run()
+    dock.segment.run_section.output_widget.setFilePath(str(out_dir / "classes.tif"))
+    task = dock.segment.run()
     assert task is not None
     qtbot.waitUntil(lambda: task.progress() > 0, timeout=30000)
     QgsProject.instance().removeMapLayer(dem_layer.id())
@@ -243,7 +259,7 @@ def test_removing_second_input_while_running_ends_cleanly(plugin, qgis_iface, qt
     assert any("'big_dem.tif' was removed from the project" in m for m in warnings), warnings
     assert messages(qgis_iface, Qgis.Critical) == []
     assert [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.customProperty("flair_qgis/kind")] == []
-    assert dock.task is None
+    assert dock.segment.task is None
 
 
 def test_regression_only_model_adds_a_value_map(plugin, qgis_iface, qtbot, tmp_path):
@@ -263,9 +279,9 @@ def test_regression_only_model_adds_a_value_map(plugin, qgis_iface, qtbot, tmp_p
     dock.set_extent_mode(EXTENT_LAYER)
     out = tmp_path / "out" / "vi.tif"
     out.parent.mkdir()
-    dock.output_widget.setFilePath(str(out))
+    dock.segment.run_section.output_widget.setFilePath(str(out))
     dock.confidence_check.setChecked(True)
-    assert dock.run() is None
+    assert dock.segment.run() is None
     assert any("no confidence" in m for m in messages(qgis_iface, Qgis.Warning))
     dock.confidence_check.setChecked(False)
     before = set(QgsProject.instance().mapLayers())
@@ -313,9 +329,9 @@ def test_selected_polygons_mask_every_head(plugin, qtbot, tmp_path):
     QgsProject.instance().addMapLayer(polygons)
     polygons.selectAll()
     dock.set_extent_mode(EXTENT_POLYGONS)
-    dock.polygon_combo.setLayer(polygons)
-    dock.tile_spin.setValue(64)
-    dock.overlap_spin.setValue(0)
+    dock.segment.extent_section.polygon_combo.setLayer(polygons)
+    dock.segment.run_section.tile_spin.setValue(64)
+    dock.segment.run_section.overlap_spin.setValue(0)
     before = set(QgsProject.instance().mapLayers())
 
     run_and_wait(qtbot, dock)

@@ -26,16 +26,19 @@ def _ready(plugin, qtbot, tmp_path):
     dock.set_extent_mode(EXTENT_LAYER)
     out = tmp_path / "out" / "classes.tif"
     out.parent.mkdir()
-    dock.output_widget.setFilePath(str(out))
+    dock.segment.run_section.output_widget.setFilePath(str(out))
     return dock, out
 
 
 def test_also_as_polygons_adds_exact_styled_polygons_over_the_class_map(plugin, qgis_iface, qtbot, tmp_path):
     dock, out = _ready(plugin, qtbot, tmp_path)
-    assert not dock.polygons_check.isChecked() and not dock.min_area_spin.isVisible()  # off by default
+    assert (
+        not dock.segment.run_section.polygons_check.isChecked()
+        and not dock.segment.run_section.min_area_spin.isVisible()
+    )  # off by default
     dock.confidence_check.setChecked(True)
-    dock.polygons_check.setChecked(True)
-    assert dock.min_area_spin.isVisible() and dock.min_area_spin.text() == "off"
+    dock.segment.run_section.polygons_check.setChecked(True)
+    assert dock.segment.run_section.min_area_spin.isVisible() and dock.segment.run_section.min_area_spin.text() == "off"
     assert horizontal_overflow(dock, qtbot) == []
 
     run_and_wait(qtbot, dock)
@@ -69,8 +72,8 @@ def _edges(geometry):
 
 def test_polygon_cleaning_from_the_dock_and_remembered(plugin, qgis_iface, qtbot, tmp_path):
     dock, out = _ready(plugin, qtbot, tmp_path)
-    dock.polygons_check.setChecked(True)
-    dock.min_area_spin.setValue(5)
+    dock.segment.run_section.polygons_check.setChecked(True)
+    dock.segment.run_section.min_area_spin.setValue(5)
 
     run_and_wait(qtbot, dock)
     with rasterio.open(out) as src:
@@ -78,7 +81,7 @@ def test_polygon_cleaning_from_the_dock_and_remembered(plugin, qgis_iface, qtbot
     merged = read_polygons(out.parent / "classes_polygons.gpkg")
     assert merged["area_m2"].min() >= 5 and merged["area_m2"].sum() == pytest.approx(valid_m2)
 
-    dock.simplify_spin.setValue(0.4)
+    dock.segment.run_section.simplify_spin.setValue(0.4)
     run_and_wait(qtbot, dock)
     simplified = read_polygons(out.parent / "classes_polygons.gpkg")
     # One coverage still: valid, no overlap, no gap; and edges that are no longer pixel edges.

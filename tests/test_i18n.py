@@ -108,12 +108,15 @@ def test_dock_speaks_french_under_a_french_qgis(french_qgis, qgis_iface, qgis_ne
         assert dock.windowTitle() == "Segmentation FLAIR"
         assert [dock.tabs.tabText(i) for i in range(2)] == ["Segmenter", "Évaluer"]
         assert dock.qa.score_button.text() == "Évaluer cette vue"
-        assert dock.run_button.text() == "Lancer"
+        assert dock.segment.run_section.run_button.text() == "Lancer"
         assert i18n.class_label("deciduous") == "feuillu"
         # The demo model's card lists IGN's French class names; the picker names it in French.
-        card = dock.model_card.classes
+        card = dock.segment.model_section.model_card.classes
         assert [card.item(r, 1).text() for r in range(3)] == ["bâtiment", "zone perméable", "zone imperméable"]
-        assert dock.model_combo.currentText() == "Modèle de démonstration (FLAIR, 6 patchs — peu précis)"
+        assert (
+            dock.segment.model_section.model_combo.currentText()
+            == "Modèle de démonstration (FLAIR, 6 patchs — peu précis)"
+        )
         # French words are longer: the dock still fits its default 300 px.
         show_at_dock_width(dock, qtbot)
         assert horizontal_overflow(dock, qtbot) == []

@@ -1,5 +1,5 @@
 """Every third-party module flair_qgis imports is installed by scripts/setup.sh and checked (and
-offered) by the plugin's dependency check, adapters/deps.py; rtree is neither needed nor offered.
+offered) by the plugin's dependency check, adapters/deps_check.py; rtree is neither needed nor offered.
 
 This is the class of mistake issue 8 found: geopandas 0.12 needs rtree for ``.sindex``, Debian
 only *recommends* python3-rtree, setup.sh installs without recommends, and the machine where the
@@ -122,7 +122,7 @@ def test_every_import_is_a_declared_requirement():
     undeclared = {name: files for name, files in third_party_imports().items() if name not in declared}
     assert not undeclared, (
         f"flair_qgis imports modules that neither scripts/setup.sh nor the plugin's dependency check "
-        f"provide: {undeclared}. Add them to REQUIREMENTS in flair_qgis/adapters/deps.py and to setup.sh, "
+        f"provide: {undeclared}. Add them to REQUIREMENTS in flair_qgis/adapters/deps_check.py and to setup.sh, "
         "or use what is already there."
     )
 

@@ -99,8 +99,8 @@ def test_score_this_view_never_blocks_the_main_thread(million_squares, tmp_path)
         print(f"click {run['click_ms']:.1f} ms, longest main-thread block {run['longest_ms']:.0f} ms")
         assert run["status"] == "ok" and run["pixels_evaluated"] == 512 * 512
         assert run["click_ms"] < BLOCK_LIMIT_MS  # the capture reads no feature
-        # The loop kept ticking while the task read the squares and scored.
-        assert run["ticks"] > 10
+        # No count of ticks: a score that ends within 100 ms ticks fewer than 10 times, and the longest
+        # gap alone bounds the block (two ticks at least, the start and the end, always frame it).
         assert run["longest_ms"] < BLOCK_LIMIT_MS, f"the main thread was blocked {run['longest_ms']:.0f} ms"
 
 
@@ -116,8 +116,8 @@ def test_a_follow_the_view_pan_never_blocks_the_main_thread(
     dock = plugin.dock
     dock.set_model(str(toy_model(tmp_path)))
     dock.layer_combo.setLayer(image)
-    dock.tile_spin.setValue(256)
-    dock.overlap_spin.setValue(0)
+    dock.segment.run_section.tile_spin.setValue(256)
+    dock.segment.run_section.overlap_spin.setValue(0)
     qa, follow = dock.qa, dock.follow
     qa.reference_combo.setLayer(labels)
     qa.field_combo.setField("code")
@@ -140,7 +140,6 @@ def test_a_follow_the_view_pan_never_blocks_the_main_thread(
         assert qa.prediction_combo.currentLayer().id() == follow.live_layer_id
         assert qa.report["pixels_evaluated"] > 0
         print(f"longest main-thread block {beat.longest_gap_ms:.0f} ms over {len(beat.ticks)} ticks")
-        assert len(beat.ticks) > 10
         assert beat.longest_gap_ms < BLOCK_LIMIT_MS, (
             f"the main thread was blocked {beat.longest_gap_ms:.0f} ms\n{beat.stall_report()}"
         )

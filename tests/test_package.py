@@ -133,7 +133,7 @@ LOAD_SCRIPT = textwrap.dedent(
     plugin.show_dock(True)
     dock = plugin.dock
     print("BANNER", dock.banner.isVisibleTo(dock), dock.banner.command.text())
-    print("RUN", dock.run_button.isEnabled(), dock.reason_label.text())
+    print("RUN", dock.segment.run_section.run_button.isEnabled(), dock.segment.run_section.reason_label.text())
     print("ORT", "onnxruntime" in sys.modules)
     plugin.unload()
     from qgis.PyQt.QtWidgets import QDockWidget

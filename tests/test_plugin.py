@@ -36,8 +36,8 @@ def test_action_toggles_dock_and_unload_removes_everything(qgis_iface, qgis_proc
     assert _flair_docks(qgis_iface.mainWindow()) == [dock]
     plugin.action.trigger()
     assert dock.isHidden() and not plugin.action.isChecked()
-    dock.draw_button.setChecked(True)  # a map tool of the plugin is active on the canvas
-    assert qgis_iface.mapCanvas().mapTool() is dock.rectangle_tool
+    dock.segment.extent_section.draw_button.setChecked(True)  # a map tool of the plugin is active on the canvas
+    assert qgis_iface.mapCanvas().mapTool() is dock.segment.extent_section.rectangle_tool
 
     plugin.unload()
     assert plugin.action is None and plugin.dock is None

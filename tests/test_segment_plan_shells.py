@@ -66,7 +66,7 @@ def test_dock_and_processing_choose_the_same_bands(plugin, qtbot, run_alg, tmp_p
     dock.layer_combo.setLayer(layer)
     assert dock.bands() == (3, 2, 1, 4)
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.output_widget.setFilePath(str(out / "dock.tif"))
+    dock.segment.run_section.output_widget.setFilePath(str(out / "dock.tif"))
     run_and_wait(qtbot, dock)
     from_dock = read(out / "dock.tif")
 
@@ -101,8 +101,8 @@ def test_mask_parameter_matches_the_docks_selected_polygons(plugin, qtbot, run_a
     dock.set_model(str(rgbi_model))
     dock.layer_combo.setLayer(add_raster(bgri))
     dock.set_extent_mode(EXTENT_POLYGONS)
-    dock.polygon_combo.setLayer(zones)
-    dock.output_widget.setFilePath(str(tmp_path / "dock.tif"))
+    dock.segment.extent_section.polygon_combo.setLayer(zones)
+    dock.segment.run_section.output_widget.setFilePath(str(tmp_path / "dock.tif"))
     run_and_wait(qtbot, dock)
 
     triangle_only = QgsVectorLayer("Polygon?crs=EPSG:2154", "triangle", "memory")
@@ -162,8 +162,8 @@ def test_dock_refuses_to_overwrite_its_input(plugin, qgis_iface, tmp_path, bgri,
     dock.set_model(str(rgbi_model))
     dock.layer_combo.setLayer(add_raster(bgri))
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.output_widget.setFilePath(str(bgri))
-    assert dock.run() is None
+    dock.segment.run_section.output_widget.setFilePath(str(bgri))
+    assert dock.segment.run() is None
     warnings = " ".join(messages(qgis_iface, Qgis.Warning))
     assert "OUTPUT would overwrite INPUT" in warnings
     assert bgri.read_bytes() == before

@@ -13,12 +13,12 @@ from qgis.core import (
     QgsCoordinateTransform,
     QgsFeature,
     QgsProject,
-    QgsProviderRegistry,
     QgsVectorLayer,
     QgsWkbTypes,
 )
 
 from ..core.errors import InputError
+from .layer_source import layer_source
 
 
 def polygons_wkb(
@@ -66,4 +66,4 @@ def vector_file(layer: QgsVectorLayer | None) -> str | None:
     """The file behind a vector layer (``/data/zones.gpkg``), or None for memory and database layers."""
     if layer is None or layer.providerType() != "ogr":
         return None
-    return QgsProviderRegistry.instance().decodeUri("ogr", layer.source()).get("path") or None
+    return layer_source(layer).path or None

@@ -20,7 +20,6 @@ from qgis.core import (
     QgsFeatureRequest,
     QgsFields,
     QgsMapLayer,
-    QgsProviderRegistry,
     QgsRasterLayer,
     QgsRectangle,
     QgsVectorLayer,
@@ -29,6 +28,7 @@ from qgis.core import (
 
 from ..core.review.identity import file_identity
 from ..core.review.polygon_apply import Feature, FieldSpec
+from .layer_source import layer_source
 from .raster_input import crs_wkt_of
 from .reference_input import _check_polygon_layer, _plain, raster_file
 
@@ -103,12 +103,12 @@ def reference_identity(layer: QgsMapLayer) -> dict[str, object]:
     if isinstance(layer, QgsRasterLayer):
         return file_identity(raster_file(layer, "reference"), "gdal")
     provider = layer.providerType()
-    parts = QgsProviderRegistry.instance().decodeUri(provider, layer.source())
+    parts = layer_source(layer)
     count = layer.featureCount() if isinstance(layer, QgsVectorLayer) else None
     features = count if count is not None and count >= 0 else None
-    path = parts.get("path") or ""
+    path = parts.path
     if path and os.path.isfile(path):
-        return file_identity(path, provider, str(parts.get("layerName") or _only_layer(path)), features)
+        return file_identity(path, provider, parts.layer_name or _only_layer(path), features)
     uri = QgsDataSourceUri(layer.source())
     where = uri.service() or f"{uri.host()}:{uri.port()}/{uri.database()}"
     table = f"{uri.schema()}.{uri.table()}" if uri.schema() else uri.table()

@@ -18,7 +18,6 @@ from affine import Affine
 from qgis.core import (
     Qgis,
     QgsCoordinateReferenceSystem,
-    QgsProviderRegistry,
     QgsRasterDataProvider,
     QgsRasterLayer,
     QgsRectangle,
@@ -27,6 +26,7 @@ from qgis.core import (
 from ..core.crs import same_crs
 from ..core.errors import InputError, NotSupportedError
 from ..core.segment import Grid, PixelSource, RasterioSource, band_label, check_band_numbers
+from .layer_source import layer_source
 
 _QGIS_TO_NUMPY = {
     Qgis.DataType.Byte: np.uint8,
@@ -93,9 +93,9 @@ def file_path_of(layer: QgsRasterLayer) -> str | None:
     """The file behind a GDAL layer, or None for web and database layers."""
     if layer.providerType() != "gdal":
         return None
-    parts = QgsProviderRegistry.instance().decodeUri("gdal", layer.source())
-    path = parts.get("path") or layer.source()
-    return path if os.path.isfile(path) and not parts.get("layerName") else None
+    parts = layer_source(layer)
+    path = parts.path or layer.source()
+    return path if os.path.isfile(path) and not parts.layer_name else None
 
 
 def crs_wkt_of(crs: QgsCoordinateReferenceSystem) -> str | None:

@@ -3,33 +3,19 @@
 Seven of the nine FLAIR #1 masks carry ``LOCAL_CS["RGF93 v1 / Lambert-93", ...]``: QGIS cannot
 transform it to anything, so the canvas stays blank. When such a layer enters the project, the
 message bar offers "Treat as EPSG:2154"; the click sets the layer's CRS in the project only, the
-file is never touched.
+file is never touched. The rule and the fix are :mod:`flair_qgis.adapters.local_crs`.
 """
 
 from __future__ import annotations
 
-from qgis.core import Qgis, QgsCoordinateReferenceSystem, QgsMapLayer, QgsProject
+from qgis.core import Qgis, QgsMapLayer, QgsProject
 from qgis.PyQt.QtWidgets import QPushButton
 
-from ..core.crs import LAMBERT_93, recognise_local
+# is_local_lambert93 and treat_as_lambert93 are named here too: the Evaluate tab imports them from here.
+from ..adapters.local_crs import is_local_lambert93, treat_as_lambert93
 from ..i18n import tr
 
-LAMBERT93 = f"EPSG:{LAMBERT_93.epsg}"
-
-
-def is_local_lambert93(crs: QgsCoordinateReferenceSystem) -> bool:
-    """Whether a CRS is a local (LOCAL_CS) one without authority code that stands for Lambert-93,
-    by the same rule as scoring uses (:func:`flair_qgis.core.crs.recognise_local`)."""
-    if not crs.isValid() or crs.authid():
-        return False
-    match = recognise_local(crs.toWkt())
-    return match is not None and match.epsg == LAMBERT_93.epsg
-
-
-def treat_as_lambert93(layer: QgsMapLayer) -> None:
-    """Give a layer EPSG:2154 in the project (its file is not modified) and redraw it."""
-    layer.setCrs(QgsCoordinateReferenceSystem(LAMBERT93))
-    layer.triggerRepaint()
+__all__ = ["CrsOffer", "is_local_lambert93", "treat_as_lambert93"]
 
 
 class CrsOffer:

@@ -1,7 +1,7 @@
 """The FLAIR dock: an onnxruntime banner over tabs (Segment, Evaluate...).
 
-Each tab is a widget of its own (:class:`~flair_qgis.gui.segment_panel.SegmentPanel`,
-:class:`~flair_qgis.gui.qa_panel.QaPanel`); adding one is one :meth:`FlairDock.add_tab` line in
+Each tab is a widget of its own (:class:`~flair_qgis.gui.segment.segment_panel.SegmentPanel`,
+:class:`~flair_qgis.gui.evaluate.qa_panel.QaPanel`); adding one is one :meth:`FlairDock.add_tab` line in
 :meth:`FlairDock._build`. The dock owns what the tabs share: the message bar, the log, the
 onnxruntime status and the unload.
 """
@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDockWidget,
     QFormLayout,
@@ -26,7 +27,9 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters import deps, settings
+from ..adapters.segment_request import RunRequest
 from ..core.errors import FlairError
+from ..core.segment import ModelInfo
 from ..i18n import tr
 from ..i18n.errors import error_text
 from ..resource_paths import resources_path
@@ -39,21 +42,6 @@ LOG_TAG = "FLAIR"
 MESSAGE_TITLE = "FLAIR"
 MESSAGE_SECONDS = 8
 Prepared = TypeVar("Prepared")
-
-# Names the dock has always answered (tests, scripts, other tabs use them): the section of the
-# Segment tab that holds each one.
-_SECTIONS = {
-    "model_section": "model_combo model_card",
-    "inputs_section": "inputs input_form",
-    "extent_section": "extent_combo polygon_combo polygon_label draw_button drawn_label rectangle_tool "
-    "drawn_extent drawn_crs set_drawn_extent",
-    "run_section": "device_combo device_warning output_widget confidence_check polygons_check min_area_spin "
-    "simplify_spin fill_holes_spin advanced tile_spin overlap_spin batch_spin run_button cancel_button reason_label "
-    "progress",
-    "result_section": "opacity_slider result_label result_layer_id",
-}
-_SECTION_OF = {name: section for section, names in _SECTIONS.items() for name in names.split()}
-_PANEL_NAMES = ("model", "task", "set_model", "provider_label", "build_request", "run", "cancel")
 
 
 class FlairDock(QDockWidget):
@@ -122,14 +110,27 @@ class FlairDock(QDockWidget):
         layout.addWidget(footer)
         return self.tabs.addTab(page, title)
 
-    def __getattr__(self, name: str):
-        # Only called for names the dock itself lacks: the Segment tab's widgets and state.
-        segment = self.__dict__.get("segment")
-        if segment is not None and name in _SECTION_OF:
-            return getattr(getattr(segment, _SECTION_OF[name]), name)
-        if segment is not None and name in _PANEL_NAMES:
-            return getattr(segment, name)
-        raise AttributeError(name)
+    # ------------------------------------------------ the Segment tab, as other tabs and scripts use it
+    # Widgets are reached through their tab and section (``dock.segment.run_section.run_button``);
+    # these few are named on the dock because other tabs (Evaluate's "Follow the view" and its
+    # suspicious-label ranking) and most tests and scripts use them.
+    @property
+    def model(self) -> ModelInfo | None:
+        """The model chosen on the Segment tab (None until one reads)."""
+        return self.segment.model
+
+    def set_model(self, path: str | None) -> bool:
+        """Choose the Segment tab's model (see :meth:`SegmentPanel.set_model`)."""
+        return self.segment.set_model(path)
+
+    def build_request(self) -> RunRequest:
+        """The frozen request the Segment tab's widgets describe."""
+        return self.segment.build_request()
+
+    @property
+    def confidence_check(self) -> QCheckBox:
+        """The Segment tab's "Confidence layer" box (asking for suspicious labels ticks it)."""
+        return self.segment.run_section.confidence_check
 
     # ------------------------------------------------------------ inputs
     @property

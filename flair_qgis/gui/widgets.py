@@ -27,10 +27,8 @@ from qgis.PyQt.QtWidgets import (
 
 from ..adapters.raster_input import layer_band_labels
 from ..core.nomenclature import ClassInfo
-from ..core.quantize.cpu import int8_capability
-from ..core.quantize.int8 import int8_origin
-from ..core.segment.bands import channel_labels, propose_bands
-from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec
+from ..core.quantize import int8_capability, int8_origin
+from ..core.segment import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec, channel_labels, propose_bands
 from ..i18n import class_label, int8_cpu_note, metres, tr
 from ..i18n.model_texts import model_text
 

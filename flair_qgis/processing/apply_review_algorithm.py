@@ -11,10 +11,10 @@ from qgis.core import (
     QgsProcessingOutputNumber,
     QgsProcessingParameterFile,
     QgsProcessingParameterFileDestination,
-    QgsProviderRegistry,
     QgsVectorLayer,
 )
 
+from ..adapters.layer_source import layer_source
 from ..adapters.polygon_stream import LayerFeatures, reference_identity
 from ..adapters.reference_input import capture_reference
 from ..core.review.apply import apply_review_raster
@@ -27,7 +27,7 @@ def _file_of(layer) -> str | None:
     """The file behind a layer (to refuse writing over it), or None."""
     if layer is None:
         return None
-    return QgsProviderRegistry.instance().decodeUri(layer.providerType(), layer.source()).get("path") or None
+    return layer_source(layer).path or None
 
 
 def _reason(reason: str) -> str:

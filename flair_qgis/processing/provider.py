@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
@@ -13,25 +11,30 @@ PROVIDER_ID = "flair"
 
 
 def _algorithms() -> list:
-    """One instance of every algorithm; each module is imported here so a broken one is loud."""
+    """One instance of every algorithm, listed by name: a missing or broken module is an ImportError."""
+    # Imported here, not at module level: the algorithms import rasterio and geopandas, which the
+    # plugin checks for (and offers to install) before it registers the provider.
+    from .apply_review_algorithm import ApplyReviewAlgorithm
+    from .benchmark_algorithm import BenchmarkAlgorithm
+    from .evaluate_algorithm import EvaluateAlgorithm
+    from .quantize_algorithm import QuantizeAlgorithm
+    from .rank_labels_algorithm import RankLabelsAlgorithm
+    from .review_report_algorithm import ReviewReportAlgorithm
+    from .sample_algorithm import SampleAlgorithm
     from .segment_algorithm import SegmentAlgorithm
+    from .vectorize_algorithm import VectorizeAlgorithm
 
-    algorithms = [SegmentAlgorithm()]
-    for module, name in (
-        ("evaluate_algorithm", "EvaluateAlgorithm"),
-        ("rank_labels_algorithm", "RankLabelsAlgorithm"),
-        ("benchmark_algorithm", "BenchmarkAlgorithm"),
-        ("sample_algorithm", "SampleAlgorithm"),
-        ("review_report_algorithm", "ReviewReportAlgorithm"),
-        ("apply_review_algorithm", "ApplyReviewAlgorithm"),
-        ("quantize_algorithm", "QuantizeAlgorithm"),
-        ("vectorize_algorithm", "VectorizeAlgorithm"),
-    ):
-        path = os.path.join(os.path.dirname(__file__), module + ".py")
-        if os.path.exists(path):
-            imported = __import__(f"{__package__}.{module}", fromlist=[name])
-            algorithms.append(getattr(imported, name)())
-    return algorithms
+    return [
+        SegmentAlgorithm(),
+        EvaluateAlgorithm(),
+        RankLabelsAlgorithm(),
+        BenchmarkAlgorithm(),
+        SampleAlgorithm(),
+        ReviewReportAlgorithm(),
+        ApplyReviewAlgorithm(),
+        QuantizeAlgorithm(),
+        VectorizeAlgorithm(),
+    ]
 
 
 class FlairProvider(QgsProcessingProvider):

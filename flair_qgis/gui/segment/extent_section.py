@@ -40,8 +40,8 @@ class ExtentSection(QGroupBox):
         self.extent_combo.setCurrentIndex(
             max(0, self.extent_combo.findData(settings.value("extent_mode", EXTENT_CANVAS)))
         )
+        self.extent_combo.currentIndexChanged.connect(self._on_mode)
         form.addRow(tr("Area"), compact(self.extent_combo))
-        form.addRow(tr("Area"), self.extent_combo)
         self.polygon_combo = QgsMapLayerComboBox()
         self.polygon_combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         self.polygon_label = QLabel(tr("Polygons"))

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ...resource_paths import resources_path
 from ...i18n import tr
+from ...resource_paths import resources_path
 
 DEMO_MODEL_FILE = "flair-demo-unet.onnx"
 

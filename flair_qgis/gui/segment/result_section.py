@@ -8,7 +8,7 @@ from qgis.PyQt.QtWidgets import QFormLayout, QGroupBox, QLabel, QSlider, QWidget
 
 from ...adapters import settings
 from ...adapters.layers import set_opacity
-from ...core.segment.run import SegmentResult
+from ...core.segment import SegmentResult
 from ...i18n import tr
 from ..messages import run_summary
 

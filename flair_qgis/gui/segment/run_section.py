@@ -18,8 +18,8 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ...adapters import settings
-from ...core.segment.model import ModelInfo
-from ...core.vectorize.segment_output import PolygonOutput
+from ...core.segment import ModelInfo
+from ...core.vectorize import PolygonOutput
 from ...i18n import tr
 from ..widgets import compact
 

@@ -1,0 +1,230 @@
+"""onnxruntime as a dependency: is it importable, which package fits this machine, installing it.
+
+QGIS ships without onnxruntime. The plugin never installs anything at import time or silently:
+the dock shows the exact command for the user's platform and offers a one-click install that
+the user confirms. That install runs ``pip install --target`` into a folder the plugin owns in
+the QGIS profile (``python/flair_qgis_deps``), which :func:`activate_deps_dir` appends to
+``sys.path`` when the plugin starts. Appending (not prepending) keeps QGIS's own numpy first;
+numpy is also pinned to the version QGIS already has, so pip never brings a second one that
+would break GDAL's array bindings.
+
+onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one is installed,
+onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+
+from qgis.core import QgsApplication, QgsTask
+
+from ..core.errors import FlairError
+
+DEPS_FOLDER_NAME = "flair_qgis_deps"
+_NVIDIA_SMI_TIMEOUT_S = 5
+
+
+class DependencyError(FlairError):
+    """A dependency could not be installed; the text says what to run by hand."""
+
+
+def deps_dir() -> str:
+    """The folder the plugin installs its Python dependencies into (inside the QGIS profile)."""
+    return os.path.join(QgsApplication.qgisSettingsDirPath(), "python", DEPS_FOLDER_NAME)
+
+
+def activate_deps_dir(folder: str | None = None) -> bool:
+    """Append the plugin's dependency folder to ``sys.path`` when it exists.
+
+    Called when the plugin starts (``initGui``), never at import.
+
+    Returns:
+        True when the folder exists and is on ``sys.path``.
+    """
+    folder = folder or deps_dir()
+    if not os.path.isdir(folder):
+        return False
+    if folder not in sys.path:
+        sys.path.append(folder)
+    importlib.invalidate_caches()
+    return True
+
+
+def onnxruntime_status() -> tuple[bool, str]:
+    """Whether onnxruntime imports, and its version or the reason it does not.
+
+    Returns:
+        ``(True, "1.17.0")`` or ``(False, "No module named 'onnxruntime'")``.
+    """
+    try:
+        module = importlib.import_module("onnxruntime")
+    except (ImportError, OSError) as err:  # OSError: a wheel whose shared libraries do not load
+        return False, str(err)
+    return True, str(getattr(module, "__version__", "?"))
+
+
+def cuda_present() -> bool:
+    """True when an NVIDIA driver answers ``nvidia-smi -L`` on this machine."""
+    exe = shutil.which("nvidia-smi")
+    if exe is None:
+        return False
+    try:
+        done = subprocess.run([exe, "-L"], capture_output=True, timeout=_NVIDIA_SMI_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and b"GPU" in done.stdout
+
+
+def onnxruntime_package(cuda: bool | None = None) -> str:
+    """``onnxruntime-gpu`` when CUDA is present, else ``onnxruntime``."""
+    if cuda is None:
+        cuda = cuda_present()
+    return "onnxruntime-gpu" if cuda else "onnxruntime"
+
+
+def python_executable() -> str:
+    """The Python interpreter of this QGIS (``sys.executable`` is QGIS itself inside the desktop)."""
+    exe = sys.executable or ""
+    if os.path.basename(exe).lower().startswith("python"):
+        return exe
+    names = ("python.exe", "python3.exe") if os.name == "nt" else (
+        f"python{sys.version_info.major}.{sys.version_info.minor}", "python3", "python")  # fmt: skip
+    for folder in (sys.exec_prefix, os.path.join(sys.exec_prefix, "bin"), os.path.dirname(exe)):
+        for name in names:
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+    return shutil.which("python3") or shutil.which("python") or "python3"
+
+
+def numpy_pin() -> str | None:
+    """``numpy==<version QGIS runs>``, or None when numpy is not importable."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return f"numpy=={numpy.__version__}"
+
+
+def pip_arguments(package: str, target: str, constraints_file: str | None = None) -> list[str]:
+    """The pip command line installing ``package`` (one or more space-separated requirements) into ``target``."""
+    args = [python_executable(), "-m", "pip", "install", "--disable-pip-version-check", "--upgrade",
+            "--target", target]  # fmt: skip
+    if constraints_file:
+        args += ["--constraint", constraints_file]
+    return [*args, *package.split()]
+
+
+def install_command_text(package: str | None = None, target: str | None = None) -> str:
+    """The exact command a user can paste into a terminal (quoted for this platform)."""
+    args = pip_arguments(package or onnxruntime_package(), target or deps_dir())
+    pin = numpy_pin()
+    if pin:
+        # The constraint file is temporary in the one-click install; by hand, pin numpy directly.
+        args.insert(len(args) - len((package or onnxruntime_package()).split()), pin)
+    if os.name == "nt":
+        return subprocess.list2cmdline(args)
+    return shlex.join(args)
+
+
+def install(
+    package: str,
+    target: str,
+    *,
+    on_output: Callable[[str], None] | None = None,
+    is_canceled: Callable[[], bool] | None = None,
+    extra_args: Sequence[str] = (),
+) -> None:
+    """``pip install --target`` a package, numpy pinned to the running version.
+
+    Args:
+        package: requirement or wheel path.
+        target: folder to install into (created).
+        on_output: receives pip's output lines.
+        is_canceled: polled between output lines; True stops pip.
+        extra_args: more pip options (``--no-index`` in tests).
+
+    Raises:
+        DependencyError: pip failed or was stopped; the text holds the command to run by hand.
+    """
+    os.makedirs(target, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="flair_qgis_pip_") as tmp:
+        constraints = None
+        pin = numpy_pin()
+        if pin:
+            constraints = os.path.join(tmp, "constraints.txt")
+            with open(constraints, "w", encoding="utf-8") as handle:
+                handle.write(pin + "\n")
+        args = pip_arguments(package, target, constraints)
+        args[-1:-1] = list(extra_args)
+        env = dict(os.environ, PIP_NO_INPUT="1", PYTHONNOUSERSITE="1")
+        try:
+            process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        except OSError as err:
+            raise DependencyError(
+                f"Could not start pip ({err}). Run this command in a terminal:\n{install_command_text(package, target)}"
+            ) from err
+        tail: list[str] = []
+        assert process.stdout is not None
+        for line in process.stdout:
+            tail = ([*tail, line.rstrip()])[-20:]
+            if on_output is not None:
+                on_output(line.rstrip())
+            if is_canceled is not None and is_canceled():
+                process.kill()
+                process.wait()
+                raise DependencyError("The installation was stopped.")
+        code = process.wait()
+    if code != 0:
+        raise DependencyError(
+            f"pip could not install {package} (exit code {code}):\n"
+            + "\n".join(tail[-8:])
+            + f"\n\nRun this command in a terminal instead:\n{install_command_text(package, target)}"
+        )
+    activate_deps_dir(target)
+
+
+class InstallTask(QgsTask):
+    """Installs a package with pip in the background (QGIS task bar), then reports on the main thread.
+
+    Args:
+        package: requirement to install.
+        target: folder to install into.
+        done: called on the main thread with ``(ok, message)``.
+    """
+
+    def __init__(self, package: str, target: str, done: Callable[[bool, str], None]) -> None:
+        super().__init__(f"Installing {package}", QgsTask.Flag.CanCancel)
+        self.package = package
+        self.target = target
+        self.done = done
+        self.error = ""
+        self.lines = 0
+
+    def _on_output(self, _line: str) -> None:
+        # pip gives no percentage: show movement so the user sees it is working.
+        self.lines += 1
+        self.setProgress(min(95.0, 5.0 * self.lines))
+
+    def run(self) -> bool:
+        try:
+            install(self.package, self.target, on_output=self._on_output, is_canceled=self.isCanceled)
+        except DependencyError as err:
+            self.error = str(err)
+            return False
+        return True
+
+    def finished(self, result: bool) -> None:
+        if result:
+            activate_deps_dir(self.target)
+            ok, detail = onnxruntime_status() if self.package.startswith("onnxruntime") else (True, "")
+            self.done(ok, detail if ok else f"Installed, but onnxruntime does not import: {detail}")
+        else:
+            self.done(False, self.error or "The installation was canceled.")
