@@ -29,13 +29,14 @@ from qgis.core import (
 )
 
 from ..core import vocabulary
+from ..core.atomic import remove_outputs
 from ..core.errors import Canceled, FlairError
 from ..core.score.evaluate import score
 from ..core.score.protocols import Protocol, get_protocol
 from ..i18n import class_label, tr
 from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
-from .layers import extent_in_crs, remove_outputs
+from .layers import extent_in_crs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .proj_threads import keep_proj_context
 from .reference_input import CapturedReference, capture_reference, raster_file

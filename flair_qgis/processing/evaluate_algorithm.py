@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from qgis.core import (
@@ -17,6 +16,7 @@ from qgis.core import (
 )
 
 from ..adapters.reference_input import capture_reference
+from ..core.atomic import remove_outputs
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
 from ..core.score.evaluate import score
 from ..core.score.protocols import protocol_from_parameters
@@ -179,16 +179,6 @@ class EvaluateAlgorithm(FlairAlgorithm):
             "OUTPUT_CSV": self.csv_path,
             "OUTPUT_CHART": self.chart_path,
         }
-
-
-def remove_outputs(*paths: str | None) -> None:
-    """Delete files a failed run had already published (an error map and its style)."""
-    for path in paths:
-        if not path:
-            continue
-        for leftover in (path, os.path.splitext(path)[0] + ".qml", path + ".aux.xml"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
 
 
 def _log_scores(report: dict, feedback: QgsProcessingFeedback) -> None:

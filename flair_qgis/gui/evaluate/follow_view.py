@@ -30,10 +30,11 @@ from qgis.PyQt.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWi
 
 from ...adapters import settings
 from ...adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
-from ...adapters.layers import add_class_map, paletted_renderer, remove_outputs
+from ...adapters.layers import add_class_map, paletted_renderer
 from ...adapters.segment_request import prepare_segment
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
+from ...core.atomic import remove_outputs
 from ...core.errors import FlairError
 from ...core.segment.heads import check_supported
 from ...core.segment.model import TASK_SEGMENTATION

@@ -20,8 +20,8 @@ from ...adapters.layer_choice import class_field, identifier_message
 from ...adapters.layers import class_name
 from ...core.errors import FlairError
 from ...core.score.protocols import PROTOCOLS, Protocol, get_protocol
-from ..crs_offer import is_local_lambert93, treat_as_lambert93
 from ...i18n import class_label
+from ..crs_offer import is_local_lambert93, treat_as_lambert93
 from ..widgets import tr
 
 

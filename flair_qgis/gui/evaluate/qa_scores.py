@@ -15,8 +15,8 @@ from ... import i18n
 from ...adapters import settings
 from ...adapters.charts import confusion_image
 from ...core.nomenclature import ClassInfo, default_color
-from ..details import DetailsDialog, MatrixThumbnail, narrow
 from ...i18n import class_label
+from ..details import DetailsDialog, MatrixThumbnail, narrow
 from ..widgets import ClassTable, tr
 
 SUPPORT_COLUMN = 3
