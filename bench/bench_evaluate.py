@@ -79,7 +79,7 @@ def bench_core(ref_path: Path, pred_path: Path) -> tuple[float, int, float]:
     seconds = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return seconds, peak, report["miou"]
+    return seconds, peak, report.scores.miou
 
 
 def bench_qgis_process(ref_path: Path, pred_path: Path, folder: Path) -> tuple[float, float, int]:

@@ -67,7 +67,7 @@ def main(repo: str, prediction_path: str, layer_uri: str, folder: str, runs: int
         results.append({
             "click_ms": 1000 * click, "longest_ms": 1000 * max(gaps), "ticks": len(ticks),
             "total_s": ticks[-1] - started, "status": outcomes[0].status,
-            "pixels_evaluated": (outcomes[0].report or {}).get("pixels_evaluated"),
+            "pixels_evaluated": outcomes[0].report.scores.pixels_evaluated if outcomes[0].report else None,
         })  # fmt: skip
     return results
 

@@ -13,8 +13,9 @@ from qgis.core import QgsLayerTreeGroup, QgsProject, QgsRectangle
 from test_gui_qa import independent_flair1
 
 from flair_qgis.adapters import settings
+from flair_qgis.adapters.live_view import LIVE_KIND
 from flair_qgis.core.vocabulary import EXTENT_LAYER
-from flair_qgis.gui.evaluate.follow_view import DEBOUNCE_MS, LIVE_KIND
+from flair_qgis.gui.evaluate.follow_view import DEBOUNCE_MS
 
 
 def _view(layer, col0: int, row0: int, cols: int, rows: int) -> QgsRectangle:

@@ -36,7 +36,8 @@ def confusion_image(report: dict) -> QImage:
     """The report's row-normalised confusion matrix as an image.
 
     Args:
-        report: a report from :func:`flair_qgis.core.score.metrics.build_report`.
+        report: a report JSON document (:meth:`flair_qgis.core.score.ScoreReport.to_report`,
+            :func:`flair_qgis.core.score.metrics.build_report`).
     """
     matrix = report["confusion_matrix"]
     labels = report["confusion_labels"]

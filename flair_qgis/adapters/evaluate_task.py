@@ -2,11 +2,11 @@
 
 :func:`prepare_evaluation` (main thread) captures the class map, the reference (a raster file or
 a polygon layer's feature source, read in the task over the view only), the protocol and the
-map view's extent into a frozen :class:`PreparedEvaluation`. :class:`EvaluateTask` scores it with
-:func:`flair_qgis.core.score.evaluate.score` and, for polygon references, ranks suspicious labels with
-:func:`flair_qgis.core.score.labels.rank_labels`; only :meth:`EvaluateTask.finished` (main thread) adds
-the error map and the ranked polygons to the project. (The segmentation run is in
-:mod:`.segment_task`.)
+map view's extent (:mod:`.score_capture`) into the score job's frozen
+:class:`~flair_qgis.core.score.job.ScoreRequest`. :class:`EvaluateTask` runs it with
+:func:`flair_qgis.core.score.job.run_score` (score and, for polygon references, suspicious labels);
+only :meth:`EvaluateTask.finished` (main thread) adds the error map and the ranked polygons to the
+project. (The segmentation run is in :mod:`.segment_task`.)
 """
 
 from __future__ import annotations
@@ -29,16 +29,18 @@ from qgis.core import (
 )
 
 from ..core import vocabulary
+from ..core.atomic import remove_outputs
 from ..core.errors import Canceled, FlairError
-from ..core.score.evaluate import score
-from ..core.score.protocols import Protocol, get_protocol
+from ..core.score.job import ScoreRequest, run_score
+from ..core.score.polygons import without_own_crs
+from ..core.score.protocols import get_protocol
+from ..core.score.result import ScoreReport
 from ..i18n import class_label, tr
 from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
-from .layers import extent_in_crs, remove_outputs
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .proj_threads import keep_proj_context
-from .reference_input import CapturedReference, capture_reference, raster_file
+from .score_capture import confidence_file, prediction_file, reference_of, view_extent
 
 
 @dataclass(frozen=True)
@@ -46,25 +48,11 @@ class PreparedEvaluation:
     """A "score this view" request captured on the main thread.
 
     Attributes:
-        prediction_path: the class-map file.
-        reference: the captured reference (a raster file, or a polygon layer read in the task).
-        field: class field of a polygon reference.
-        protocol: the core scoring protocol.
-        extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS, or None for all of it.
-        error_map_path: error-map GeoTIFF to write, or None.
-        ranked_path: GeoPackage of suspicious labels to write (polygon references), or None.
-        confidence_path: confidence raster weighting the suspicion, or None.
+        request: the score job's request (class map, captured reference, protocol, extent, outputs).
         anchor_id: layer the overlays go above (the prediction).
     """
 
-    prediction_path: str
-    reference: CapturedReference
-    field: str
-    protocol: Protocol
-    extent: tuple[float, float, float, float] | None
-    error_map_path: str | None = None
-    ranked_path: str | None = None
-    confidence_path: str | None = None
+    request: ScoreRequest
     anchor_id: str | None = None
 
 
@@ -74,7 +62,7 @@ class EvaluationOutcome:
 
     Attributes:
         status: ``ok``, ``canceled`` or ``error``.
-        report: the report dict (DESIGN.md format) when ``ok``.
+        report: the typed report when ``ok`` (``to_report()`` is the report JSON).
         ranked: the ranked polygons (GeoDataFrame) when asked for.
         error: the exception when ``error``.
         traceback: traceback of an unexpected error.
@@ -83,7 +71,7 @@ class EvaluationOutcome:
 
     status: str
     prepared: PreparedEvaluation
-    report: dict | None = None
+    report: ScoreReport | None = None
     ranked: object | None = None
     error: BaseException | None = None
     traceback: str = ""
@@ -108,12 +96,10 @@ def prepare_evaluation(
     Raises:
         InputError: missing or unusable layers (web layers must be saved as files first), bad field.
     """
-    prediction_path = raster_file(prediction, "class map")
-    captured = capture_reference(reference, reference_field)
+    prediction_path = prediction_file(prediction)
+    captured = reference_of(reference, reference_field)
     protocol = get_protocol(protocol_name)
-    extent = None
-    if view is not None and not view.isEmpty():
-        extent = extent_in_crs(view, view_crs, prediction.crs())
+    extent = view_extent(view, view_crs, prediction.crs()) if view is not None else None
     folder = settings.run_folder(folder)
     stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{int(time.time() * 1000) % 1000:03d}"
     error_path = os.path.join(folder, f"flair_errors_{stamp}.tif") if error_map else None
@@ -122,47 +108,31 @@ def prepare_evaluation(
         ranked_path = os.path.join(folder, f"flair_suspicious_{stamp}.gpkg")
     confidence_path = None
     if ranked_path and isinstance(confidence, QgsRasterLayer):
-        confidence_path = raster_file(confidence, "confidence raster")
-    return PreparedEvaluation(
-        prediction_path, captured, reference_field, protocol, extent, error_path, ranked_path, confidence_path,
-        prediction.id(),
+        confidence_path = confidence_file(confidence)
+    request = ScoreRequest(
+        prediction_path, captured, protocol, extent, error_map_path=error_path, ranked_path=ranked_path,
+        confidence_path=confidence_path,
     )  # fmt: skip
+    return PreparedEvaluation(request, prediction.id())
 
 
 class EvaluateTask(QgsTask):
-    """Scores a class map against a reference with :mod:`flair_qgis.core.score.evaluate` in the background."""
+    """Runs the score job (:func:`flair_qgis.core.score.job.run_score`) of a prepared evaluation in the background."""
 
     def __init__(self, prepared: PreparedEvaluation, done: Callable[[EvaluationOutcome], None]) -> None:
         super().__init__(tr("FLAIR: scoring the view"), QgsTask.Flag.CanCancel)
         self.prepared = prepared
         self.done = done
-        self.report: dict | None = None
+        self.report: ScoreReport | None = None
         self.ranked = None
         self.error: BaseException | None = None
         self.error_traceback = ""
 
     def run(self) -> bool:
         keep_proj_context()  # before any pyproj use on this pooled thread
-        p = self.prepared
-        share = 50.0 if p.ranked_path else 100.0
         try:
-            # Only the polygons of the scored extent are read, here and not on the main thread.
-            reference = p.reference.resolve(p.prediction_path, p.extent, is_canceled=self.isCanceled)
-            self.report = score(
-                p.prediction_path, reference, p.protocol, extent=p.extent, error_map_path=p.error_map_path,
-                is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(v * share / 100.0),
-            )  # fmt: skip
-            if p.ranked_path:
-                from ..core.score.labels import rank_labels
-                from ..core.score.polygons import without_own_crs
-
-                ranked = rank_labels(
-                    p.prediction_path, reference.polygons, p.field, p.ranked_path,
-                    confidence_path=p.confidence_path, protocol=p.protocol, extent=p.extent,
-                    is_canceled=self.isCanceled, on_progress=lambda v: self.setProgress(50.0 + v / 2.0),
-                )  # fmt: skip
-                # Its pyproj CRS was made in this thread: the main thread gets the polygons without it.
-                self.ranked = without_own_crs(ranked)
+            # The polygons of the scored extent are read in the job, here and not on the main thread.
+            result = run_score(self.prepared.request, self.isCanceled, self.setProgress)
         except Canceled:
             return False
         except FlairError as err:
@@ -172,11 +142,15 @@ class EvaluateTask(QgsTask):
             self.error = err
             self.error_traceback = traceback.format_exc()
             return False
+        self.report = result.report
+        if result.ranked is not None:
+            # Its pyproj CRS was made in this thread: the main thread gets the polygons without it.
+            self.ranked = without_own_crs(result.ranked)
         return True
 
     def finished(self, result: bool) -> None:
-        p = self.prepared
-        outcome = EvaluationOutcome(status="ok", prepared=p, report=self.report, ranked=self.ranked)
+        p = self.prepared.request
+        outcome = EvaluationOutcome(status="ok", prepared=self.prepared, report=self.report, ranked=self.ranked)
         if not result or self.isCanceled():
             for path in (p.error_map_path, p.ranked_path):
                 if path:
@@ -191,12 +165,12 @@ class EvaluateTask(QgsTask):
 
     def _add_overlays(self, outcome: EvaluationOutcome) -> None:
         """Error map and suspicious labels on top of the class map, in its run group (raised to the top)."""
-        p = self.prepared
-        group = group_of(p.anchor_id)
+        p, anchor_id = self.prepared.request, self.prepared.anchor_id
+        group = group_of(anchor_id)
         if group is not None:
             group = raise_group(group)
         else:
-            prediction = QgsProject.instance().mapLayer(p.anchor_id) if p.anchor_id else None
+            prediction = QgsProject.instance().mapLayer(anchor_id) if anchor_id else None
             title = prediction.name() if prediction is not None else os.path.basename(p.prediction_path)
             now = f"{datetime.datetime.now():%H:%M:%S}"
             group = run_group(tr("{name} — scored {time}").format(name=title, time=now))

@@ -11,7 +11,6 @@ heads a pseudocolour ramp stretched over their minimum and maximum.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,6 +37,7 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..core import vocabulary
+from ..core.atomic import remove_outputs  # noqa: F401  (adapters/segment_task.py still imports it from here)
 from ..core.nomenclature import ClassInfo
 from .layer_tree import add_to_group, set_legend_header
 
@@ -226,16 +226,6 @@ def class_name(classes: Sequence[ClassInfo], value: float | None) -> str:
         if c.value == code:
             return f"{c.name} ({code})"
     return f"class {code}"
-
-
-def remove_outputs(*paths: str | None) -> None:
-    """Delete output files and their sidecars (``.qml``, ``.aux.xml``) if they exist."""
-    for path in paths:
-        if not path:
-            continue
-        for candidate in (path, path + ".aux.xml", os.path.splitext(path)[0] + ".qml"):
-            if os.path.exists(candidate):
-                os.remove(candidate)
 
 
 def palette_classes(layer: QgsMapLayer | None) -> tuple[ClassInfo, ...]:

@@ -30,7 +30,7 @@ from ..core.review.identity import file_identity
 from ..core.review.polygon_apply import Feature, FieldSpec
 from .layer_source import layer_source
 from .raster_input import crs_wkt_of
-from .reference_input import _check_polygon_layer, _plain, raster_file
+from .reference_input import attribute_value, check_polygon_layer, raster_file
 
 
 def _kind(field) -> str:
@@ -59,7 +59,7 @@ class LayerFeatures:
         Raises:
             InputError: not a polygon layer, or no such field.
         """
-        _check_polygon_layer(layer, field)
+        check_polygon_layer(layer, field)
         fields = layer.fields()
         specs = tuple(FieldSpec(f.name(), _kind(f)) for f in fields)
         count = layer.featureCount()
@@ -80,7 +80,7 @@ class LayerFeatures:
         for feature in self.source.getFeatures(request):
             geometry = feature.geometry()
             wkb = b"" if geometry is None or geometry.isEmpty() else bytes(geometry.asWkb())
-            yield feature.id(), wkb, tuple(_plain(v) for v in feature.attributes())
+            yield feature.id(), wkb, tuple(attribute_value(v) for v in feature.attributes())
 
 
 def _only_layer(path: str) -> str:

@@ -57,7 +57,12 @@ def raster_file(layer: QgsMapLayer | None, what: str) -> str:
     return path
 
 
-def _check_polygon_layer(layer: QgsVectorLayer, field: str) -> None:
+def check_polygon_layer(layer: QgsVectorLayer, field: str) -> None:
+    """Check that a reference layer holds polygons and has the class field ``field``.
+
+    Raises:
+        InputError: not polygons, no field given, or no such field (the message lists the fields).
+    """
     if layer.geometryType() != QgsWkbTypes.GeometryType.PolygonGeometry:
         kind = QgsWkbTypes.geometryDisplayString(layer.geometryType())
         raise InputError(
@@ -76,7 +81,7 @@ def _check_polygon_layer(layer: QgsVectorLayer, field: str) -> None:
         )
 
 
-def _plain(value):
+def attribute_value(value):
     """A feature attribute as a Python value: NULL -> None, dates and other Qt values -> text."""
     if value is None or (hasattr(value, "isNull") and value.isNull()):
         return None
@@ -113,7 +118,7 @@ class PolygonLayerCapture:
         Raises:
             InputError: not a polygon layer, or no such field.
         """
-        _check_polygon_layer(layer, field)
+        check_polygon_layer(layer, field)
         return cls(
             QgsVectorLayerFeatureSource(layer), layer.fields(), field, layer.crs(), crs_wkt_of(layer.crs()),
             QgsProject.instance().transformContext(), layer.name(), tuple(extra_fields),
@@ -162,7 +167,7 @@ class PolygonLayerCapture:
             if geometry is None or geometry.isEmpty():
                 continue
             for name in names:
-                columns[name].append(_plain(feature[name]))
+                columns[name].append(attribute_value(feature[name]))
             geometries.append(wkb.loads(bytes(geometry.asWkb())))
             fids.append(feature.id())
         # No pyproj CRS here: it would be made in one thread and used in another, which crashes

@@ -67,3 +67,14 @@ def write_text_atomic(path: str, text: str) -> None:
             handle.write(text)
 
     write_atomic(path, write)
+
+
+def remove_outputs(*paths: str | None) -> None:
+    """Delete files a failed or canceled run had already published, with their sidecars
+    (``.qml`` style, ``.aux.xml`` GDAL metadata); paths that are None or absent are skipped."""
+    for path in paths:
+        if not path:
+            continue
+        for leftover in (path, path + ".aux.xml", os.path.splitext(path)[0] + ".qml"):
+            if os.path.exists(leftover):
+                os.remove(leftover)

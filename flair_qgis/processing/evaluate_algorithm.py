@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from qgis.core import (
@@ -16,11 +15,9 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..adapters.reference_input import capture_reference
+from ..adapters.score_capture import reference_of
 from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..core.score.evaluate import score
-from ..core.score.protocols import protocol_from_parameters
-from ..core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from ..core.score import SIDECAR_SUFFIXES, ScoreReport, ScoreRequest, protocol_from_parameters, report_paths, run_score
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 
@@ -114,7 +111,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         prediction, self.prediction_path = scoring_params.prediction_of(self, parameters, context)
         field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
         reference_layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-        self.reference = capture_reference(reference_layer, field)
+        self.reference = reference_of(reference_layer, field)
         self.protocol = self._protocol(parameters, context)
         self.class_map = scoring_params.class_map_of(self, parameters, context)
         self.extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
@@ -149,62 +146,42 @@ class EvaluateAlgorithm(FlairAlgorithm):
         from ..adapters.charts import draw_confusion
 
         is_canceled, on_progress = self.hooks(feedback)
-
-        def work() -> dict:
-            reference = self.reference.resolve(self.prediction_path, self.extent, is_canceled=is_canceled)
-            report = score(
-                self.prediction_path, reference, self.protocol, extent=self.extent,
-                error_map_path=self.error_map_path, class_map=self.class_map,
-                is_canceled=is_canceled, on_progress=on_progress,
-            )  # fmt: skip
-            try:
-                publish_report(
-                    report, self.report_path, csv_path=self.csv_path, chart_path=self.chart_path, chart=draw_confusion
-                )
-            except BaseException:
-                remove_outputs(report.get("error_map"))
-                raise
-            return report
-
-        report = self.run_core(feedback, work)
-        scoring_params.log_alignment(report, feedback)
+        request = ScoreRequest(
+            self.prediction_path, self.reference, self.protocol, self.extent, self.class_map,
+            error_map_path=self.error_map_path, report_path=self.report_path, csv_path=self.csv_path,
+            chart_path=self.chart_path, chart=draw_confusion,
+        )  # fmt: skip
+        result = self.run_core(feedback, lambda: run_score(request, is_canceled, on_progress))
+        report = result.report
+        scoring_params.log_notes(result.notes, feedback)
         _log_scores(report, feedback)
-        miou, oa = report["miou"], report["oa"]
+        miou, oa = report.scores.miou, report.scores.oa
         return {
             "MIOU": float("nan") if miou is None else miou,
             "OA": float("nan") if oa is None else oa,
-            "PIXELS": report["pixels_evaluated"],
+            "PIXELS": report.scores.pixels_evaluated,
             self.OUTPUT_REPORT: self.report_path,
-            self.OUTPUT_ERROR_MAP: report.get("error_map"),
+            self.OUTPUT_ERROR_MAP: report.error_map,
             "OUTPUT_CSV": self.csv_path,
             "OUTPUT_CHART": self.chart_path,
         }
 
 
-def remove_outputs(*paths: str | None) -> None:
-    """Delete files a failed run had already published (an error map and its style)."""
-    for path in paths:
-        if not path:
-            continue
-        for leftover in (path, os.path.splitext(path)[0] + ".qml", path + ".aux.xml"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
-
-
-def _log_scores(report: dict, feedback: QgsProcessingFeedback) -> None:
+def _log_scores(report: ScoreReport, feedback: QgsProcessingFeedback) -> None:
     """The headline figures and one line per class."""
-    miou, oa = report["miou"], report["oa"]
+    scores = report.scores
+    miou, oa = scores.miou, scores.oa
     feedback.pushInfo(
         tr("{protocol}: mIoU {miou} OA {oa} over {px} px (absent classes: {absent}).").format(
-            protocol=report["protocol"],
+            protocol=scores.protocol,
             miou="-" if miou is None else f"{100 * miou:.2f} %",
             oa="-" if oa is None else f"{100 * oa:.2f} %",
-            px=report["pixels_evaluated"],
-            absent=report["absent_class_score"],
+            px=scores.pixels_evaluated,
+            absent=scores.absent_class_score,
         )
     )
-    for row in report["classes"]:
-        iou = "-" if row["iou"] is None else f"{100 * row['iou']:.2f}"
-        feedback.pushInfo(f"  {row['value']:>4} {row['name']:<28} IoU {iou:>6}  support {row['support']}")
+    for row in scores.classes:
+        iou = "-" if row.iou is None else f"{100 * row.iou:.2f}"
+        feedback.pushInfo(f"  {row.value:>4} {row.name:<28} IoU {iou:>6}  support {row.support}")
     if miou is None:
         feedback.pushWarning(tr("No evaluated class is present on either side: mIoU is undefined."))

@@ -15,10 +15,9 @@ from qgis.core import (
     QgsProcessingParameterVectorLayer,
 )
 
-from ..adapters.reference_input import CapturedReference, PolygonLayerCapture, raster_file
+from ..adapters.score_capture import confidence_file, polygon_reference
 from ..core.paths import check_outputs_not_inputs
-from ..core.score.labels import rank_labels
-from ..core.score.protocols import protocol_from_parameters
+from ..core.score import ScoreRequest, protocol_from_parameters, run_score
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 
@@ -81,9 +80,8 @@ class RankLabelsAlgorithm(FlairAlgorithm):
         layer = self.parameterAsVectorLayer(parameters, self.REFERENCE, context)
         if layer is None or not layer.isValid():
             raise QgsProcessingException(tr("REFERENCE is not a polygon layer QGIS can open."))
-        self.reference = CapturedReference(layer.name(), self.field, polygons=PolygonLayerCapture.of(layer, self.field))
-        confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
-        self.confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
+        self.reference = polygon_reference(layer, self.field)
+        self.confidence_path = confidence_file(self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context))
         self.protocol = protocol_from_parameters(
             self.parameterAsString(parameters, self.PROTOCOL, context) or "custom",
             ignore=self.parameterAsString(parameters, self.IGNORE_CLASSES, context),
@@ -105,22 +103,13 @@ class RankLabelsAlgorithm(FlairAlgorithm):
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
-        ranked = self.run_core(
-            feedback,
-            lambda: rank_labels(
-                self.prediction_path,
-                self.reference.resolve(self.prediction_path, self.extent, is_canceled=is_canceled).polygons,
-                self.field,
-                self.output_path,
-                confidence_path=self.confidence_path,
-                protocol=self.protocol,
-                extent=self.extent,
-                class_map=self.class_map,
-                is_canceled=is_canceled,
-                on_progress=on_progress,
-            ),
-        )
-        scoring_params.log_alignment(ranked.attrs, feedback)
+        request = ScoreRequest(
+            self.prediction_path, self.reference, self.protocol, self.extent, self.class_map, metrics=False,
+            ranked_path=self.output_path, confidence_path=self.confidence_path,
+        )  # fmt: skip
+        result = self.run_core(feedback, lambda: run_score(request, is_canceled, on_progress))
+        scoring_params.log_notes(result.notes, feedback)
+        ranked = result.ranked
         disagreeing = int(((ranked["predicted"].notna()) & (ranked["predicted"] != ranked["label"])).sum())
         feedback.pushInfo(
             tr("{n} polygons ranked; the model's majority class differs from the label on {d}.").format(

@@ -24,9 +24,9 @@ from qgis.core import (
     QgsRasterLayer,
 )
 
-from ..adapters.reference_input import raster_file
+from ..adapters.score_capture import prediction_file
 from ..core.errors import InputError
-from ..core.score.protocols import PROTOCOLS, parse_class_map
+from ..core.score import PROTOCOLS, parse_class_map
 from .base import tr
 
 PREDICTION = "PREDICTION"
@@ -139,7 +139,7 @@ def prediction_of(algorithm, parameters: dict, context: QgsProcessingContext) ->
         InputError: not a valid raster layer, or not a file (a web or database layer).
     """
     prediction = algorithm.parameterAsRasterLayer(parameters, PREDICTION, context)
-    return prediction, raster_file(prediction, "prediction")
+    return prediction, prediction_file(prediction, "prediction")
 
 
 def class_map_parameter() -> QgsProcessingParameterString:
@@ -179,11 +179,9 @@ def extent_of(
     return (rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum())
 
 
-def log_alignment(report: dict, feedback: QgsProcessingFeedback) -> None:
-    """Say in the log how the model's classes were aligned with the protocol's, when they were,
-    and which local CRS was taken for which EPSG CRS."""
-    message = (report.get("class_alignment") or {}).get("message")
-    if message:
-        feedback.pushInfo(message)
-    for note in report.get("crs_recognised") or ():
+def log_notes(notes: Sequence[str], feedback: QgsProcessingFeedback) -> None:
+    """Say in the log what a score job noted (:attr:`flair_qgis.core.score.ScoreResult.notes`): how
+    the model's classes were aligned with the protocol's, when they were, and which local CRS was
+    taken for which EPSG CRS."""
+    for note in notes:
         feedback.pushInfo(note)

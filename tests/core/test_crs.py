@@ -112,8 +112,8 @@ def test_a_flair_mask_scores_a_prediction_in_web_mercator(tmp_path):
         dst.write(prediction, 1)
     report = score(path, Reference(raster_path=FLAIR_DATA / "MSK_000473.tif"), get_protocol("flair1"))
     # The prediction is the mask warped and warped back: nearly every pixel agrees.
-    assert report["oa"] > 0.97 and report["pixels_evaluated"] > 0.9 * w * h
-    assert report["crs_recognised"] == [
+    assert report.scores.oa > 0.97 and report.scores.pixels_evaluated > 0.9 * w * h
+    assert list(report.crs_recognised) == [
         'The reference\'s local CRS "RGF93 v1 / Lambert-93" is taken as EPSG:2154 '
         "(name and metre units match EPSG:2154)."
     ]

@@ -17,8 +17,8 @@ from conftest import FLAIR_DATA, RecordingFeedback
 from eval_helpers import image_crs, polygons_from_mask, read_mask, write_raster
 from qgis.core import QgsProcessingException
 
+from flair_qgis.core.classes import raster_classes
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
-from flair_qgis.core.score.alignment import raster_classes
 
 PATCH = "024577"
 UNIT = {"mean": [0] * 5, "std": [1] * 5}

@@ -94,9 +94,9 @@ def test_reprojected_reference_is_aligned_with_nearest(case):
     report = evaluate_rasters(case["pred_path"], coarse_path, get_protocol("flair1"))
     upsampled = np.repeat(np.repeat(coarse, 2, axis=0), 2, axis=1)
     expected = independent_scores(upsampled, case["pred"], "flair1")
-    assert report["reference_resampled"] is True
-    assert report["miou"] == pytest.approx(expected["miou"])
-    assert report["pixels_evaluated"] == 512 * 512
+    assert report.reference_resampled is True
+    assert report.scores.miou == pytest.approx(expected["miou"])
+    assert report.scores.pixels_evaluated == 512 * 512
 
 
 def test_reference_in_another_crs(case):
@@ -125,10 +125,10 @@ def test_reference_in_another_crs(case):
     path = write_raster(case["tmp"] / "merc.tif", warped, profile, nodata=0, crs=dst_crs, transform=transform)
     perfect = write_raster(case["tmp"] / "perfect.tif", mask, profile, nodata=255, crs=src_crs)
     report = evaluate_rasters(perfect, path, get_protocol("flair1"))
-    assert report["reference_resampled"] is True
-    assert report["oa"] > 0.97
-    assert set(report["confusion_labels"]) == set(range(1, 14))
-    assert report["pixels_evaluated"] > 0.9 * 512 * 512
+    assert report.reference_resampled is True
+    assert report.scores.oa > 0.97
+    assert set(report.scores.confusion_labels) == set(range(1, 14))
+    assert report.scores.pixels_evaluated > 0.9 * 512 * 512
 
 
 def test_polygon_reference_equals_raster(run_alg, case):
@@ -142,7 +142,7 @@ def test_polygon_reference_equals_raster(run_alg, case):
         case["mask"], case["profile"]["transform"], image_crs(), case["tmp"] / "t.gpkg", as_text=True
     )
     report = evaluate_vector(case["pred_path"], gpkg_text, "code", get_protocol("flair1"))
-    assert report["miou"] == pytest.approx(expected["miou"])
+    assert report.scores.miou == pytest.approx(expected["miou"])
 
 
 def test_nodata_on_either_side_not_counted(case):
@@ -157,8 +157,8 @@ def test_nodata_on_either_side_not_counted(case):
     keep[:64] = False
     keep[:, :100] = False
     expected = independent_scores(case["mask"][keep], case["pred"][keep], "flair1")
-    assert report["pixels_evaluated"] == keep.sum()
-    assert report["miou"] == pytest.approx(expected["miou"])
+    assert report.scores.pixels_evaluated == keep.sum()
+    assert report.scores.miou == pytest.approx(expected["miou"])
 
 
 def test_extent_scores_only_that_area(run_alg, case):

@@ -1,4 +1,20 @@
 """Benchmark: score a model on a dataset folder (FLAIR #1, FLAIR-HUB, WeedSense) with its published protocol.
 
 Entry points: :func:`plan.plan_benchmark` checks the run before inference; :func:`runner.run_benchmark` runs it.
+
+The names below are the package's public surface: callers outside ``core`` import them from here.
 """
+
+from .datasets import LAYOUTS, ON_UNPAIRED
+from .plan import BenchmarkRequest, default_samples_csv, plan_benchmark
+from .runner import BenchmarkResult, run_benchmark
+
+__all__ = [
+    "LAYOUTS",
+    "ON_UNPAIRED",
+    "BenchmarkRequest",
+    "BenchmarkResult",
+    "default_samples_csv",
+    "plan_benchmark",
+    "run_benchmark",
+]

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..atomic import check_output_path, write_atomic
 from ..errors import InputError, ModelError
-from ..score.metrics import build_report
+from ..score.metrics import build_scores
 from ..score.report import publish_report
 from ..segment.engine import SessionInfo, create_session, run_batch
 from ..segment.pipeline import ignore_progress, never_canceled, run_stages
@@ -251,21 +251,23 @@ class _RunFacts:
 
 def _report(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts, notes: list[str]) -> dict:
     """The DESIGN.md report plus the benchmark block and the protocol's per-image targets."""
-    report = build_report(scorer.total, plan.protocol, strict=False)
-    if "undeclared_values" in report:
+    scores = build_scores(scorer.total, plan.protocol, strict=False)
+    if scores.undeclared_values is not None:
         notes.append(
             "Values outside the protocol's classes were left out of the scores: "
-            + json.dumps(report["undeclared_values"])
+            + json.dumps(scores.undeclared_values)
             + ". Check that the protocol matches the dataset and the model's classes (or give CLASS_MAP)."
         )
-    evaluated_f1 = [c["f1"] for c in report["classes"] if c["f1"] is not None]
-    report["mf1"] = float(np.mean(evaluated_f1)) if evaluated_f1 else None
+    evaluated_f1 = [c.f1 for c in scores.classes if c.f1 is not None]
+    mf1 = float(np.mean(evaluated_f1)) if evaluated_f1 else None
+    report = scores.to_report()
+    report["mf1"] = mf1
     report["benchmark"] = _benchmark_block(plan, scorer, facts)
     if plan.image_targets:
         targets = scorer.targets
         report.update(
             image_targets_report(
-                report["miou"], report["mf1"],
+                scores.miou, mf1,
                 targets.heights if plan.height_head is not None else None,
                 targets.stages if plan.stage_head is not None else None,
             )

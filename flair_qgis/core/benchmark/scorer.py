@@ -18,7 +18,7 @@ import numpy as np
 import rasterio
 
 from ..errors import ModelError
-from ..score.metrics import ConfusionMatrix, build_report
+from ..score.metrics import ConfusionMatrix, build_scores
 from ..segment.multi import per_image_value
 from ..segment.postprocess import Postprocess
 from .datasets import Sample
@@ -166,26 +166,26 @@ class SampleScorer:
         matrix = ConfusionMatrix()
         matrix.update(loaded.reference, self.lut[index], loaded.valid)
         self.total.merge(matrix)
-        sample_report = build_report(matrix, self.sample_protocol, strict=False)
+        sample_scores = build_scores(matrix, self.sample_protocol, strict=False)
         row.update(
             status="ok",
-            miou=_fmt(sample_report["miou"]),
-            oa=_fmt(sample_report["oa"]),
-            pixels_evaluated=sample_report["pixels_evaluated"],
+            miou=_fmt(sample_scores.miou),
+            oa=_fmt(sample_scores.oa),
+            pixels_evaluated=sample_scores.pixels_evaluated,
         )
         self.targets.record(sample, height, stage, row)
         if self.predictions_tmp is not None:
             row["prediction"] = self._write_prediction(loaded, index)
         self.csv.writerow(row)
         self.scored += 1
-        if sample_report["miou"] is not None:
-            self._keep_if_worst(sample, sample_report)
+        if sample_scores.miou is not None:
+            self._keep_if_worst(sample, sample_scores.miou, sample_scores.oa)
 
-    def _keep_if_worst(self, sample: Sample, sample_report: dict) -> None:
-        entry = {"sample_id": sample.sample_id, "miou": sample_report["miou"], "oa": sample_report["oa"],
+    def _keep_if_worst(self, sample: Sample, miou: float, oa: float | None) -> None:
+        entry = {"sample_id": sample.sample_id, "miou": miou, "oa": oa,
                  "reference": sample.reference, "inputs": dict(sample.inputs)}  # fmt: skip
         # Min-heap on (-mIoU) keeps the lowest mIoU; the counter keeps ties deterministic.
-        item = (-sample_report["miou"], -self.scored, entry)
+        item = (-miou, -self.scored, entry)
         if len(self.worst) < WORST_KEPT:
             heapq.heappush(self.worst, item)
         elif item[:2] > self.worst[0][:2]:

@@ -24,11 +24,11 @@ from datetime import datetime, timezone
 import numpy as np
 
 from ..atomic import check_output_path
+from ..classes import raster_classes
 from ..crs import same_crs
 from ..errors import InputError
 from ..nomenclature import default_color
 from ..paths import check_outputs_not_inputs
-from ..score.alignment import raster_classes
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid

@@ -153,7 +153,7 @@ def class_pixel_areas_m2(
     split: ConfidenceSplit | None = None,
 ) -> dict[int, float]:
     """Mean pixel area (m²) per stratum (one more pass over the map only for a geographic CRS)."""
-    from .areas import stratum_pixel_areas_m2
+    from ..areas import stratum_pixel_areas_m2
 
     def windows_read():
         for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0), split):

@@ -18,19 +18,16 @@ declared value counts as:
 A class named ``class N`` (what a model without names gets) counts as unnamed. An open custom
 protocol (classes = the values found) aligns nothing.
 
-Public API: :class:`ClassAlignment`, :func:`align_classes`, :func:`normalise_name`,
-:func:`raster_classes`.
+Public API: :class:`ClassAlignment`, :func:`align_classes`, :func:`normalise_name`. (The classes a
+raster declares are read by :func:`flair_qgis.core.classes.raster_classes`.)
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from xml.etree import ElementTree
 
 import numpy as np
 
@@ -190,38 +187,3 @@ def align_classes(
             "classes": [f"{c.value} {c.name}" for c in protocol.classes],
         },
     )
-
-
-def raster_classes(path: str) -> tuple[ClassInfo, ...]:
-    """The classes a class-map raster declares: ``flair:segment``'s band tag ``CLASSES``, else
-    GDAL category names (``.aux.xml``); empty when it declares none."""
-    import rasterio
-
-    with rasterio.open(path) as src:
-        text = src.tags(1).get("CLASSES")
-    if text:
-        try:
-            return tuple(ClassInfo(int(c["value"]), str(c["name"]), str(c.get("color", ""))) for c in json.loads(text))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return ()
-    return _pam_categories(path + ".aux.xml")
-
-
-def _pam_categories(aux_path: str) -> tuple[ClassInfo, ...]:
-    """Category names of band 1 in a GDAL PAM sidecar (value = position), empty names skipped."""
-    if not os.path.exists(aux_path):
-        return ()
-    try:
-        root = ElementTree.parse(aux_path).getroot()
-    except ElementTree.ParseError:
-        return ()
-    for band in root.iter("PAMRasterBand"):
-        if band.get("band", "1") != "1":
-            continue
-        categories = band.find("CategoryNames")
-        if categories is None:
-            return ()
-        return tuple(
-            ClassInfo(i, (c.text or "").strip(), "") for i, c in enumerate(categories) if (c.text or "").strip()
-        )
-    return ()

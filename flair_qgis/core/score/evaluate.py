@@ -8,11 +8,12 @@ a class field (rasterised at pixel centres). :func:`evaluate_rasters` and
 
 The class map's declared classes are aligned with the protocol's codes first
 (:func:`flair_qgis.core.alignment.align_classes`: by value, by name, or ``CLASS_MAP``). Pixels
-that are nodata (or outside the layer) on either side are not counted. The report is
-:func:`flair_qgis.core.metrics.build_report`'s, plus ``prediction``, ``reference``, ``extent``,
-``grid`` and ``class_alignment``. The error map (:mod:`flair_qgis.core.errormap`) is published
-only when the report could be built: bad input leaves nothing behind. Reports are written by
-:func:`flair_qgis.core.report.publish_report`.
+that are nodata (or outside the layer) on either side are not counted. The result is a typed
+:class:`~.result.ScoreReport`: the figures of :func:`.metrics.build_scores` plus the prediction,
+reference, extent, grid and class alignment; its ``to_report()`` is the report JSON. The error map
+(:mod:`.errormap`) is published only when the figures could be computed: bad input leaves nothing
+behind. Reports are written by :func:`.report.publish_report`; the whole job (reference, score,
+rank, publish) is :func:`.job.run_score`.
 """
 
 from __future__ import annotations
@@ -22,16 +23,18 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..atomic import check_output_path
+from ..classes import raster_classes
 from ..crs import recognise_local, same_crs
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo, default_color
 from ..segment.grid import Grid, plan_grid
-from .alignment import ClassAlignment, align_classes, raster_classes
+from .alignment import ClassAlignment, align_classes
 from .errormap_writer import ErrorMapOutput
-from .metrics import ConfusionMatrix, build_report
+from .metrics import ConfusionMatrix, build_scores
 from .polygons import PolygonSource
 from .protocols import Protocol
 from .reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
+from .result import ScoreReport, Scores
 
 WINDOW_PX = 1024 * 1024
 """Pixels per window (1 Mpx: about 16 MB of temporaries in flight, whatever the area)."""
@@ -55,6 +58,16 @@ class Reference:
     field: str = ""
     layer: str | None = None
     name: str = ""
+
+    def resolve(
+        self,
+        prediction_path: str,
+        extent: tuple | None = None,
+        *,
+        is_canceled: Callable[[], bool] | None = None,
+    ) -> Reference:
+        """Itself: a core reference is already read (a captured QGIS layer resolves to one)."""
+        return self
 
     @property
     def label(self) -> str:
@@ -149,7 +162,7 @@ def score(
     is_canceled: Callable[[], bool] | None = None,
     on_progress: Callable[[float], None] | None = None,
     window_px: int = WINDOW_PX,
-) -> dict:
+) -> ScoreReport:
     """Score a class map against a reference under a protocol.
 
     Args:
@@ -164,7 +177,7 @@ def score(
         window_px: pixels per window (memory bound).
 
     Returns:
-        The report dict (DESIGN.md format).
+        The figures and their provenance; ``to_report()`` is the report JSON (DESIGN.md format).
 
     Raises:
         InputError: unreadable layers, no overlap, empty extent, classes that cannot be aligned,
@@ -176,29 +189,24 @@ def score(
         check_output_path(error_map_path, "error map")
     grid = prediction_grid(prediction_path, extent)
     source = reference_source(reference, grid, extent)
-    declared = raster_classes(prediction_path)
-    alignment = align_classes(declared, protocol, class_map, what="class map")
-    report = _score(
+    alignment = align_classes(raster_classes(prediction_path), protocol, class_map, what="class map")
+    scores, error_map = _score(
         prediction_path, grid, source, protocol, alignment, error_map_path, is_canceled, on_progress, window_px
     )
-    report.update(
-        prediction=prediction_path,
-        reference=reference.label,
-        extent=list(grid.bounds) if extent is not None else None,
-        grid={"width": grid.width, "height": grid.height, "pixel_size": grid.pixel_size_m},
-        class_alignment=alignment.to_dict(),
-    )
-    reference_wkt = source.info.crs_wkt if isinstance(source, ClassRasterSource) else source.layer_crs_wkt
-    report["crs_recognised"] = [
+    if isinstance(source, ClassRasterSource):
+        reference_wkt, resampled, field = source.info.crs_wkt, not source.aligned, None
+    else:
+        reference_wkt, resampled, field = source.layer_crs_wkt, None, reference.field
+    recognised = tuple(
         match.describe(what)
         for what, wkt in (("prediction", grid.crs_wkt), ("reference", reference_wkt))
         if (match := recognise_local(wkt)) is not None
-    ]
-    if isinstance(source, ClassRasterSource):
-        report["reference_resampled"] = not source.aligned
-    else:
-        report["reference_field"] = reference.field
-    return report
+    )
+    return ScoreReport(
+        scores, prediction_path, reference.label, grid.bounds if extent is not None else None, grid.width,
+        grid.height, grid.pixel_size_m, alignment, recognised,
+        reference_resampled=resampled, reference_field=field, error_map=error_map,
+    )  # fmt: skip
 
 
 def _named(protocol: Protocol, declared: tuple[ClassInfo, ...], values) -> Protocol:
@@ -217,8 +225,9 @@ def _score(
     is_canceled: Callable[[], bool] | None,
     on_progress: Callable[[float], None] | None,
     window_px: int,
-) -> dict:
-    """Count the pairs window by window (writing the error map), then build the report."""
+) -> tuple[Scores, str | None]:
+    """Count the pairs window by window (writing the error map), then the figures; returns them
+    and the error map published (None without one)."""
     matrix = ConfusionMatrix()
     # An open protocol's error map cannot wait for the values found: it lists every uint8 value.
     map_protocol = _named(protocol, alignment.declared, range(256)) if protocol.is_open else protocol
@@ -242,14 +251,15 @@ def _score(
         if protocol.is_open and alignment.declared:
             found = sorted(set(matrix.reference_values()) | set(matrix.prediction_values()))
             protocol = _named(protocol, alignment.declared, found)
-        report = build_report(matrix, protocol)
+        scores = build_scores(matrix, protocol)
+        published = None
         if error_map is not None:
-            report["error_map"] = error_map.commit(report["confusion_labels"] if map_protocol is not protocol else None)
+            published = error_map.commit(scores.confusion_labels if map_protocol is not protocol else None)
     except BaseException:
         if error_map is not None:
             error_map.abort()
         raise
-    return report
+    return scores, published
 
 
 def evaluate_rasters(
@@ -257,7 +267,7 @@ def evaluate_rasters(
     reference_path: str | os.PathLike[str],
     protocol: Protocol,
     **options,
-) -> dict:
+) -> ScoreReport:
     """:func:`score` against a reference raster (``options``: those of :func:`score`)."""
     return score(prediction_path, Reference(raster_path=os.fspath(reference_path)), protocol, **options)
 
@@ -270,7 +280,7 @@ def evaluate_vector(
     *,
     layer: str | None = None,
     **options,
-) -> dict:
+) -> ScoreReport:
     """:func:`score` against polygons with a class field (``options``: those of :func:`score`)."""
     return score(
         prediction_path, Reference(polygons=reference_gdf_or_path, field=field, layer=layer), protocol, **options

@@ -17,8 +17,8 @@ matrix (rows = reference, columns = prediction) over the protocol's classes:
 * ``support_c`` = reference pixels of class c;
 * ``mIoU`` = mean of the non-null IoU of the evaluated classes; ``OA = trace(M) / sum(M)``.
 
-Public entry points: :class:`ConfusionMatrix`, :func:`build_report`, :func:`class_matrix`,
-:func:`undeclared_message`.
+Public entry points: :class:`ConfusionMatrix`, :func:`build_scores` (typed :class:`Scores`),
+:func:`build_report` (the same as the JSON document), :func:`class_matrix`, :func:`undeclared_message`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import numpy as np
 from ..errors import InputError, listed
 from ..nomenclature import ClassInfo, default_color
 from .protocols import Protocol
+from .result import ClassScore, Scores
 
 _UINT8_BINS = 256 * 256
 
@@ -230,19 +231,17 @@ def undeclared_message(protocol: Protocol, undeclared: dict[str, dict[int, int]]
     )
 
 
-def build_report(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = True) -> dict:
-    """The DESIGN.md report of a confusion matrix under a protocol.
+def build_scores(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = True) -> Scores:
+    """The figures of a confusion matrix under a protocol.
 
     Args:
         matrix: raw pair counts.
         protocol: how values become classes and how IoU are averaged.
-        strict: raise on values the protocol does not declare (else they are listed in the
-            report's ``undeclared_values`` and left out).
+        strict: raise on values the protocol does not declare (else they are listed in
+            ``undeclared_values`` and left out).
 
     Returns:
-        ``{"protocol", "miou", "oa", "pixels_evaluated", "absent_class_score", "classes":
-        [{value, name, iou, precision, recall, f1, support}], "confusion_matrix",
-        "confusion_labels", ...}``: fractions in 0..1, ``None`` where undefined.
+        The typed figures; :meth:`Scores.to_report` is the report of DESIGN.md.
 
     Raises:
         InputError: (strict) values neither declared nor ignored; the message lists them.
@@ -256,26 +255,40 @@ def build_report(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = 
     used, labels, evaluated = _scored_matrix(cm, protocol)
     rows, ious, absent_values = _class_rows(used, labels, evaluated, protocol.absent)
     total = int(used.sum())
-    report = {
-        "protocol": protocol.name,
-        "miou": float(np.mean(ious)) if ious else None,
-        "oa": float(np.trace(used) / total) if total else None,
-        "pixels_evaluated": total,
-        "pixels_ignored": cm.ignored_px,
-        "pixels_excluded": int(cm.matrix.sum()) - total,
-        "absent_class_score": protocol.absent,
-        "absent_classes": absent_values,
-        "classes": rows,
-        "confusion_matrix": used.tolist(),
-        "confusion_labels": [c.value for c in labels],
-        "confusion_names": [c.name for c in labels],
-        "protocol_details": protocol.to_dict(),
-    }
+    undeclared = None
     if message:
-        report["undeclared_values"] = {
-            side: {str(v): n for v, n in found.items()} for side, found in cm.undeclared.items()
-        }
-    return report
+        undeclared = {side: {str(v): n for v, n in found.items()} for side, found in cm.undeclared.items()}
+    return Scores(
+        protocol=protocol.name,
+        miou=float(np.mean(ious)) if ious else None,
+        oa=float(np.trace(used) / total) if total else None,
+        pixels_evaluated=total,
+        pixels_ignored=cm.ignored_px,
+        pixels_excluded=int(cm.matrix.sum()) - total,
+        absent_class_score=protocol.absent,
+        absent_classes=tuple(absent_values),
+        classes=tuple(rows),
+        confusion_matrix=tuple(tuple(row) for row in used.tolist()),
+        confusion_labels=tuple(c.value for c in labels),
+        confusion_names=tuple(c.name for c in labels),
+        protocol_details=protocol.to_dict(),
+        undeclared_values=undeclared,
+    )
+
+
+def build_report(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = True) -> dict:
+    """The DESIGN.md report JSON of a confusion matrix: :func:`build_scores` as a document that
+    callers extend before publishing it (the benchmark adds its protocol's other metrics).
+
+    Returns:
+        ``{"protocol", "miou", "oa", "pixels_evaluated", "absent_class_score", "classes":
+        [{value, name, iou, precision, recall, f1, support}], "confusion_matrix",
+        "confusion_labels", ...}``: fractions in 0..1, ``None`` where undefined.
+
+    Raises:
+        InputError: (strict) values neither declared nor ignored; the message lists them.
+    """
+    return build_scores(matrix, protocol, strict=strict).to_report()
 
 
 def _scored_matrix(cm: ClassMatrix, protocol: Protocol) -> tuple[np.ndarray, list[ClassInfo], list[int]]:
@@ -293,7 +306,7 @@ def _scored_matrix(cm: ClassMatrix, protocol: Protocol) -> tuple[np.ndarray, lis
 
 def _class_rows(
     used: np.ndarray, labels: list[ClassInfo], evaluated: list[int], absent: str
-) -> tuple[list[dict], list[float], list[int]]:
+) -> tuple[list[ClassScore], list[float], list[int]]:
     """Per evaluated class: IoU, precision, recall, F1, support; the IoU averaged; the absent classes."""
     label_values = [c.value for c in labels]
     tp = np.diag(used).astype(np.int64)
@@ -314,8 +327,7 @@ def _class_rows(
             f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
         if iou is not None:
             ious.append(iou)
-        rows.append({"value": value, "name": labels[i].name, "iou": iou, "precision": precision,
-                     "recall": recall, "f1": f1, "support": a_all})  # fmt: skip
+        rows.append(ClassScore(value, labels[i].name, iou, precision, recall, f1, a_all))
     return rows, ious, absent_values
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..atomic import check_output_path, write_atomic, write_text_atomic
+from .result import ScoreReport, Scores
 
 CSV_FIELDS = ("value", "name", "iou", "precision", "recall", "f1", "support")
 SIDECAR_SUFFIXES = (".csv", ".png")
@@ -89,7 +90,7 @@ def report_csv(report: dict) -> str:
 
 
 def publish_report(
-    report: dict,
+    report: ScoreReport | Scores | dict,
     json_path: str,
     *,
     csv_path: str | None = None,
@@ -99,11 +100,13 @@ def publish_report(
     """Write the report JSON and, when asked, its per-class CSV and confusion picture.
 
     Args:
-        report: a report from :func:`flair_qgis.core.metrics.build_report` (plus anything added).
+        report: a scoring's typed report (:class:`~.result.ScoreReport`, :class:`~.result.Scores`),
+            or a report JSON document (:func:`.metrics.build_report`'s, plus anything added).
         json_path: the JSON file.
         csv_path: the per-class CSV, or None for none.
         chart_path: the picture, or None for none (needs ``chart``).
-        chart: ``chart(report, path)`` draws the picture into ``path`` (a temporary file).
+        chart: ``chart(document, path)`` draws the picture of the report JSON document into ``path``
+            (a temporary file).
 
     Returns:
         The files written.
@@ -114,7 +117,8 @@ def publish_report(
     json_path = check_output_path(json_path, "report")
     csv_path = check_output_path(csv_path, "CSV report") if csv_path else None
     chart_path = check_output_path(chart_path, "confusion picture") if chart_path and chart else None
-    text, csv_text = report_json(report), report_csv(report) if csv_path else None
+    document = report if isinstance(report, dict) else report.to_report()
+    text, csv_text = report_json(document), report_csv(document) if csv_path else None
     written: list[str] = []
     try:
         write_text_atomic(json_path, text)
@@ -123,7 +127,7 @@ def publish_report(
             write_text_atomic(csv_path, csv_text)
             written.append(csv_path)
         if chart_path and chart is not None:
-            write_atomic(chart_path, lambda tmp: chart(report, tmp), suffix=".png")
+            write_atomic(chart_path, lambda tmp: chart(document, tmp), suffix=".png")
     except BaseException:
         for path in written:
             if os.path.exists(path):

@@ -11,9 +11,9 @@ import rasterio
 from rasterio.windows import Window
 
 from ..atomic import check_output_path
+from ..classes import raster_classes
 from ..errors import InputError
 from ..nomenclature import ClassInfo, default_color
-from ..score.alignment import raster_classes
 from ..segment.grid import Grid, plan_grid
 from .writer import driver_for
 

@@ -25,10 +25,10 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
+from ..areas import row_pixel_areas_m2
 from ..crs import effective_wkt
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo
-from ..review.areas import row_pixel_areas_m2
 from .bands import Band, band_regions, compact_ids, read_bands
 from .clean import clean_regions
 from .inputs import MAX_DISTINCT_VALUES, Source, VectorizeRequest, check_request, class_info

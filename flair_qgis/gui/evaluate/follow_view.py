@@ -29,21 +29,18 @@ from qgis.PyQt.QtCore import QObject, Qt, QTimer
 from qgis.PyQt.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ...adapters import settings
-from ...adapters.layer_tree import group_of, model_name, on_top, reveal, run_group
-from ...adapters.layers import add_class_map, paletted_renderer, remove_outputs
+from ...adapters.live_view import release_live_layer, show_live_layer
 from ...adapters.segment_request import prepare_segment
 from ...adapters.segment_task import RunOutcome, SegmentTask
-from ...core import vocabulary
 from ...core.errors import FlairError
 from ...core.segment.heads import check_supported
 from ...core.segment.model import TASK_SEGMENTATION
 from ...core.vocabulary import EXTENT_CANVAS
-from ...i18n import decimal, integer, localized, tiles
+from ...i18n import decimal, integer, tiles
 from ...i18n.errors import error_text
 from ..widgets import tr
 
 DEBOUNCE_MS = 300
-LIVE_KIND = vocabulary.KIND_LIVE_VIEW
 
 
 def _model_reason(model) -> str:
@@ -232,7 +229,8 @@ class FollowView(QObject):
                     self.dock.report_unexpected(outcome.error, outcome.traceback)
             return  # a cancelled view: the next one is on its way
         result = outcome.result
-        layer = self._show(result.output_path, outcome.prepared)
+        layer = show_live_layer(self.live_layer(), result.output_path, outcome.prepared)
+        self.live_layer_id = layer.id()
         self._say(
             tr("{cached} of {tiles} from the cache, {s} s.").format(
                 cached=integer(result.cached_tiles), tiles=tiles(result.tiles), s=decimal(result.seconds, 2)
@@ -247,53 +245,15 @@ class FollowView(QObject):
         layer = QgsProject.instance().mapLayer(self.live_layer_id) if self.live_layer_id else None
         return layer if isinstance(layer, QgsRasterLayer) else None
 
-    def _show(self, path: str, prepared) -> QgsRasterLayer:
-        """Point the live layer at ``path`` (creating it the first time); the previous file goes.
-
-        The live layer lives in one group of its own at the top of the layer tree, above earlier
-        runs whose class maps would hide it; each view raises that group again and re-scores
-        replace the overlays inside it, so following the view never piles up groups.
-        """
-        classes = localized(prepared.plan.heads.primary.classes)
-        group_name = tr("FLAIR live view — {model}").format(model=model_name(prepared.plan.model))
-        layer = self.live_layer()
-        if layer is None:
-            group = run_group(group_name)
-            layer = add_class_map(path, classes, prepared.title, opacity=prepared.opacity, group=group,
-                                  header=model_name(prepared.plan.model))  # fmt: skip
-            layer.setCustomProperty(vocabulary.KIND_PROPERTY, LIVE_KIND)
-            reveal(group)
-            self.live_layer_id = layer.id()
-            return layer
-        previous = layer.source()
-        opacity = layer.renderer().opacity() if layer.renderer() else prepared.opacity
-        layer.setDataSource(path, layer.name(), "gdal", False)  # False: no default style, ours follows
-        renderer = paletted_renderer(layer, classes)
-        renderer.setOpacity(opacity)
-        layer.setRenderer(renderer)
-        layer.triggerRepaint()
-        on_top(layer.id(), group_name)
-        if previous != path:
-            remove_outputs(previous)
-        return layer
-
     def _release_live_layer(self) -> None:
-        """The live layer becomes an ordinary class-map layer the user keeps, its group an ordinary run group."""
-        layer = self.live_layer()
-        if layer is not None:
-            layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_CLASS_MAP)
-            group = group_of(layer.id())
-            if group is not None:
-                group.setName(group.name().replace(tr("FLAIR live view"), tr("FLAIR view")))
+        release_live_layer(self.live_layer())
         self.live_layer_id = None
 
     # ----------------------------------------------------------------- scoring
     def _score(self, layer: QgsRasterLayer) -> None:
-        """Re-score the view on the Evaluate tab when it has a reference layer."""
+        """Re-score the view with the score request the Evaluate tab builds for it (none without a
+        reference layer there)."""
         qa = self.dock.qa
-        if qa.reference_combo.currentLayer() is None:
-            return
-        qa.use_prediction(layer)
         if qa.task is not None:  # a score in flight: score again once it ends
             qa.task.cancel()
             if not self._score_pending:
@@ -301,7 +261,9 @@ class FollowView(QObject):
                 qa.task.taskTerminated.connect(self._score_again)
                 qa.task.taskCompleted.connect(self._score_again)
             return
-        qa.score_view()
+        request = qa.view_request(layer)
+        if request is not None:
+            qa.run(request)
 
     def _score_again(self) -> None:
         self._score_pending = False

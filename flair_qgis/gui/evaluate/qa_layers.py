@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from qgis.core import (
-    QgsApplication,
-    QgsFeatureSource,
-    QgsMapLayer,
-    QgsMapLayerProxyModel,
-    QgsProviderRegistry,
-    QgsTask,
-    QgsVectorDataProvider,
-    QgsVectorLayer,
-)
+from qgis.core import QgsApplication, QgsMapLayer, QgsMapLayerProxyModel, QgsVectorLayer
 from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ...adapters import settings
 from ...adapters.layer_choice import class_field, identifier_message
 from ...adapters.layers import class_name
+from ...adapters.spatial_index import SpatialIndexTask, lacks_spatial_index
 from ...core.errors import FlairError
-from ...core.score.protocols import PROTOCOLS, Protocol, get_protocol
-from ..crs_offer import is_local_lambert93, treat_as_lambert93
+from ...core.score import PROTOCOLS, Protocol, get_protocol
 from ...i18n import class_label
+from ..crs_offer import is_local_lambert93, treat_as_lambert93
 from ..widgets import tr
 
 
@@ -48,28 +40,18 @@ class LayersSection(QGroupBox):
         self.reference_combo.layerChanged.connect(self._on_reference_changed)
         form.addRow(tr("Reference"), self.reference_combo)
         # Beside the picker, where QGIS's own "no transformation" messages cannot bury it.
-        self.crs_row = QWidget()
-        crs_layout = QHBoxLayout(self.crs_row)
-        crs_layout.setContentsMargins(0, 0, 0, 0)
         self.crs_label = QLabel(tr("This layer's CRS is a local Lambert-93 without EPSG code: QGIS cannot place it."))
-        self.crs_label.setWordWrap(True)
         self.crs_button = QPushButton(tr("Treat as EPSG:2154"))
         self.crs_button.clicked.connect(self._treat_reference_as_lambert93)
-        crs_layout.addWidget(self.crs_label, 1)
-        crs_layout.addWidget(self.crs_button)
+        self.crs_row = _offer_row(self.crs_label, self.crs_button)
         form.addRow(self.crs_row)
-        self.index_row = QWidget()
-        row = QHBoxLayout(self.index_row)
-        row.setContentsMargins(0, 0, 0, 0)
         self.index_label = QLabel(tr("No spatial index: each score reads the whole file."))
-        self.index_label.setWordWrap(True)
         self.index_button = QPushButton(tr("Create it"))
         self.index_button.setToolTip(
             tr("Writes a spatial index file beside the layer (a .qix for a shapefile); the data is not modified.")
         )
         self.index_button.clicked.connect(self.create_spatial_index)
-        row.addWidget(self.index_label, 1)
-        row.addWidget(self.index_button)
+        self.index_row = _offer_row(self.index_label, self.index_button)
         form.addRow(self.index_row)
         self.index_task: SpatialIndexTask | None = None
         self.field_combo = QgsFieldComboBox()
@@ -168,25 +150,12 @@ class LayersSection(QGroupBox):
         return class_name(prediction_classes, value)
 
 
-def lacks_spatial_index(layer: QgsMapLayer | None) -> bool:
-    """Whether a vector layer has no spatial index its provider could create (a shapefile without
-    .qix): every filtered read then scans the whole file."""
-    if not isinstance(layer, QgsVectorLayer) or not layer.isValid():
-        return False
-    provider = layer.dataProvider()
-    return layer.hasSpatialIndex() == QgsFeatureSource.SpatialIndexPresence.SpatialIndexNotPresent and bool(
-        provider.capabilities() & QgsVectorDataProvider.Capability.CreateSpatialIndex
-    )
-
-
-class SpatialIndexTask(QgsTask):
-    """Creates a layer's spatial index with a provider of its own (the layer's is the main thread's)."""
-
-    def __init__(self, layer: QgsVectorLayer) -> None:
-        super().__init__(tr("FLAIR: indexing {name}").format(name=layer.name()))
-        self.provider_key = layer.providerType()
-        self.uri = layer.source()
-
-    def run(self) -> bool:
-        provider = QgsProviderRegistry.instance().createProvider(self.provider_key, self.uri)
-        return bool(provider is not None and provider.isValid() and provider.createSpatialIndex())
+def _offer_row(label: QLabel, button: QPushButton) -> QWidget:
+    """A row of the form: what is wrong (wrapped text), and the button that fixes it."""
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    label.setWordWrap(True)
+    layout.addWidget(label, 1)
+    layout.addWidget(button)
+    return row

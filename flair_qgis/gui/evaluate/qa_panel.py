@@ -2,9 +2,10 @@
 
 Built from section widgets: :class:`~.qa_layers.LayersSection` (what is scored),
 :class:`~.qa_identify.IdentifySection`, :class:`~.qa_scores.ScoresSection` (toggles, buttons,
-scores) and :class:`~.qa_suspicious.SuspiciousTable`. The panel wires them: it captures a
-request (:func:`flair_qgis.adapters.evaluate_task.prepare_evaluation`), runs the
-:class:`~flair_qgis.adapters.evaluate_task.EvaluateTask` and shows what comes back.
+scores) and :class:`~.qa_suspicious.SuspiciousTable`. The panel wires them: it captures the score
+job's request (:func:`flair_qgis.adapters.evaluate_task.prepare_evaluation`), runs the
+:class:`~flair_qgis.adapters.evaluate_task.EvaluateTask` and shows the typed report that comes back.
+"Follow the view" asks the panel for the request of each view (:meth:`QaPanel.view_request`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from qgis.PyQt.QtWidgets import QFileDialog, QVBoxLayout, QWidget
 
 from ...adapters import settings
 from ...adapters.charts import draw_confusion
-from ...adapters.evaluate_task import EvaluateTask, EvaluationOutcome, prepare_evaluation
+from ...adapters.evaluate_task import EvaluateTask, EvaluationOutcome, PreparedEvaluation, prepare_evaluation
 from ...adapters.layer_tree import group_of, run_confidence
 from ...adapters.layers import palette_classes
 from ...core import vocabulary
 from ...core.errors import FlairError
 from ...core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ...core.score.report import SIDECAR_SUFFIXES, publish_report, report_paths
+from ...core.score import SIDECAR_SUFFIXES, ScoreReport, publish_report, report_paths
 from ...i18n.errors import error_text
 from ..widgets import tr
 from .qa_identify import IdentifySection
@@ -43,7 +44,7 @@ class QaPanel(QWidget):
         self.dock = dock
         self.canvas = iface.mapCanvas()
         self.task = None
-        self.report: dict | None = None
+        self.scored: ScoreReport | None = None
         self.ranked = None
         self.overlays: dict[str, str] = {}
         self.layers = LayersSection()
@@ -73,18 +74,37 @@ class QaPanel(QWidget):
         ):
             setattr(self, name, getattr(self.scores, name))
 
+    @property
+    def report(self) -> dict | None:
+        """The report JSON of the last score (what "Export report" writes), or None."""
+        return self.scored.to_report() if self.scored is not None else None
+
     # ----------------------------------------------------------------- scoring
     def score_view(self):
         """Score the current map extent in a background task; returns it (None when the input is unusable)."""
         if self.task is not None:
             return None
+        prepared = self._prepare()
+        return self.run(prepared) if prepared is not None else None
+
+    def view_request(self, prediction: QgsRasterLayer) -> PreparedEvaluation | None:
+        """The score job's request for the current view with ``prediction`` as the class map, which
+        this tab then shows; None when no reference is chosen (nothing to score) or the inputs are
+        unusable (the message bar says why)."""
+        if self.reference_combo.currentLayer() is None:
+            return None
+        self.use_prediction(prediction)
+        return self._prepare()
+
+    def _prepare(self) -> PreparedEvaluation | None:
+        """Capture the request from the widgets; None (and a message) when the input is unusable."""
         wrong_field = self.layers.check_field()
         if wrong_field:
             self.dock.push(wrong_field, Qgis.MessageLevel.Warning)
             return None
         self.scores.remember_toggles()
         self._confidence_for_ranking()
-        prepared = self.dock.attempt(
+        return self.dock.attempt(
             lambda: prepare_evaluation(
                 self.prediction_combo.currentLayer(),
                 self.reference_combo.currentLayer(),
@@ -98,8 +118,9 @@ class QaPanel(QWidget):
                 folder=settings.output_folder(),
             )
         )
-        if prepared is None:
-            return None
+
+    def run(self, prepared: PreparedEvaluation):
+        """Run a prepared score in a background task, replacing the previous overlays; returns the task."""
         self._remove_overlays()
         self.task = EvaluateTask(prepared, self._on_scored)
         self.score_button.setEnabled(False)
@@ -156,7 +177,7 @@ class QaPanel(QWidget):
                 self.summary_label.setText(tr("Scoring failed (see the FLAIR log)."))
                 self.dock.report_unexpected(outcome.error, outcome.traceback)
             return
-        self.report = outcome.report
+        self.scored = outcome.report
         self.ranked = outcome.ranked
         for layer in outcome.layers:
             self.overlays[layer.customProperty(vocabulary.KIND_PROPERTY)] = layer.id()
@@ -167,7 +188,7 @@ class QaPanel(QWidget):
         self.suspicious_table.show_ranked(outcome.ranked, crs)
         self.export_button.setEnabled(True)
 
-    def show_report(self, report: dict) -> None:
+    def show_report(self, report: ScoreReport) -> None:
         """Fill the summary, the per-class table and the confusion heat map."""
         colours = {c.value: c.color for c in palette_classes(self.prediction_combo.currentLayer())}
         try:
@@ -189,17 +210,17 @@ class QaPanel(QWidget):
 
     def export_report(self, json_path: str) -> str | None:
         """Write the last report as JSON, a per-class CSV and the confusion PNG next to it; returns the JSON path."""
-        if self.report is None:
+        if self.scored is None:
             return None
         json_path, csv_path, chart_path = report_paths(json_path)
         inputs = {
-            tr("the class map"): self.report.get("prediction"),
+            tr("the class map"): self.scored.prediction,
             tr("the reference"): self._reference_source(),
         }
         try:
             check_outputs_not_inputs({tr("The report"): json_path}, inputs)
             check_sidecars_not_input(tr("The report"), json_path, SIDECAR_SUFFIXES, inputs)
-            publish_report(self.report, json_path, csv_path=csv_path, chart_path=chart_path, chart=draw_confusion)
+            publish_report(self.scored, json_path, csv_path=csv_path, chart_path=chart_path, chart=draw_confusion)
         except FlairError as err:
             self.dock.push(error_text(err), Qgis.MessageLevel.Warning)
             return None

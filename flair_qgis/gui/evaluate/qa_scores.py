@@ -15,8 +15,9 @@ from ... import i18n
 from ...adapters import settings
 from ...adapters.charts import confusion_image
 from ...core.nomenclature import ClassInfo, default_color
-from ..details import DetailsDialog, MatrixThumbnail, narrow
+from ...core.score import ScoreReport
 from ...i18n import class_label
+from ..details import DetailsDialog, MatrixThumbnail, narrow
 from ..widgets import ClassTable, tr
 
 SUPPORT_COLUMN = 3
@@ -69,7 +70,7 @@ class ScoresSection(QGroupBox):
             tr("Confusion matrix, rows = reference, columns = prediction, row shares. Click to open it full size.")
         )
         form.addWidget(self.matrix_label)
-        self.report: dict | None = None
+        self.report: ScoreReport | None = None
         self.details: DetailsDialog | None = None
 
     def remember_toggles(self) -> None:
@@ -77,7 +78,7 @@ class ScoresSection(QGroupBox):
         settings.set_value("error_map", self.error_check.isChecked())
         settings.set_value("suspicious", self.suspicious_check.isChecked())
 
-    def show_report(self, report: dict, colours: dict[int, str]) -> None:
+    def show_report(self, report: ScoreReport, colours: dict[int, str]) -> None:
         """Fill the summary, the per-class table and the confusion heat map.
 
         Args:
@@ -85,22 +86,22 @@ class ScoresSection(QGroupBox):
             colours: class value -> colour (the class map's palette, the protocol's classes).
         """
         self.report = report
+        scores = report.scores
         self.summary_label.setText(
             tr("mIoU {miou} — OA {oa} — {n} pixels ({protocol})").format(
-                miou=percent(report.get("miou")),
-                oa=percent(report.get("oa")),
-                n=i18n.integer(report.get("pixels_evaluated", 0) or 0),
-                protocol=str(report.get("protocol", "")),
+                miou=percent(scores.miou),
+                oa=percent(scores.oa),
+                n=i18n.integer(scores.pixels_evaluated or 0),
+                protocol=str(scores.protocol),
             )
         )
-        rows = report.get("classes", [])
+        rows = scores.classes
         classes = [
-            ClassInfo(int(r["value"]), class_label(str(r.get("name") or r["value"])),
-                      colours.get(int(r["value"]), default_color(i)))
+            ClassInfo(int(r.value), class_label(str(r.name or r.value)), colours.get(int(r.value), default_color(i)))
             for i, r in enumerate(rows)
-        ]  # fmt: skip
-        self.class_table.set_rows(classes, [(percent(r.get("iou")), i18n.integer(r.get("support") or 0)) for r in rows])
-        self.matrix_label.set_image(QPixmap.fromImage(confusion_image(report)))
+        ]
+        self.class_table.set_rows(classes, [(percent(r.iou), i18n.integer(r.support or 0)) for r in rows])
+        self.matrix_label.set_image(QPixmap.fromImage(confusion_image(scores.to_report())))
         self.matrix_caption.setVisible(True)
         self.details_button.setEnabled(True)
 
@@ -110,10 +111,9 @@ class ScoresSection(QGroupBox):
             return None
         headers = [tr("Value"), tr("Class"), tr("IoU"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support")]
         rows = [
-            [str(r["value"]), class_label(str(r.get("name") or r["value"])), percent(r.get("iou")),
-             percent(r.get("precision")), percent(r.get("recall")), percent(r.get("f1")),
-             i18n.integer(r.get("support") or 0)]
-            for r in self.report.get("classes", [])
+            [str(r.value), class_label(str(r.name or r.value)), percent(r.iou), percent(r.precision),
+             percent(r.recall), percent(r.f1), i18n.integer(r.support or 0)]
+            for r in self.report.scores.classes
         ]  # fmt: skip
         self.details = DetailsDialog(tr("Scores per class"), headers, rows, self)
         self.details.show()

@@ -11,9 +11,9 @@ import math
 from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsGeometry, QgsProject, QgsRectangle
 from qgis.PyQt.QtWidgets import QAbstractItemView, QPushButton, QTableWidget, QTableWidgetItem
 
+from ...i18n import class_label, integer
 from ..details import DetailsDialog, narrow
 from ..highlight import PolygonHighlight
-from ...i18n import class_label, integer
 from ..widgets import tr
 
 _ROWS_SHOWN = 200

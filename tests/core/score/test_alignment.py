@@ -8,9 +8,10 @@ import pytest
 import rasterio
 from affine import Affine
 
+from flair_qgis.core.classes import raster_classes
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES, ClassInfo
-from flair_qgis.core.score.alignment import align_classes, normalise_name, raster_classes
+from flair_qgis.core.score.alignment import align_classes, normalise_name
 from flair_qgis.core.score.protocols import get_protocol, parse_class_map
 from flair_qgis.core.segment.grid import Grid
 from flair_qgis.core.segment.writer import AtomicGeoTiff

@@ -50,11 +50,12 @@ def test_raster_and_polygon_references_agree(pair):
     by_raster = score(pred_path, Reference(raster_path=ref_path), protocol)
     by_polygons = score(pred_path, Reference(polygons=polygons, field="code", name="labels"), protocol)
     for key in ("miou", "oa", "pixels_evaluated", "confusion_matrix"):
-        assert by_raster[key] == by_polygons[key]
-    assert by_raster["pixels_evaluated"] == ref.size and by_polygons["reference"] == "labels"
-    assert by_raster["reference"] == ref_path and by_raster["reference_resampled"] is False
-    assert by_raster["oa"] == pytest.approx(np.mean(ref == pred))
-    assert by_raster["class_alignment"]["how"] == "values"
+        assert getattr(by_raster.scores, key) == getattr(by_polygons.scores, key)
+    assert by_raster.scores.pixels_evaluated == ref.size and by_polygons.reference == "labels"
+    assert by_raster.reference == ref_path and by_raster.reference_resampled is False
+    assert by_polygons.reference_field == "code" and by_polygons.reference_resampled is None
+    assert by_raster.scores.oa == pytest.approx(np.mean(ref == pred))
+    assert by_raster.class_alignment.how == "values"
 
 
 def test_deepness_class_map_is_aligned_in_the_report(pair):
@@ -64,8 +65,9 @@ def test_deepness_class_map_is_aligned_in_the_report(pair):
     codes = _write(tmp / "codes.tif", pred)
     ref_path = Reference(raster_path=_write(tmp / "ref.tif", ref))
     aligned, direct = score(indices, ref_path, get_protocol("flair1")), score(codes, ref_path, get_protocol("flair1"))
-    assert aligned["confusion_matrix"] == direct["confusion_matrix"] and aligned["miou"] == direct["miou"]
-    assert aligned["class_alignment"]["how"] == "names" and aligned["class_alignment"]["mapping"]["0"] == 1
+    assert aligned.scores.confusion_matrix == direct.scores.confusion_matrix
+    assert aligned.scores.miou == direct.scores.miou
+    assert aligned.class_alignment.how == "names" and aligned.class_alignment.mapping[0] == 1
 
 
 def test_windows_cover_the_grid_once():
@@ -98,5 +100,5 @@ def test_cancel_and_extent(pair):
     extent = (650000.0, 6860000.0 - 16 * 0.2, 650000.0 + 32 * 0.2, 6860000.0)
     assert prediction_grid(pred_path, extent).width == 32
     part = score(pred_path, Reference(raster_path=ref_path), get_protocol("flair1"), extent=extent)
-    assert part["pixels_evaluated"] == 32 * 16
-    assert part["oa"] == pytest.approx(np.mean(ref[:16, :32] == pred[:16, :32]))
+    assert part.scores.pixels_evaluated == 32 * 16
+    assert part.scores.oa == pytest.approx(np.mean(ref[:16, :32] == pred[:16, :32]))

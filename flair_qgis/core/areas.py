@@ -1,4 +1,6 @@
-"""Pixel areas in square metres for any CRS: the areas a review reports are m² and ha.
+"""Pixel areas in square metres for any CRS, shared by the jobs that report areas.
+
+The areas a review reports (m² and ha) and the ``area_m2`` of vectorised polygons come from here.
 
 * projected CRS: ``|a e|`` (the transform's pixel width and height) times the square of the
   axis unit in metres (1 for metres, 0.3048006096 for US survey feet, ...): the area on the map
@@ -12,11 +14,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import numpy as np
+from affine import Affine
 
-from ..crs import effective_wkt
-from ..segment.grid import Grid
+from .crs import effective_wkt
+
+
+class NorthUpGrid(Protocol):
+    """What the areas need of a grid (e.g. :class:`flair_qgis.core.segment.grid.Grid`): a shared
+    module imports no job, so the grid is described, not imported."""
+
+    @property
+    def transform(self) -> Affine: ...
+
+    @property
+    def crs_wkt(self) -> str | None: ...
+
+    @property
+    def height(self) -> int: ...
 
 
 def _pyproj_crs(wkt: str | None):
@@ -32,7 +49,7 @@ def _pyproj_crs(wkt: str | None):
         return None
 
 
-def row_pixel_areas_m2(grid: Grid) -> np.ndarray | float:
+def row_pixel_areas_m2(grid: NorthUpGrid) -> np.ndarray | float:
     """Area of one pixel in m²: one value (projected, or no CRS) or one per row (geographic).
 
     Args:
@@ -56,7 +73,7 @@ def row_pixel_areas_m2(grid: Grid) -> np.ndarray | float:
 
 
 def stratum_pixel_areas_m2(
-    grid: Grid,
+    grid: NorthUpGrid,
     strata: Mapping[int, int],
     rows_of_class: Callable[[], object] | None = None,
 ) -> dict[int, float]:
