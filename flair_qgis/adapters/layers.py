@@ -37,7 +37,6 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..core import vocabulary
-from ..core.atomic import remove_outputs  # noqa: F401  (adapters/segment_task.py still imports it from here)
 from ..core.nomenclature import ClassInfo
 from .layer_tree import add_to_group, set_legend_header
 

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from qgis.core import QgsMapLayer, QgsTask
 
 from ..core import vocabulary
+from ..core.atomic import remove_outputs
 from ..core.errors import Canceled, FlairError
 from ..core.segment import TASK_SEGMENTATION, OutputSpec, SegmentResult, WrittenPolygons, run_job
 from ..i18n import localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
-from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
+from .layers import add_class_map, add_confidence, add_value_map
 from .polygon_layer import add_polygons
 from .proj_threads import keep_proj_context
 from .segment_request import PreparedRun
