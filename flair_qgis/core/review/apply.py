@@ -23,14 +23,16 @@ from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from ..score.reference import raster_info
 from .identity import check_reference_identity, file_identity
-from .store import ReviewItem, ReviewStore
+from .schema import ReviewItem
+from .store import ReviewStore
 
 
-def _decided(store: ReviewStore) -> list[ReviewItem]:
+def decided_items(store: ReviewStore) -> list[ReviewItem]:
+    """The items reviewed ``correct`` or ``wrong`` with a true class: the ones a corrected copy applies."""
     return [i for i in store.items() if i.verdict in ("correct", "wrong") and i.true_class is not None]
 
 
-def _points(items: list[ReviewItem], review_wkt: str, target_wkt: str | None) -> np.ndarray:
+def item_points(items: list[ReviewItem], review_wkt: str, target_wkt: str | None) -> np.ndarray:
     """``(n, 2)`` points of the items (a point inside each polygon) in the target CRS."""
     import geopandas as gpd
     from shapely import wkt as shapely_wkt
@@ -61,8 +63,8 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     output_path = check_output_path(os.path.abspath(output_path))
     info = raster_info(reference_path, "reference")
     with ReviewStore.open(review_path) as store:
-        items = _decided(store)
-        xy = _points(items, store.design.get("crs_wkt", ""), info.crs_wkt)
+        items = decided_items(store)
+        xy = item_points(items, store.design.get("crs_wkt", ""), info.crs_wkt)
         recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
     warnings = check_reference_identity(recorded, file_identity(reference_path, "gdal"))
     limits = np.iinfo(info.dtype) if np.dtype(info.dtype).kind in "iu" else None

@@ -42,7 +42,7 @@ from .sampling import (
     stratum_band,
     stratum_map_class,
 )
-from .store import create_review_file
+from .schema import create_review_file
 
 
 @dataclass(frozen=True)

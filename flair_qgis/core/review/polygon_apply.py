@@ -40,9 +40,10 @@ from ..atomic import check_output_path, write_atomic
 from ..errors import Canceled, InputError
 from ..paths import check_outputs_not_inputs
 from ..score.polygons import polygons_crs_wkt
-from .apply import _decided, _points
+from .apply import decided_items, item_points
 from .identity import check_reference_identity
-from .store import ReviewItem, ReviewStore
+from .schema import ReviewItem
+from .store import ReviewStore
 
 CHUNK = 10_000
 """Features written per transaction (and between two cancel checks)."""
@@ -266,12 +267,12 @@ def apply_review_polygons(
     if field not in names:
         raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
     with ReviewStore.open(review_path) as store:
-        items = _decided(store)
+        items = decided_items(store)
         review_wkt = store.design.get("crs_wkt", "")
         fids = store.column("source_fid")
         recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
     warnings = check_reference_identity(recorded, identity) if identity is not None else []
-    xy = _points(items, review_wkt, polygons.crs_wkt)
+    xy = item_points(items, review_wkt, polygons.crs_wkt)
     decisions, refused, outside = _match_items(polygons, names.index(field), items, xy, fids)
     plan = plan_polygon_changes(decisions, refused)
     kind = polygons.fields[names.index(field)].kind

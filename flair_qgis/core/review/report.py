@@ -56,7 +56,8 @@ from .estimators import (
     stratified_rates,
     wilson_interval,
 )
-from .store import ReviewItem, ReviewStore
+from .schema import ReviewItem
+from .store import ReviewStore
 
 CSV_FIELDS = (
     "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "label_error_ci95_low",

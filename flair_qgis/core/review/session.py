@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from ..nomenclature import ClassInfo, default_color
 from ..vocabulary import REVIEW_MODES as MODES
 from .report import review_report
-from .store import ReviewItem, ReviewStore
+from .schema import ReviewItem
+from .store import ReviewStore
 
 KEYS_PER_ROW = 10
 

@@ -215,7 +215,7 @@ def _two_strata_review(tmp_path, design: str):
     items of the large stratum and on 9 of the 20 of the small one."""
     import geopandas as gpd
 
-    from flair_qgis.core.review.store import create_review_file
+    from flair_qgis.core.review.schema import create_review_file
 
     n = 40
     strata = [1] * 20 + [2] * 20
