@@ -34,10 +34,10 @@ def _imports(path: Path, name: str, modules: set[str]) -> set[str]:
 def test_no_import_cycle():
     paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph = {name: _imports(path, name, set(paths)) for name, path in paths.items()}
-    # A module imports its package's __init__ first: count that edge too.
-    for name, imported in graph.items():
-        if "." in name and name.rsplit(".", 1)[0] in graph:
-            imported.add(name.rsplit(".", 1)[0])
+    # No edge from a module to its own package: Python starts the package's __init__ before the module,
+    # but the module only needs it started (it is in sys.modules), not finished, so a package that
+    # names its public names (``from .model import ModelInfo``) is no loop. A module that imports a
+    # name back from its package (``from . import x``) is an explicit edge and is checked.
     state: dict[str, int] = {}
 
     def visit(node: str, trail: list[str]) -> None:

@@ -11,8 +11,8 @@ from qgis.core import Qgis, QgsPointXY, QgsProject
 from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction, read_band, value_at
 
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.core.review.apply import apply_review_raster
-from flair_qgis.core.review.create import SampleRequest, create_review
 from flair_qgis.core.review.store import ReviewStore
 from flair_qgis.gui.review.review_panel import ReviewPanel
 
@@ -139,8 +139,8 @@ def test_corrected_reference_matches_the_verdicts(panel, review, inputs, qtbot, 
             decided[item.bounds[:2]] = value
     out = apply_review_raster(str(reference), str(review), str(tmp_path / "fixed.tif"))
     for (x, y), value in decided.items():
-        assert value_at(out["output"], x, y) == value
-    changed = (read_band(reference) != read_band(out["output"])).sum()
+        assert value_at(out.output, x, y) == value
+    changed = (read_band(reference) != read_band(out.output)).sum()
     assert changed == sum(1 for (x, y), v in decided.items() if value_at(reference, x, y) != v)
 
 

@@ -18,7 +18,7 @@ from ..adapters.polygon_stream import reference_identity
 from ..adapters.reference_input import capture_reference, raster_file
 from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
-from ..core.review.create import SampleRequest, create_review
+from ..core.review import SampleRequest, SampleResult, create_review
 from ..core.vocabulary import DESIGNS
 from . import scoring_params
 from .base import FlairAlgorithm, tr
@@ -145,7 +145,7 @@ class SampleAlgorithm(FlairAlgorithm):
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
 
-        def work() -> dict:
+        def work() -> SampleResult:
             request = self.request
             if self.reference is not None and self.reference.polygons is not None:
                 reference = self.reference.resolve(request.prediction_path, request.extent, is_canceled=is_canceled)
@@ -153,13 +153,13 @@ class SampleAlgorithm(FlairAlgorithm):
             return create_review(request, is_canceled=is_canceled, on_progress=on_progress)
 
         summary = self.run_core(feedback, work)
-        strata = ", ".join(f"{value}: {pixels} px" for value, pixels in sorted(summary["strata"].items()))
+        strata = ", ".join(f"{value}: {pixels} px" for value, pixels in sorted(summary.strata.items()))
         feedback.pushInfo(
             tr("{n} items ({design}) written to {path}. Strata: {strata}.").format(
-                n=summary["items"], design=summary["design"], path=summary["path"], strata=strata
+                n=summary.items, design=summary.design, path=summary.path, strata=strata
             )
         )
-        return {self.OUTPUT: summary["path"], "ITEMS": summary["items"]}
+        return {self.OUTPUT: summary.path, "ITEMS": summary.items}
 
 
 def _source_without_password(layer) -> str:

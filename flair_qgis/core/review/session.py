@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ..nomenclature import ClassInfo, default_color
 from ..vocabulary import REVIEW_MODES as MODES
 from .report import review_report
+from .report_types import ReviewReport
 from .schema import ReviewItem
 from .store import ReviewStore
 
@@ -229,7 +230,7 @@ class ReviewSession:
         position = (digit - 1) % KEYS_PER_ROW + (KEYS_PER_ROW if shifted else 0)
         return self.keys[position].info.value if position < len(self.keys) else None
 
-    def report(self) -> dict:
+    def report(self) -> ReviewReport:
         """The review report over the items as they are now (no file read for the first
         interpreter; the other modes show items as they see them, so the report reads the file)."""
         return review_report(self.store, self.items if self.mode == "first" else None)

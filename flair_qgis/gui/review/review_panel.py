@@ -32,8 +32,7 @@ from qgis.PyQt.QtWidgets import (
 from ...adapters import settings
 from ...adapters.review_files import is_temporary, missing_review_message, temporary_path_message
 from ...core.errors import FlairError
-from ...core.review.session import ReviewSession
-from ...core.review.store import ReviewStore
+from ...core.review import ReviewSession, ReviewStore
 from ...i18n.errors import error_text
 from ..widgets import ClassTable, compact, tr
 from .review_create import ReviewCreateBox
