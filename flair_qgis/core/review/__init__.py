@@ -30,7 +30,7 @@ from .report_types import (
     Seconds,
 )
 from .schema import ReviewItem
-from .session import ReviewSession
+from .session import ItemNotSeenError, ReviewSession
 from .store import ReviewStore
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "Conflict",
     "Feature",
     "FieldSpec",
+    "ItemNotSeenError",
     "LabelErrors",
     "MapAccuracy",
     "PolygonFeatures",

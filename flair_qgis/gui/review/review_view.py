@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import os
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
@@ -11,7 +10,6 @@ from qgis.core import (
     QgsGeometry,
     QgsMapLayer,
     QgsProject,
-    QgsRasterLayer,
     QgsRectangle,
     QgsWkbTypes,
 )
@@ -97,39 +95,6 @@ def toggle_layer(layer: QgsMapLayer | None) -> bool | None:
         return None
     node.setItemVisibilityChecked(not node.itemVisibilityChecked())
     return node.itemVisibilityChecked()
-
-
-def layer_for_file(path: str, name: str = "") -> QgsMapLayer | None:
-    """A project layer reading ``path`` (or named ``name``), if any."""
-    wanted = os.path.realpath(path) if path else ""
-    for layer in QgsProject.instance().mapLayers().values():
-        source = layer.source().split("|")[0]
-        if wanted and os.path.realpath(source) == wanted:
-            return layer
-    for layer in QgsProject.instance().mapLayers().values():
-        if name and layer.name() == name:
-            return layer
-    return None
-
-
-def error_map_layer() -> QgsMapLayer | None:
-    """An error map of the project (written by the Evaluate tab or ``flair:evaluate``), if any."""
-    for layer in QgsProject.instance().mapLayers().values():
-        if isinstance(layer, QgsRasterLayer) and "error" in layer.name().lower():
-            return layer
-    return None
-
-
-def ensure_raster(path: str) -> QgsMapLayer | None:
-    """The project's layer for a raster file, added (below the review) when missing."""
-    found = layer_for_file(path)
-    if found is not None or not path or not os.path.isfile(path):
-        return found
-    layer = QgsRasterLayer(path, os.path.splitext(os.path.basename(path))[0])
-    if not layer.isValid():
-        return None
-    QgsProject.instance().addMapLayer(layer)
-    return layer
 
 
 def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
