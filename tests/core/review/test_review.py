@@ -276,3 +276,45 @@ def test_skipped_items_are_counted_and_warned(tmp_path):
     assert response.prefix is False
     assert (response.skipped_before_last, response.unsure_before_last) == (1, 1)
     assert "bias" in response.warning
+
+
+@pytest.mark.parametrize(
+    ("design", "figures", "complete"),
+    [
+        ("stratified", ["rate", "se", "ci95", "interval"], ["complete"]),
+        ("random", ["rate", "se", "ci95"], []),
+        ("suspicious", ["rate", "ci95", "se"], []),  # withheld: not a probability sample
+    ],
+)
+def test_report_json_keeps_its_public_keys_in_order(tmp_path, design, figures, complete):
+    """The typed report writes the JSON keys flair:review_report has always written, in the same order."""
+    with _two_strata_review(tmp_path, design) as store:
+        report = review_report(store).as_json()
+    assert list(report) == ["review", "design", "items", "reviewed", "unsure", "label_errors", "map_accuracy",
+                            "response", "agreement", "disagreements", "seconds"]  # fmt: skip
+    errors = report["label_errors"]
+    head = ["reviewed", "wrong", "probability_sample"]
+    assert list(errors) == [*head, *figures, "estimator", *complete, "note", "per_class"]
+    assert list(errors["per_class"][0]) == ["value", "name", "reviewed", "wrong", *figures]
+    assert list(report["response"]) == ["order", "prefix", "skipped_before_last", "unsure_before_last", "warning"]
+    assert list(report["seconds"]) == ["verdicts", "median_per_reviewer", "median_per_class"]
+    assert list(report["agreement"])[-3:] == ["double_items", "second_reviewed", "adjudicated"]
+    if design != "suspicious":
+        assert list(report["map_accuracy"]) == [
+            "reviewed", "strata_without_reviewed_items", "z", "estimator", "complete", "strata_names", "notes",
+            "overall_accuracy", "overall_accuracy_se", "classes",
+        ]  # fmt: skip
+        assert list(report["map_accuracy"]["classes"][0]) == [
+            "value", "name", "users_accuracy", "users_accuracy_se", "producers_accuracy", "producers_accuracy_se",
+            "area_proportion", "area_proportion_se", "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed",
+        ]  # fmt: skip
+
+
+def test_incomplete_stratified_report_withholds_its_rates_in_the_same_key_order(tmp_path):
+    with _two_strata_review(tmp_path, "stratified") as store:
+        for item_id in range(21, 41):  # stratum 2 loses every verdict
+            store.set_verdict(item_id, "", None)
+        errors = review_report(store).as_json()["label_errors"]
+    assert errors["complete"] is False and errors["rate"] is None
+    assert list(errors) == ["reviewed", "wrong", "probability_sample", "rate", "ci95", "se", "estimator", "complete",
+                            "note", "per_class"]  # fmt: skip

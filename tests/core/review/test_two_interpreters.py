@@ -108,3 +108,32 @@ def test_stratified_confidence_incomplete_report_names_the_strata(tmp_path):
         assert accuracy.strata_names[str(stratum)] == f"class {stratum // 2}, {band} confidence"
     text = report_csv(report)
     assert f"no reviewed item (class {accuracy.strata_without_reviewed_items[0] // 2}," in text
+
+
+def test_session_refuses_a_verdict_on_an_item_not_seen_over_a_layer(tmp_path):
+    from flair_qgis.core.review import ItemNotSeenError
+
+    classes = write_raster(tmp_path / "classes.tif", classes_array()[None], nodata=0)
+    path = tmp_path / "review.gpkg"
+    result = create_review(SampleRequest(str(classes), str(path), design="random", samples=5, seed=2))
+    assert (result.path, result.items, result.design) == (str(path), 5, "random")
+    shown = [False]
+    with ReviewStore.open(path) as store:
+        session = ReviewSession(store, "ana", layer_shown=lambda: shown[0])
+        session.mark_seen()  # on the map, but over no layer
+        with pytest.raises(ItemNotSeenError):
+            session.confirm()
+        shown[0] = True
+        with pytest.raises(ItemNotSeenError):  # a layer now, but the item was not shown over it
+            session.confirm()
+        session.mark_seen()
+        assert session.confirm().verdict == "correct"
+        session.move(1)
+        with pytest.raises(ItemNotSeenError):  # the next item is not seen yet
+            session.unsure()
+        session.mark_seen()
+        shown[0] = False  # the layer went away
+        with pytest.raises(ItemNotSeenError):
+            session.unsure()
+        assert [i.verdict for i in store.items()] == ["correct", "", "", "", ""]
+        assert ReviewSession(store, "ana").unsure().verdict == "unsure"  # scripts: no layer_shown, no rule
