@@ -19,7 +19,7 @@ from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction
 from test_i18n import french_qgis  # noqa: F401 - the fr_FR profile fixture
 
-from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.gui.review.review_panel import ReviewPanel
 
 TESTS = Path(__file__).resolve().parent

@@ -11,8 +11,8 @@ from qgis.core import Qgis, QgsPointXY, QgsProject
 from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction, read_band, value_at
 
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.core.review.apply import apply_review_raster
-from flair_qgis.core.review.create import SampleRequest, create_review
 from flair_qgis.core.review.store import ReviewStore
 from flair_qgis.gui.review.review_panel import ReviewPanel
 
@@ -139,8 +139,8 @@ def test_corrected_reference_matches_the_verdicts(panel, review, inputs, qtbot, 
             decided[item.bounds[:2]] = value
     out = apply_review_raster(str(reference), str(review), str(tmp_path / "fixed.tif"))
     for (x, y), value in decided.items():
-        assert value_at(out["output"], x, y) == value
-    changed = (read_band(reference) != read_band(out["output"])).sum()
+        assert value_at(out.output, x, y) == value
+    changed = (read_band(reference) != read_band(out.output)).sum()
     assert changed == sum(1 for (x, y), v in decided.items() if value_at(reference, x, y) != v)
 
 
@@ -242,3 +242,47 @@ def test_digit_keys_on_us_and_french_keyboards(key, shifted, digit):
     from flair_qgis.gui.review.review_keys import digit_of
 
     assert digit_of(key, shifted) == digit
+
+
+def test_error_map_is_found_by_what_it_is_never_by_its_name(run_alg, panel, inputs, review, tmp_path):
+    """flair:evaluate's error map, loaded as Processing loads it (no kind tag), is recognised by the
+    tag its GeoTIFF carries; a raster merely named "errors" is not; the Evaluate tab's kind tag wins."""
+    from qgis.core import QgsRasterLayer
+
+    from flair_qgis.adapters.review_layers import error_map_layer
+    from flair_qgis.core import vocabulary
+
+    prediction, _confidence, reference = inputs
+    QgsProject.instance().addMapLayer(QgsRasterLayer(str(reference), "errors"))
+    assert error_map_layer() is None
+    out = run_alg(
+        "flair:evaluate",
+        {"PREDICTION": str(prediction), "REFERENCE": str(reference), "PROTOCOL": "flair1",
+         "OUTPUT_REPORT": str(tmp_path / "report.json"), "OUTPUT_ERROR_MAP": str(tmp_path / "scored.tif")},
+    )  # fmt: skip
+    written = QgsProject.instance().addMapLayer(QgsRasterLayer(out["OUTPUT_ERROR_MAP"], "scored"))
+    assert not written.customProperty(vocabulary.KIND_PROPERTY)
+    assert error_map_layer() is written
+    assert panel.open_review(str(review)) and panel.layer_combos["E"].currentLayer() is written
+    tagged = QgsRasterLayer(out["OUTPUT_ERROR_MAP"], "Fehler")
+    tagged.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_ERROR_MAP)
+    QgsProject.instance().addMapLayer(tagged)
+    assert error_map_layer() is tagged
+
+
+def test_a_verdict_waits_until_the_item_was_seen_over_a_layer(panel, review, qtbot):
+    """The rule lives in the session: the tab says why, nothing is written, and the item is
+    accepted once shown over a loaded class map."""
+    assert panel.open_review(str(review))
+    session = panel.session
+    prediction = panel.layer_combos["M"].currentLayer()
+    assert prediction is not None  # reloaded from the design table
+    panel.layer_combos["M"].setLayer(None)
+    panel.layer_combos["R"].setLayer(None)
+    first = session.current
+    qtbot.keyClick(panel, Qt.Key_C)
+    assert _stored(review)[first.item_id][0] == "" and session.current.item_id == first.item_id
+    assert panel.status_label.text().startswith("No class map or labels on the map")
+    panel.layer_combos["M"].setLayer(prediction)  # seen now, over the class map
+    qtbot.keyClick(panel, Qt.Key_C)
+    assert _stored(review)[first.item_id][0] == "correct"

@@ -16,7 +16,7 @@ from qgis.PyQt.QtWidgets import QWidget
 from review_data import demo_prediction
 from test_i18n import french_qgis  # noqa: F401 - the fr_FR profile fixture
 
-from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.gui.review.review_panel import ReviewPanel
 
 DOCK_PX = 298

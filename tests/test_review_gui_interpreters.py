@@ -10,7 +10,7 @@ from qgis.PyQt.QtCore import Qt
 from review_data import demo_prediction
 
 from flair_qgis.adapters import settings
-from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.core.review.store import ReviewStore
 from flair_qgis.gui.review.review_panel import REVIEWER_KEY
 

@@ -13,7 +13,8 @@ from qgis.core import QgsProcessingException
 from review_data import demo_prediction, polygons_of_mask, read_band, reprojected, value_at
 
 from flair_qgis.core.review.estimators import Z95
-from flair_qgis.core.review.store import ReviewStore, register_gpkg_functions
+from flair_qgis.core.review.gpkg_blob import register_gpkg_functions
+from flair_qgis.core.review.store import ReviewStore
 
 
 @pytest.fixture(scope="module")

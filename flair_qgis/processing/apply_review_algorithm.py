@@ -17,8 +17,7 @@ from qgis.core import (
 from ..adapters.layer_source import layer_source
 from ..adapters.polygon_stream import LayerFeatures, reference_identity
 from ..adapters.reference_input import capture_reference
-from ..core.review.apply import apply_review_raster
-from ..core.review.polygon_apply import DISAGREE, MISSING_FID, OUTSIDE_FID, apply_review_polygons
+from ..core.review import DISAGREE, MISSING_FID, OUTSIDE_FID, ApplyResult, apply_review_polygons, apply_review_raster
 from .base import FlairAlgorithm, tr
 from .scoring_params import reference_layer_parameter, reference_parameters
 
@@ -97,7 +96,7 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
 
-        def work() -> dict:
+        def work() -> ApplyResult:
             if self.reference.raster_path:
                 return apply_review_raster(self.reference.raster_path, self.review_path, self.output_path)
             return apply_review_polygons(
@@ -106,23 +105,23 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             )  # fmt: skip
 
         result = self.run_core(feedback, work)
-        for warning in result["warnings"]:
+        for warning in result.warnings:
             feedback.pushWarning(warning)
-        for row in result.get("conflicts", ()):
+        for row in result.conflicts:
             feedback.pushWarning(
                 tr("Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.")
-                .format(fid=row["polygon_fid"], label=row["label"], items=row["item_ids"],
-                        classes=row["true_classes"], reason=_reason(row["reason"]))
+                .format(fid=row.polygon_fid, label=row.label, items=row.item_ids,
+                        classes=row.true_classes, reason=_reason(row.reason))
             )  # fmt: skip
-        if result.get("single_item"):
+        if result.single_item:
             feedback.pushInfo(
                 tr("{n} of the changed polygons rest on a single reviewed item (field 'review_items').").format(
-                    n=result["single_item"]
+                    n=result.single_item
                 )
             )
         feedback.pushInfo(
             tr("{changed} changed from {reviewed} decided items ({outside} outside the reference): {path}").format(
-                changed=result["changed"], reviewed=result["reviewed"], outside=result["outside"], path=result["output"]
+                changed=result.changed, reviewed=result.reviewed, outside=result.outside, path=result.output
             )
         )
-        return {self.OUTPUT: result["output"], "CHANGED": result["changed"]}
+        return {self.OUTPUT: result.output, "CHANGED": result.changed}

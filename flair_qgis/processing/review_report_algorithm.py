@@ -13,8 +13,7 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
 )
 
-from ..core.review.report import review_report, write_review_report
-from ..core.review.store import ReviewStore
+from ..core.review import ReviewReport, ReviewStore, review_report, write_review_report
 from .base import FlairAlgorithm, tr
 
 
@@ -57,46 +56,45 @@ class ReviewReportAlgorithm(FlairAlgorithm):
         if not report_path.lower().endswith(".json"):
             report_path += ".json"
 
-        def work() -> tuple[dict, str]:
+        def work() -> tuple[ReviewReport, str]:
             with ReviewStore.open(review_path) as store:
                 report = review_report(store)
             return report, write_review_report(report, report_path, review_path)
 
         report, csv_path = self.run_core(feedback, work)
-        errors = report["label_errors"]
-        if not errors["probability_sample"]:
+        errors = report.label_errors
+        if not errors.probability_sample:
             rate = tr("{wrong} of {n} reviewed items wrong (not a probability sample)").format(
-                wrong=errors["wrong"], n=errors["reviewed"]
+                wrong=errors.wrong, n=errors.reviewed
             )
-        elif errors["rate"] is None:
+        elif errors.rate is None:
             rate = "-"
         else:
-            ci = errors["ci95"]
-            rate = f"{100 * errors['rate']:.1f} %" + (f" [{100 * ci[0]:.1f}-{100 * ci[1]:.1f} %]" if ci else "")
+            ci = errors.ci95
+            rate = f"{100 * errors.rate:.1f} %" + (f" [{100 * ci[0]:.1f}-{100 * ci[1]:.1f} %]" if ci else "")
         feedback.pushInfo(
             tr("{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.").format(
-                reviewed=report["reviewed"], items=report["items"], unsure=report["unsure"], rate=rate
+                reviewed=report.reviewed, items=report.items, unsure=report.unsure, rate=rate
             )
         )  # fmt: skip
-        feedback.pushInfo(tr("Estimator: {name}").format(name=errors["estimator"]))
-        if report["response"]["warning"]:
-            feedback.pushWarning(report["response"]["warning"])
-        agreement = report["agreement"]
-        if agreement["items"]:
+        feedback.pushInfo(tr("Estimator: {name}").format(name=errors.estimator))
+        if report.response.warning:
+            feedback.pushWarning(report.response.warning)
+        agreement = report.agreement
+        if agreement.items:
             feedback.pushInfo(
                 tr(
                     "Two interpreters on {n} items: raw agreement {raw:.2f}, kappa {kappa}, AC1 {ac1}; "
                     "{d} disagreements ({a} adjudicated)."
                 ).format(
-                    n=agreement["items"], raw=agreement["raw"], d=len(report["disagreements"]),
-                    a=agreement["adjudicated"],
-                    kappa="-" if agreement["kappa"] is None else f"{agreement['kappa']:.2f}",
-                    ac1="-" if agreement["ac1"] is None else f"{agreement['ac1']:.2f}",
+                    n=agreement.items, raw=agreement.raw, d=len(report.disagreements), a=agreement.adjudicated,
+                    kappa="-" if agreement.kappa is None else f"{agreement.kappa:.2f}",
+                    ac1="-" if agreement.ac1 is None else f"{agreement.ac1:.2f}",
                 )
             )  # fmt: skip
         return {
             self.OUTPUT_REPORT: report_path,
             "OUTPUT_CSV": csv_path,
-            "REVIEWED": report["reviewed"],
-            "LABEL_ERROR_RATE": errors["rate"],
+            "REVIEWED": report.reviewed,
+            "LABEL_ERROR_RATE": errors.rate,
         }

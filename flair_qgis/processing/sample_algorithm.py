@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from qgis.core import (
-    QgsDataSourceUri,
     QgsProcessingContext,
     QgsProcessingFeedback,
     QgsProcessingOutputNumber,
@@ -14,11 +12,8 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ..adapters.polygon_stream import reference_identity
-from ..adapters.reference_input import capture_reference, raster_file
-from ..core.errors import InputError
-from ..core.paths import check_outputs_not_inputs
-from ..core.review.create import SampleRequest, create_review
+from ..adapters.review_sample import SampleDesign, capture_sample
+from ..core.review import SampleResult, create_review
 from ..core.vocabulary import DESIGNS
 from . import scoring_params
 from .base import FlairAlgorithm, tr
@@ -106,69 +101,39 @@ class SampleAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("ITEMS", tr("Items to review")))
 
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
-        prediction, prediction_path = scoring_params.prediction_of(self, parameters, context)
-        samples = self.parameterAsInt(parameters, self.SAMPLES, context)
-        if samples <= 0:
-            raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
-        field = self.parameterAsString(parameters, self.REFERENCE_FIELD, context)
-        layer = self.parameterAsLayer(parameters, self.REFERENCE, context)
-        reference = capture_reference(layer, field) if layer is not None else None
-        confidence = self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context)
-        extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        sources = {"REFERENCE": layer.source() if layer is not None else None}
-        check_outputs_not_inputs({"OUTPUT": output if output.lower().endswith(".gpkg") else output + ".gpkg"}, sources)
-        self.request = SampleRequest(
-            prediction_path=prediction_path,
-            output_path=output if output.lower().endswith(".gpkg") else output + ".gpkg",
-            design=self.parameterAsString(parameters, self.DESIGN, context) or "stratified",
-            samples=samples,
-            min_per_class=self.parameterAsInt(parameters, self.MIN_PER_CLASS, context),
-            seed=self.parameterAsInt(parameters, self.SEED, context),
-            reference_raster=reference.raster_path if reference else None,
-            reference_polygons=None,  # read in processAlgorithm, over the sampled extent only
-            reference_field=field,
-            reference_name=reference.name if reference else "",
-            reference_identity=reference_identity(layer) if layer is not None else None,
-            reference_source=_source_without_password(layer),
-            reference_provider=layer.providerType() if layer is not None else "",
-            confidence_path=raster_file(confidence, "confidence raster") if confidence is not None else None,
-            extent=extent,
-            confidence_threshold=self.parameterAsDouble(parameters, self.CONFIDENCE_THRESHOLD, context),
-            low_confidence_share=self.parameterAsDouble(parameters, self.LOW_CONFIDENCE_SHARE, context),
-            double_review=self.parameterAsDouble(parameters, self.DOUBLE_REVIEW, context),
+        prediction, _path = scoring_params.prediction_of(self, parameters, context)
+        self.captured = capture_sample(
+            prediction,
+            self.parameterAsLayer(parameters, self.REFERENCE, context),
+            self.parameterAsString(parameters, self.REFERENCE_FIELD, context),
+            self.parameterAsRasterLayer(parameters, self.CONFIDENCE, context),
+            scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs()),
+            self.parameterAsFileOutput(parameters, self.OUTPUT, context),
+            SampleDesign(
+                design=self.parameterAsString(parameters, self.DESIGN, context) or "stratified",
+                samples=self.parameterAsInt(parameters, self.SAMPLES, context),
+                min_per_class=self.parameterAsInt(parameters, self.MIN_PER_CLASS, context),
+                seed=self.parameterAsInt(parameters, self.SEED, context),
+                confidence_threshold=self.parameterAsDouble(parameters, self.CONFIDENCE_THRESHOLD, context),
+                low_confidence_share=self.parameterAsDouble(parameters, self.LOW_CONFIDENCE_SHARE, context),
+                double_review=self.parameterAsDouble(parameters, self.DOUBLE_REVIEW, context),
+            ),
         )
-        self.reference = reference
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
 
-        def work() -> dict:
-            request = self.request
-            if self.reference is not None and self.reference.polygons is not None:
-                reference = self.reference.resolve(request.prediction_path, request.extent, is_canceled=is_canceled)
-                request = dataclasses.replace(request, reference_polygons=reference.polygons)
+        def work() -> SampleResult:
+            request = self.captured.resolved(is_canceled)
             return create_review(request, is_canceled=is_canceled, on_progress=on_progress)
 
         summary = self.run_core(feedback, work)
-        strata = ", ".join(f"{value}: {pixels} px" for value, pixels in sorted(summary["strata"].items()))
+        strata = ", ".join(f"{value}: {pixels} px" for value, pixels in sorted(summary.strata.items()))
         feedback.pushInfo(
             tr("{n} items ({design}) written to {path}. Strata: {strata}.").format(
-                n=summary["items"], design=summary["design"], path=summary["path"], strata=strata
+                n=summary.items, design=summary.design, path=summary.path, strata=strata
             )
         )
-        return {self.OUTPUT: summary["path"], "ITEMS": summary["items"]}
-
-
-def _source_without_password(layer) -> str:
-    """The layer's data source as recorded in the review (a database password is left out)."""
-    if layer is None:
-        return ""
-    source = layer.source()
-    if layer.providerType() in ("postgres", "spatialite", "oracle", "mssql"):
-        uri = QgsDataSourceUri(source)
-        uri.setPassword("")
-        return uri.uri(False)
-    return source
+        return {self.OUTPUT: summary.path, "ITEMS": summary.items}

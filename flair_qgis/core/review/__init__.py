@@ -1,5 +1,65 @@
 """Review: sample items for photo-interpreters, store their verdicts, estimate label errors and map accuracy.
 
-Entry points: :func:`create.create_review`, :class:`store.ReviewStore`, :func:`report.review_report`,
-:func:`apply.apply_review_raster`, :func:`apply.apply_review_polygons`.
+Entry points: :func:`job.create_review` (the sampling job: a :class:`SampleRequest` in, a
+:class:`SampleResult` out), :class:`store.ReviewStore`, :class:`session.ReviewSession`,
+:func:`report.review_report` (a typed :class:`ReviewReport`), :func:`apply.apply_review_raster`,
+:func:`polygon_apply.apply_review_polygons`. The names below are what ``gui/`` and ``processing/`` use.
 """
+
+from .apply import ApplyResult, Conflict, apply_review_raster
+from .identity import file_identity
+from .job import SampleRequest, SampleResult, create_review
+from .polygon_apply import (
+    DISAGREE,
+    MISSING_FID,
+    OUTSIDE_FID,
+    Feature,
+    FieldSpec,
+    PolygonFeatures,
+    apply_review_polygons,
+)
+from .report import review_report, write_review_report
+from .report_types import (
+    Agreement,
+    ClassAccuracy,
+    ClassLabelErrors,
+    LabelErrors,
+    MapAccuracy,
+    Response,
+    ReviewReport,
+    Seconds,
+)
+from .schema import ReviewItem
+from .session import ItemNotSeenError, ReviewSession
+from .store import ReviewStore
+
+__all__ = [
+    "DISAGREE",
+    "MISSING_FID",
+    "OUTSIDE_FID",
+    "Agreement",
+    "ApplyResult",
+    "ClassAccuracy",
+    "ClassLabelErrors",
+    "Conflict",
+    "Feature",
+    "FieldSpec",
+    "ItemNotSeenError",
+    "LabelErrors",
+    "MapAccuracy",
+    "PolygonFeatures",
+    "Response",
+    "ReviewItem",
+    "ReviewReport",
+    "ReviewSession",
+    "ReviewStore",
+    "SampleRequest",
+    "SampleResult",
+    "Seconds",
+    "apply_review_polygons",
+    "apply_review_raster",
+    "create_review",
+    "file_identity",
+    "review_report",
+    "write_review_report",
+]

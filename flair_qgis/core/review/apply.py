@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,14 +24,59 @@ from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from ..score.reference import raster_info
 from .identity import check_reference_identity, file_identity
-from .store import ReviewItem, ReviewStore
+from .schema import ReviewItem
+from .store import ReviewStore
 
 
-def _decided(store: ReviewStore) -> list[ReviewItem]:
+@dataclass(frozen=True)
+class Conflict:
+    """A polygon left unchanged, or an item refused (a row of table ``conflicts``).
+
+    Attributes:
+        polygon_fid: the polygon's feature id.
+        label: its class as text (None when unknown).
+        item_ids, true_classes: the items involved and their true classes, comma-separated.
+        reason: why (``polygon_apply.DISAGREE``, ``OUTSIDE_FID`` or ``MISSING_FID``).
+    """
+
+    polygon_fid: int
+    label: str | None
+    item_ids: str
+    true_classes: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What a corrected copy changed.
+
+    Attributes:
+        output: the file written.
+        changed: cells (raster) or polygons changed.
+        reviewed: decided items (``correct`` or ``wrong`` with a true class).
+        outside: items outside the reference (raster) or in no polygon.
+        warnings: for the log (e.g. the reference differs from the one recorded).
+        refused: polygons only: items whose point is not in their ``source_fid`` polygon.
+        conflicts: polygons only: polygons left unchanged and refused items.
+        single_item: polygons only: changes that rest on a single item.
+    """
+
+    output: str
+    changed: int
+    reviewed: int
+    outside: int
+    warnings: tuple[str, ...] = ()
+    refused: int = 0
+    conflicts: tuple[Conflict, ...] = ()
+    single_item: int = 0
+
+
+def decided_items(store: ReviewStore) -> list[ReviewItem]:
+    """The items reviewed ``correct`` or ``wrong`` with a true class: the ones a corrected copy applies."""
     return [i for i in store.items() if i.verdict in ("correct", "wrong") and i.true_class is not None]
 
 
-def _points(items: list[ReviewItem], review_wkt: str, target_wkt: str | None) -> np.ndarray:
+def item_points(items: list[ReviewItem], review_wkt: str, target_wkt: str | None) -> np.ndarray:
     """``(n, 2)`` points of the items (a point inside each polygon) in the target CRS."""
     import geopandas as gpd
     from shapely import wkt as shapely_wkt
@@ -42,12 +88,11 @@ def _points(items: list[ReviewItem], review_wkt: str, target_wkt: str | None) ->
     return np.array([(p.x, p.y) for p in series]) if len(series) else np.zeros((0, 2))
 
 
-def apply_review_raster(reference_path: str, review_path: str, output_path: str) -> dict:
+def apply_review_raster(reference_path: str, review_path: str, output_path: str) -> ApplyResult:
     """Write a corrected copy of a reference raster.
 
     Returns:
-        ``{"output", "changed", "reviewed", "outside", "warnings"}``: cells changed, decided items,
-        items outside the reference, warnings for the log.
+        Cells changed, decided items, items outside the reference, warnings for the log.
 
     Raises:
         InputError: output is an input, unreadable inputs, another raster than the one the review
@@ -61,8 +106,8 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     output_path = check_output_path(os.path.abspath(output_path))
     info = raster_info(reference_path, "reference")
     with ReviewStore.open(review_path) as store:
-        items = _decided(store)
-        xy = _points(items, store.design.get("crs_wkt", ""), info.crs_wkt)
+        items = decided_items(store)
+        xy = item_points(items, store.design.get("crs_wkt", ""), info.crs_wkt)
         recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
     warnings = check_reference_identity(recorded, file_identity(reference_path, "gdal"))
     limits = np.iinfo(info.dtype) if np.dtype(info.dtype).kind in "iu" else None
@@ -93,4 +138,4 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     style = os.path.splitext(reference_path)[0] + ".qml"
     if os.path.exists(style):
         shutil.copyfile(style, os.path.splitext(output_path)[0] + ".qml")
-    return {"output": output_path, "changed": changed, "reviewed": len(items), "outside": outside, "warnings": warnings}
+    return ApplyResult(output_path, changed, len(items), outside, tuple(warnings))

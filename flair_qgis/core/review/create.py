@@ -1,6 +1,7 @@
-"""Create a review GeoPackage: draw the sample, read label and confidence at each item, write it.
+"""What each review item holds: the label and confidence read at each sampled pixel, the
+``suspicious`` design's ranked polygons, the items of a second interpreter, and the design table.
 
-Public entry point: :func:`create_review` (``flair:sample`` and the Review tab call it).
+The job that draws and writes a review is :func:`~flair_qgis.core.review.job.create_review`.
 
 Per item: ``map_class`` is the prediction at the pixel (the majority class over the polygon for
 ``suspicious``), ``label_class`` the reference there (null without a reference, or where the
@@ -17,99 +18,25 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import numpy as np
 
-from ..atomic import check_output_path
 from ..classes import raster_classes
 from ..crs import same_crs
 from ..errors import InputError
 from ..nomenclature import default_color
-from ..paths import check_outputs_not_inputs
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid
-from ..vocabulary import DESIGNS, STRATIFIED_DESIGNS
+from ..vocabulary import STRATIFIED_DESIGNS
 from .identity import file_identity
+from .request import SampleRequest
 from .sampling import (
-    ConfidenceSplit,
-    class_pixel_areas_m2,
     count_classes,
-    sample_pixels,
     stratum_band,
     stratum_map_class,
 )
-from .store import create_review_file
-
-
-@dataclass(frozen=True)
-class SampleRequest:
-    """What ``flair:sample`` needs, captured from layers on the main thread.
-
-    Attributes:
-        prediction_path: the class map under assessment.
-        output_path: the review GeoPackage to write.
-        design: one of :data:`~flair_qgis.core.sampling.DESIGNS`.
-        samples: total number of items.
-        min_per_class: stratified only: minimum items per stratum.
-        seed: random seed.
-        reference_raster: a reference mask file, or None.
-        reference_polygons: reference polygons (GeoDataFrame or vector file), or None.
-        reference_field: class field of the polygons.
-        reference_name: the reference layer's name (recorded in the design table).
-        reference_identity: which layer the reference is (:mod:`.identity`), recorded so that
-            ``flair:apply_review`` refuses another one; None: the raster file's, else unknown.
-        confidence_path: optional confidence raster (required by ``stratified_confidence``).
-        extent: only this area (prediction CRS), or None.
-        confidence_threshold: ``stratified_confidence``: band "high" is confidence >= this.
-        low_confidence_share: ``stratified_confidence``: share of ``samples`` in the low band.
-        double_review: share (0..1) of items marked ``double = 1`` for a second interpreter,
-            spread over the strata (:func:`double_items`).
-        reference_source: where the labels are read from (file path or data-source URI without
-            password), recorded so that a resumed review reloads them.
-        reference_provider: the QGIS provider of ``reference_source`` (``ogr``, ``postgres``…).
-    """
-
-    prediction_path: str
-    output_path: str
-    design: str = "stratified"
-    samples: int = 100
-    min_per_class: int = 5
-    seed: int = 0
-    reference_raster: str | None = None
-    reference_polygons: object | None = None
-    reference_field: str = ""
-    reference_name: str = ""
-    reference_identity: dict | None = None
-    confidence_path: str | None = None
-    extent: tuple[float, float, float, float] | None = None
-    confidence_threshold: float = 0.7
-    low_confidence_share: float = 0.5
-    double_review: float = 0.0
-    reference_source: str = ""
-    reference_provider: str = ""
-
-
-def _check_request(request: SampleRequest) -> None:
-    if request.design not in DESIGNS:
-        raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
-    if request.samples <= 0:
-        raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
-    if not 0.0 <= request.double_review <= 1.0:
-        raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
-    if request.design == "stratified_confidence":
-        if not request.confidence_path:
-            raise InputError(
-                "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
-                "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE)."
-            )
-        if not 0.0 < request.confidence_threshold <= 1.0:
-            raise InputError(f"CONFIDENCE_THRESHOLD must be in (0, 1] (got {request.confidence_threshold}).")
-        if not 0.0 <= request.low_confidence_share <= 1.0:
-            raise InputError(f"LOW_CONFIDENCE_SHARE must be in [0, 1] (got {request.low_confidence_share}).")
 
 
 def double_items(strata: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
@@ -139,53 +66,6 @@ def double_items(strata: np.ndarray, share: float, rng: np.random.Generator) -> 
     return flags
 
 
-def create_review(
-    request: SampleRequest,
-    *,
-    is_canceled: Callable[[], bool] | None = None,
-    on_progress: Callable[[float], None] | None = None,
-) -> dict:
-    """Draw the sample of ``request`` and write the review GeoPackage.
-
-    Returns:
-        ``{"path", "items", "strata", "design"}``.
-
-    Raises:
-        InputError: bad parameters or inputs (the message says what to do); nothing is written.
-        Canceled: on cancel; nothing is written.
-    """
-    _check_request(request)
-    output_path = check_output_path(request.output_path, "review GeoPackage")
-    reference = request.reference_raster or _path_or_none(request.reference_polygons)
-    inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
-    check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
-    split = (
-        ConfidenceSplit(request.confidence_path, request.confidence_threshold, request.low_confidence_share)
-        if request.design == "stratified_confidence" and request.confidence_path
-        else None
-    )
-    if request.design == "suspicious":
-        grid, strata, items = _suspicious_items(request, is_canceled, on_progress)
-    else:
-        grid, strata, pixels = sample_pixels(
-            request.prediction_path, request.design, request.samples, min_per_class=request.min_per_class,
-            seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress, split=split,
-        )  # fmt: skip
-        if len(pixels) == 0:
-            raise InputError("The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.")
-        items = _pixel_items(request, grid, pixels)
-    # Its own stream (seed + 1): the sample of a seed stays the same with or without a second interpreter.
-    items["double"] = double_items(
-        items["stratum"].to_numpy(), request.double_review, np.random.default_rng(request.seed + 1)
-    )
-    pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled, split=split)
-    design = _design_table(request, grid, strata, items, pixel_area_m2)
-    create_review_file(output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata))
-    if on_progress is not None:
-        on_progress(100.0)
-    return {"path": output_path, "items": len(items), "strata": strata, "design": request.design}
-
-
 def strata_columns(design: str, strata: dict[int, int]) -> dict[int, tuple[int, str | None]]:
     """``map_class`` and ``confidence_band`` of each stratum (the band only under ``stratified_confidence``)."""
     if design == "stratified_confidence":
@@ -193,11 +73,9 @@ def strata_columns(design: str, strata: dict[int, int]) -> dict[int, tuple[int, 
     return {h: (h, None) for h in strata}
 
 
-def _path_or_none(reference: object) -> str | None:
-    return os.fspath(reference) if isinstance(reference, (str, os.PathLike)) else None
-
-
-def _pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
+def pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
+    """The items of a pixel sample: ``pixels`` is ``(n, 3)`` rows, columns and strata on ``grid``;
+    returns a GeoDataFrame of points (pixel centres) with the fields of the module docstring."""
     import geopandas as gpd
 
     rows, cols, strata = pixels[:, 0], pixels[:, 1], pixels[:, 2]
@@ -263,7 +141,13 @@ def _raster_at(path: str, grid: Grid, rows: np.ndarray, cols: np.ndarray, what: 
     return out
 
 
-def _suspicious_items(request: SampleRequest, is_canceled, on_progress):
+def suspicious_items(request: SampleRequest, is_canceled, on_progress):
+    """The ``suspicious`` design: the reference polygons most contradicted by the model, first
+    ``request.samples`` of them; returns ``(grid, strata, items)``.
+
+    Raises:
+        InputError: no polygon reference, or no polygon with a scored pixel in the extent.
+    """
     import geopandas as gpd
 
     from ..score.evaluate import prediction_grid
@@ -299,9 +183,10 @@ def _suspicious_items(request: SampleRequest, is_canceled, on_progress):
     return grid, strata, items
 
 
-def _design_table(
+def design_table(
     request: SampleRequest, grid: Grid, strata: dict[int, int], items, pixel_area_m2: dict[int, float]
 ) -> dict[str, object]:
+    """The rows of table ``review_design``: the request, the sampled grid and the classes met."""
     declared = {c.value: c for c in raster_classes(request.prediction_path)}
     seen = {int(v) for v in items["map_class"].tolist()} | {int(v) for v in items["label_class"].dropna().tolist()}
     seen |= {stratum_map_class(h) for h in strata} if request.design == "stratified_confidence" else set(strata)

@@ -29,6 +29,7 @@ decided items agree on the polygon's class, null where none) and table ``conflic
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -40,9 +41,10 @@ from ..atomic import check_output_path, write_atomic
 from ..errors import Canceled, InputError
 from ..paths import check_outputs_not_inputs
 from ..score.polygons import polygons_crs_wkt
-from .apply import _decided, _points
+from .apply import ApplyResult, Conflict, decided_items, item_points
 from .identity import check_reference_identity
-from .store import ReviewItem, ReviewStore
+from .schema import ReviewItem
+from .store import ReviewStore
 
 CHUNK = 10_000
 """Features written per transaction (and between two cancel checks)."""
@@ -146,7 +148,9 @@ def _contains(wkb: bytes, x: float, y: float) -> bool:
     return bool(wkb) and shapely_wkb.loads(wkb).intersects(Point(x, y))
 
 
-def _match_items(polygons: PolygonFeatures, field_index: int, items, xy, fids: dict) -> tuple[dict, list, int]:
+def _match_items(
+    polygons: PolygonFeatures, field_index: int, items, xy, fids: dict
+) -> tuple[dict[int, _Decision], list[Conflict], int]:
     """Which polygon each decided item belongs to (one request per item or per batch of ids).
 
     Returns:
@@ -154,7 +158,7 @@ def _match_items(polygons: PolygonFeatures, field_index: int, items, xy, fids: d
         as conflict rows; how many point items fell in no polygon.
     """
     decisions: dict[int, _Decision] = {}
-    refused: list[dict] = []
+    refused: list[Conflict] = []
     outside = 0
     wanted = sorted({int(fids[i.item_id]) for i in items if fids.get(i.item_id) is not None})
     by_fid = {fid: (wkb, values) for fid, wkb, values in polygons.features(fids=wanted)} if wanted else {}
@@ -178,14 +182,14 @@ def _match_items(polygons: PolygonFeatures, field_index: int, items, xy, fids: d
     return decisions, refused, outside
 
 
-def _conflict_row(fid: int, label: object, items: list[ReviewItem], reason: str) -> dict:
-    return {
-        "polygon_fid": fid,
-        "label": None if label is None else str(label),
-        "item_ids": ", ".join(str(i.item_id) for i in items),
-        "true_classes": ", ".join(str(i.true_class) for i in items),
-        "reason": reason,
-    }
+def _conflict_row(fid: int, label: object, items: list[ReviewItem], reason: str) -> Conflict:
+    return Conflict(
+        polygon_fid=fid,
+        label=None if label is None else str(label),
+        item_ids=", ".join(str(i.item_id) for i in items),
+        true_classes=", ".join(str(i.true_class) for i in items),
+        reason=reason,
+    )
 
 
 def _same_class(label: object, value: int) -> bool:
@@ -201,10 +205,10 @@ class PolygonPlan:
 
     relabel: dict[int, int]
     support: dict[int, int]
-    conflicts: list[dict]
+    conflicts: list[Conflict]
 
 
-def plan_polygon_changes(decisions: dict[int, _Decision], refused: list[dict]) -> PolygonPlan:
+def plan_polygon_changes(decisions: dict[int, _Decision], refused: list[Conflict]) -> PolygonPlan:
     """Relabel a polygon only when its decided items agree; list the others as conflicts."""
     relabel, support, conflicts = {}, {}, list(refused)
     for fid in sorted(decisions):
@@ -228,7 +232,7 @@ def apply_review_polygons(
     identity: dict | None = None,
     is_canceled: Callable[[], bool] | None = None,
     on_progress: Callable[[float], None] | None = None,
-) -> dict:
+) -> ApplyResult:
     """Write a corrected copy of reference polygons to a GeoPackage (see the module docstring).
 
     Args:
@@ -245,33 +249,22 @@ def apply_review_polygons(
         on_progress: progress in percent.
 
     Returns:
-        ``{"output", "changed", "reviewed", "outside", "refused", "conflicts", "single_item",
-        "warnings"}``: polygons changed, decided items, items in no polygon, items refused,
-        conflict rows (dicts as in the table), changes that rest on one item, log warnings.
+        Polygons changed, decided items, items in no polygon, items refused, conflicts, changes
+        that rest on one item, log warnings.
 
     Raises:
         InputError: output is an input, another reference than the review's, missing field.
         Canceled: on cancel.
     """
-    import geopandas as gpd
-
-    if isinstance(polygons, (str, os.PathLike)):
-        reference_path = os.fspath(polygons)
-        polygons = gpd.read_file(reference_path)
-    if isinstance(polygons, gpd.GeoDataFrame):
-        polygons = FrameFeatures.of(polygons)
+    polygons, reference_path = _features_of(polygons, reference_path)
     check_outputs_not_inputs({"OUTPUT": output_path}, {"REFERENCE": reference_path, "REVIEW": review_path})
     output_path = check_output_path(os.path.abspath(output_path))
     names = [f.name for f in polygons.fields]
     if field not in names:
         raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
-    with ReviewStore.open(review_path) as store:
-        items = _decided(store)
-        review_wkt = store.design.get("crs_wkt", "")
-        fids = store.column("source_fid")
-        recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
+    items, review_wkt, fids, recorded = _read_review(review_path)
     warnings = check_reference_identity(recorded, identity) if identity is not None else []
-    xy = _points(items, review_wkt, polygons.crs_wkt)
+    xy = item_points(items, review_wkt, polygons.crs_wkt)
     decisions, refused, outside = _match_items(polygons, names.index(field), items, xy, fids)
     plan = plan_polygon_changes(decisions, refused)
     kind = polygons.fields[names.index(field)].kind
@@ -281,16 +274,30 @@ def apply_review_polygons(
         _write_copy(tmp, polygons, field, kind, plan, is_canceled, on_progress)
 
     write_atomic(output_path, write, suffix=".gpkg")
-    return {
-        "output": output_path,
-        "changed": len(plan.relabel),
-        "reviewed": len(items),
-        "outside": outside,
-        "refused": len(refused),
-        "conflicts": plan.conflicts,
-        "single_item": sum(1 for fid in plan.relabel if plan.support[fid] == 1),
-        "warnings": warnings,
-    }
+    single_item = sum(1 for fid in plan.relabel if plan.support[fid] == 1)
+    return ApplyResult(
+        output_path, len(plan.relabel), len(items), outside, tuple(warnings),
+        refused=len(refused), conflicts=tuple(plan.conflicts), single_item=single_item,
+    )  # fmt: skip
+
+
+def _features_of(polygons, reference_path: str | None) -> tuple[PolygonFeatures, str | None]:
+    """``polygons`` as :class:`PolygonFeatures`, and the file behind them (a path is read with GeoPandas)."""
+    import geopandas as gpd
+
+    if isinstance(polygons, (str, os.PathLike)):
+        reference_path = os.fspath(polygons)
+        polygons = gpd.read_file(reference_path)
+    if isinstance(polygons, gpd.GeoDataFrame):
+        polygons = FrameFeatures.of(polygons)
+    return polygons, reference_path
+
+
+def _read_review(review_path: str) -> tuple[list[ReviewItem], str, dict[int, object], dict | None]:
+    """The decided items, the review's CRS, the ``source_fid`` of each item and the recorded reference identity."""
+    with ReviewStore.open(review_path) as store:
+        recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
+        return decided_items(store), store.design.get("crs_wkt", ""), store.column("source_fid"), recorded
 
 
 def _ogr_type(kind: str) -> int:
@@ -360,7 +367,7 @@ def _set(feature, position: int, value: object) -> None:
         feature.SetField(position, value)
 
 
-def _write_conflicts(dataset, rows: list[dict]) -> None:
+def _write_conflicts(dataset, rows: list[Conflict]) -> None:
     from osgeo import ogr
 
     table = dataset.CreateLayer(CONFLICTS_TABLE, None, ogr.wkbNone)
@@ -370,7 +377,7 @@ def _write_conflicts(dataset, rows: list[dict]) -> None:
     table.StartTransaction()
     for row in rows:
         out = ogr.Feature(table.GetLayerDefn())
-        for name, value in row.items():
+        for name, value in dataclasses.asdict(row).items():
             _set(out, out.GetFieldIndex(name), value)
         table.CreateFeature(out)
     table.CommitTransaction()

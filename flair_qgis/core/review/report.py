@@ -1,7 +1,8 @@
 """Figures from a review: label-error rates and map accuracy that follow the sampling design.
 
-Public entry points: :func:`review_report` (the JSON content), :func:`write_review_report`
-(JSON + CSV beside it). The estimators and their formulas: :mod:`flair_qgis.core.review.estimators`
+Public entry points: :func:`review_report` (a :class:`~.report_types.ReviewReport`; its
+``as_json()`` is the JSON content), :func:`write_review_report` (JSON + CSV beside it).
+The estimators and their formulas: :mod:`flair_qgis.core.review.estimators`
 and ``docs/review.md``.
 
 Reviewed units are the items decided ``correct`` or ``wrong`` with a true class. ``unsure`` items
@@ -56,7 +57,18 @@ from .estimators import (
     stratified_rates,
     wilson_interval,
 )
-from .store import ReviewItem, ReviewStore
+from .report_types import (
+    Agreement,
+    ClassAccuracy,
+    ClassLabelErrors,
+    LabelErrors,
+    MapAccuracy,
+    Response,
+    ReviewReport,
+    Seconds,
+)
+from .schema import ReviewItem
+from .store import ReviewStore
 
 CSV_FIELDS = (
     "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "label_error_ci95_low",
@@ -115,43 +127,37 @@ def _missing(strata: dict[int, int], units: list[ReviewItem]) -> list[int]:
     return sorted(h for h, n in strata.items() if n > 0 and h not in {i.stratum for i in units})
 
 
-def _interval(ci: tuple[float, float] | None) -> list[float] | None:
-    return list(ci) if ci else None
-
-
-def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> dict:
+def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> LabelErrors:
     design = store.design.get("design", "")
     units = _units(items)
     labelled = [i for i in units if i.label_class is not None]
     wrong = sum(1 for i in labelled if i.label_class != i.true_class)
     values = sorted({int(i.label_class) for i in labelled if i.label_class is not None})
-    out: dict = {"reviewed": len(labelled), "wrong": wrong, "probability_sample": design != "suspicious"}
-    per_class: list[dict] = [
-        {"value": v, "name": names.get(v, f"class {v}"), "reviewed": sum(1 for i in labelled if i.label_class == v),
-         "wrong": sum(1 for i in labelled if i.label_class == v and i.true_class != v)}
+    counts = dict(reviewed=len(labelled), wrong=wrong, probability_sample=design != "suspicious")
+    per_class = [
+        ClassLabelErrors(v, names.get(v, f"class {v}"), sum(1 for i in labelled if i.label_class == v),
+                         sum(1 for i in labelled if i.label_class == v and i.true_class != v))
         for v in values
     ]  # fmt: skip
     if design == "suspicious":
         note = f"{wrong} of {len(labelled)} reviewed items wrong; {NOT_PROBABILITY}"
-        blank = {"rate": None, "ci95": None, "se": None}
-        return {**out, **blank, "estimator": "none", "note": note, "per_class": [{**c, **blank} for c in per_class]}
+        return LabelErrors(**counts, estimator="none", note=note, per_class=tuple(per_class))
     if design not in STRATIFIED_DESIGNS:
 
         def wilson(bad: int, n: int) -> dict:
-            return {"rate": bad / n if n else None, "se": None, "ci95": _interval(wilson_interval(bad, n))}
+            return {"rate": bad / n if n else None, "ci95": wilson_interval(bad, n)}
 
-        return {
-            **out, **wilson(wrong, len(labelled)), "estimator": WILSON_METHOD,
-            "note": GRID_NOTE if design == "grid" else "",
-            "per_class": [{**c, **wilson(c["wrong"], c["reviewed"])} for c in per_class],
-        }  # fmt: skip
+        return LabelErrors(
+            **counts, **wilson(wrong, len(labelled)), estimator=WILSON_METHOD,
+            note=GRID_NOTE if design == "grid" else "",
+            per_class=tuple(dataclasses.replace(c, **wilson(c.wrong, c.reviewed)) for c in per_class),
+        )  # fmt: skip
     strata = _strata_of(store, design)
     missing = _missing(strata, units)
     if missing or not units:
-        blank = {"rate": None, "ci95": None, "se": None}
         note = f"incomplete: strata {missing} have no reviewed item" if units else "no reviewed item"
-        return {**out, **blank, "estimator": STRATIFIED_RATIO_METHOD, "complete": False, "note": note,
-                "per_class": [{**c, **blank} for c in per_class]}  # fmt: skip
+        return LabelErrors(**counts, estimator=STRATIFIED_RATIO_METHOD, complete=False, note=note,
+                           per_class=tuple(per_class))  # fmt: skip
     labels = np.array([-1 if i.label_class is None else int(i.label_class) for i in units])
     domains = np.column_stack([labels >= 0, labels[:, None] == np.array(values, dtype=np.int64)[None, :]])
     errors = [i.label_class is not None and i.label_class != i.true_class for i in units]
@@ -161,72 +167,69 @@ def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, 
     )
 
     def figures(rate) -> dict:
-        return {"rate": rate.rate, "se": rate.se, "ci95": _interval(rate.ci95), "interval": rate.method}
+        return {"rate": rate.rate, "se": rate.se, "ci95": rate.ci95, "interval": rate.method}
 
     note = f"no standard error: strata {single} have a single reviewed item" if single else ""
-    return {**out, **figures(rates[0]), "estimator": rates[0].method, "complete": True, "note": note,
-            "per_class": [{**c, **figures(r)} for c, r in zip(per_class, rates[1:])]}  # fmt: skip
+    per_class = [dataclasses.replace(c, **figures(r)) for c, r in zip(per_class, rates[1:])]
+    return LabelErrors(**counts, **figures(rates[0]), estimator=rates[0].method, complete=True, note=note,
+                       per_class=tuple(per_class))  # fmt: skip
 
 
-def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> dict | None:
+def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> MapAccuracy | None:
     design = store.design.get("design", "")
     if design not in ("stratified", "random", "grid", "stratified_confidence"):
         return None
     units = _units(items)
     strata = _strata_of(store, design)
     missing = _missing(strata, units)
-    out: dict = {
-        "reviewed": len(units), "strata_without_reviewed_items": missing, "z": Z95,
-        "estimator": {
+    out = MapAccuracy(
+        reviewed=len(units), strata_without_reviewed_items=tuple(missing), z=Z95,
+        estimator={
             "stratified": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction",
             "stratified_confidence": "Stehman (2014): strata differ from the map classes; stratified means and "
             "combined ratios, finite-population correction",
         }.get(design, "simple random sample (one stratum)"),
-        "complete": not missing and bool(units),
-        "strata_names": {str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
-        "notes": [GRID_NOTE] if design == "grid" else [STEHMAN_NOTE] if design == "stratified_confidence" else [],
-    }  # fmt: skip
-    blank: dict = {"overall_accuracy": None, "overall_accuracy_se": None, "classes": []}
+        complete=not missing and bool(units),
+        strata_names={str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
+        notes=(GRID_NOTE,) if design == "grid" else (STEHMAN_NOTE,) if design == "stratified_confidence" else (),
+    )  # fmt: skip
     if missing or not units:
-        return {**out, **blank}
+        return out
     areas = store.stratum_pixel_area_m2 if design in STRATIFIED_DESIGNS else store.pixel_area_m2
     owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata}}.get(design)
     est = design_estimate(
         [i.stratum for i in units], [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],
         strata, areas, owner,
     )  # fmt: skip
-    notes = out["notes"] + [
+    notes = out.notes + tuple(
         f"stratum {h} has a single reviewed item: standard errors that need its variance are null"
         for h in est.single_item_strata
-    ]
+    )
     counts = {h: sum(1 for i in units if i.stratum == h) for h in strata}
-    classes = [
-        {
-            "value": value,
-            "name": names.get(value, f"class {value}"),
-            "users_accuracy": _number(est.users_accuracy[k]),
-            "users_accuracy_se": _number(est.users_accuracy_se[k]),
-            "producers_accuracy": _number(est.producers_accuracy[k]),
-            "producers_accuracy_se": _number(est.producers_accuracy_se[k]),
-            "area_proportion": _number(est.area_proportion[k]),
-            "area_proportion_se": _number(est.area_proportion_se[k]),
-            "area_ha": _number(est.area_m2[k] / 1e4),
-            "area_ha_ci95": _number(est.area_m2_ci95[k] / 1e4),
-            "stratum_pixels": store.strata.get(value) if design == "stratified" else None,
-            "stratum_reviewed": counts.get(value) if design == "stratified" else None,
-        }
+    classes = tuple(
+        ClassAccuracy(
+            value=value,
+            name=names.get(value, f"class {value}"),
+            users_accuracy=_number(est.users_accuracy[k]),
+            users_accuracy_se=_number(est.users_accuracy_se[k]),
+            producers_accuracy=_number(est.producers_accuracy[k]),
+            producers_accuracy_se=_number(est.producers_accuracy_se[k]),
+            area_proportion=_number(est.area_proportion[k]),
+            area_proportion_se=_number(est.area_proportion_se[k]),
+            area_ha=_number(est.area_m2[k] / 1e4),
+            area_ha_ci95=_number(est.area_m2_ci95[k] / 1e4),
+            stratum_pixels=store.strata.get(value) if design == "stratified" else None,
+            stratum_reviewed=counts.get(value) if design == "stratified" else None,
+        )
         for k, value in enumerate(est.classes)
-    ]
-    return {
-        **out,
-        "notes": notes,
-        "overall_accuracy": _number(est.overall_accuracy),
-        "overall_accuracy_se": _number(est.overall_accuracy_se),
-        "classes": classes,
-    }
+    )
+    return dataclasses.replace(
+        out, notes=notes, overall_accuracy=_number(est.overall_accuracy),
+        overall_accuracy_se=_number(est.overall_accuracy_se), classes=classes,
+    )  # fmt: skip
 
 
-def _response(store: ReviewStore, items: list[ReviewItem]) -> dict:
+def _response(store: ReviewStore, items: list[ReviewItem]) -> Response:
     """Whether the decided items are the first ones of the review order (no skipping)."""
     design = store.design.get("design", "")
     order = {"suspicious": "most suspicious first", "grid": "row by row"}.get(design, "random, fixed at sampling")
@@ -234,17 +237,15 @@ def _response(store: ReviewStore, items: list[ReviewItem]) -> dict:
     last = decided[-1] if decided else -1
     skipped = sum(1 for i in items[: last + 1] if not i.verdict)
     unsure = sum(1 for i in items[: last + 1] if i.verdict == "unsure")
-    out = {"order": order, "prefix": skipped == 0 and unsure == 0, "skipped_before_last": skipped,
-           "unsure_before_last": unsure, "warning": ""}  # fmt: skip
-    if not out["prefix"]:
-        out["warning"] = (
-            f"{skipped} items skipped and {unsure} marked unsure before the last reviewed one: if they were "
-            "harder than the others, skipping biases the figures. Review items in order."
-        )
-    return out
+    prefix = skipped == 0 and unsure == 0
+    warning = "" if prefix else (
+        f"{skipped} items skipped and {unsure} marked unsure before the last reviewed one: if they were "
+        "harder than the others, skipping biases the figures. Review items in order."
+    )  # fmt: skip
+    return Response(order, prefix, skipped, unsure, warning)
 
 
-def _agreement(store: ReviewStore, items: list[ReviewItem]) -> dict:
+def _agreement(store: ReviewStore, items: list[ReviewItem]) -> Agreement:
     """Kappa and AC1 on the true classes of the items both interpreters decided."""
     second = store.second_reviews()
     pairs = [
@@ -253,12 +254,11 @@ def _agreement(store: ReviewStore, items: list[ReviewItem]) -> dict:
         if i.item_id in second and i.verdict in ("correct", "wrong") and i.true_class is not None
         and second[i.item_id].verdict in ("correct", "wrong") and second[i.item_id].true_class is not None
     ]  # fmt: skip
-    out = agreement([a for a, _ in pairs], [b for _, b in pairs])
-    return {**out, "double_items": len(store.doubles()), "second_reviewed": len(second),
-            "adjudicated": len(store.adjudications())}  # fmt: skip
+    coefficients = agreement([a for a, _ in pairs], [b for _, b in pairs])
+    return Agreement(coefficients, len(store.doubles()), len(second), len(store.adjudications()))
 
 
-def _seconds(store: ReviewStore, items: list[ReviewItem]) -> dict:
+def _seconds(store: ReviewStore, items: list[ReviewItem]) -> Seconds:
     """Median seconds per verdict, per reviewer and per true class (first and second reviews)."""
     times = store.seconds()
     rows = [(i.reviewer, i.true_class, times[i.item_id]) for i in items if i.item_id in times and i.verdict]
@@ -270,11 +270,11 @@ def _seconds(store: ReviewStore, items: list[ReviewItem]) -> dict:
             groups.setdefault(str(row[key] if row[key] is not None else ""), []).append(float(row[2]))
         return {k: statistics.median(v) for k, v in sorted(groups.items())}
 
-    return {"verdicts": len(rows), "median_per_reviewer": medians(0), "median_per_class": medians(1)}
+    return Seconds(len(rows), medians(0), medians(1))
 
 
-def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> dict:
-    """The report of a review (see the module docstring for the keys).
+def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> ReviewReport:
+    """The report of a review (see the module docstring; :meth:`ReviewReport.as_json` gives the JSON).
 
     Args:
         store: the open review.
@@ -283,52 +283,51 @@ def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> 
     first = store.items() if items is None else items
     items = adjudicated(store, first)
     names = class_names(store)
-    return {
-        "review": store.path,
-        "design": store.design.get("design", ""),
-        "items": len(items),
-        "reviewed": sum(1 for i in items if i.reviewed),
-        "unsure": sum(1 for i in items if i.verdict == "unsure"),
-        "label_errors": _label_errors(store, items, names),
-        "map_accuracy": _map_accuracy(store, items, names),
-        "response": _response(store, items),
-        "agreement": _agreement(store, first),
-        "disagreements": store.disagreements(first),
-        "seconds": _seconds(store, first),
-    }
+    return ReviewReport(
+        review=store.path,
+        design=store.design.get("design", ""),
+        items=len(items),
+        reviewed=sum(1 for i in items if i.reviewed),
+        unsure=sum(1 for i in items if i.verdict == "unsure"),
+        label_errors=_label_errors(store, items, names),
+        map_accuracy=_map_accuracy(store, items, names),
+        response=_response(store, items),
+        agreement=_agreement(store, first),
+        disagreements=tuple(store.disagreements(first)),
+        seconds=_seconds(store, first),
+    )
 
 
-def report_csv(report: dict) -> str:
+def report_csv(report: ReviewReport) -> str:
     """Per-class figures as CSV text (label errors and map accuracy side by side).
 
     A first row ``all`` carries the overall label-error rate and the notes (estimator, "not a
     probability sample", incomplete strata); strata without a reviewed item get a row saying so.
     """
-    errors, accuracy = report["label_errors"], report["map_accuracy"] or {}
+    errors, accuracy = report.label_errors, report.map_accuracy
     rows: dict[int, dict] = {}
-    for entry in errors["per_class"]:
-        ci = entry.get("ci95") or [None, None]
-        rows.setdefault(entry["value"], {"value": entry["value"], "name": entry["name"]}).update(
-            label_reviewed=entry["reviewed"], label_wrong=entry["wrong"], label_error_rate=entry["rate"],
+    for entry in errors.per_class:
+        ci = entry.ci95 or (None, None)
+        rows.setdefault(entry.value, {"value": entry.value, "name": entry.name}).update(
+            label_reviewed=entry.reviewed, label_wrong=entry.wrong, label_error_rate=entry.rate,
             label_error_ci95_low=ci[0], label_error_ci95_high=ci[1],
         )  # fmt: skip
-    for entry in accuracy.get("classes", []):
-        rows.setdefault(entry["value"], {}).update(entry)
-    by_band = report.get("design") == "stratified_confidence"
-    for stratum in accuracy.get("strata_without_reviewed_items", []):
+    for figures in accuracy.classes if accuracy else ():
+        rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures))
+    by_band = report.design == "stratified_confidence"
+    for stratum in accuracy.strata_without_reviewed_items if accuracy else ():
         value = stratum // 2 if by_band else stratum
         row = rows.setdefault(value, {"value": value, "name": f"class {value}"})
-        what = f"no reviewed item ({stratum_name(report.get('design', ''), stratum)} stratum)" if by_band else ""
+        what = f"no reviewed item ({stratum_name(report.design, stratum)} stratum)" if by_band else ""
         row["note"] = "; ".join(n for n in (row.get("note", ""), what or "no reviewed item") if n)
-    notes = [f"label errors: {errors['estimator']}"] + [errors["note"]] * bool(errors.get("note"))
-    if accuracy and not accuracy.get("complete", True):
-        notes.append(
-            f"map accuracy incomplete: strata {accuracy['strata_without_reviewed_items']} without a reviewed item"
-        )
-    notes += [*accuracy.get("notes", []), report.get("response", {}).get("warning", "")]
-    ci = errors.get("ci95") or [None, None]
-    first = {"value": "all", "name": "all", "label_reviewed": errors["reviewed"], "label_wrong": errors["wrong"],
-             "label_error_rate": errors["rate"], "label_error_ci95_low": ci[0], "label_error_ci95_high": ci[1],
+    notes = [f"label errors: {errors.estimator}"] + [errors.note] * bool(errors.note)
+    if accuracy and not accuracy.complete:
+        missing = list(accuracy.strata_without_reviewed_items)
+        notes.append(f"map accuracy incomplete: strata {missing} without a reviewed item")
+    notes += [*(accuracy.notes if accuracy else ()), report.response.warning]
+    ci = errors.ci95 or (None, None)
+    first = {"value": "all", "name": "all", "label_reviewed": errors.reviewed, "label_wrong": errors.wrong,
+             "label_error_rate": errors.rate, "label_error_ci95_low": ci[0], "label_error_ci95_high": ci[1],
              "note": "; ".join(n for n in notes if n)}  # fmt: skip
     buffer = io.StringIO()
     out = csv.DictWriter(buffer, CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
@@ -339,7 +338,7 @@ def report_csv(report: dict) -> str:
     return buffer.getvalue()
 
 
-def write_review_report(report: dict, json_path: str | os.PathLike[str], review_path: str | None = None) -> str:
+def write_review_report(report: ReviewReport, json_path: str | os.PathLike[str], review_path: str | None = None) -> str:
     """Write the JSON report and a per-class CSV beside it (same name, ``.csv``); returns the CSV path.
 
     Args:
@@ -351,10 +350,10 @@ def write_review_report(report: dict, json_path: str | os.PathLike[str], review_
         InputError: the folder cannot be written, or a file written is the review itself.
     """
     json_path = check_output_path(os.fspath(json_path), "report")
-    review_path = review_path or report.get("review")
+    review_path = review_path or report.review
     check_outputs_not_inputs({"OUTPUT_REPORT": json_path}, {"REVIEW": review_path})
     check_sidecars_not_input("OUTPUT_REPORT", json_path, (".csv",), {"REVIEW": review_path})
     csv_path = os.path.splitext(json_path)[0] + ".csv"
-    write_text_atomic(json_path, json.dumps(report, indent=2, allow_nan=False) + "\n")
+    write_text_atomic(json_path, json.dumps(report.as_json(), indent=2, allow_nan=False) + "\n")
     write_text_atomic(csv_path, report_csv(report))
     return csv_path

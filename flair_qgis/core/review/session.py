@@ -18,6 +18,12 @@ Modes (:data:`MODES`):
   :meth:`ReviewSession.opinions` gives both classes, a class chosen goes to table ``adjudication``.
 
 Each verdict records ``seconds``: the time from showing the item to the verdict (``clock``).
+
+Seen before decided: a session made with ``layer_shown`` (the Review tab passes whether a class
+map or the labels are loaded on the map) accepts a verdict on an item only once the item was shown
+over such a layer (:meth:`ReviewSession.mark_seen`) and while one still is; otherwise
+:meth:`ReviewSession.decide` raises :class:`ItemNotSeenError`. Without ``layer_shown`` (scripts, tests)
+every verdict is accepted.
 """
 
 from __future__ import annotations
@@ -28,12 +34,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import InputError
 from ..nomenclature import ClassInfo, default_color
 from ..vocabulary import REVIEW_MODES as MODES
 from .report import review_report
-from .store import ReviewItem, ReviewStore
+from .report_types import ReviewReport
+from .schema import ReviewItem
+from .store import ReviewStore
 
 KEYS_PER_ROW = 10
+
+
+class ItemNotSeenError(InputError):
+    """A verdict before the item was seen over a loaded class map or labels: load one and look first."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,8 @@ class ReviewSession:
         reviewer: written with every verdict.
         mode: one of :data:`MODES` (module docstring).
         clock: seconds from an arbitrary origin (``time.monotonic``), for ``seconds``.
+        layer_shown: whether a class map or labels layer is on the map now; given, a verdict needs
+            the item seen over one (module docstring).
 
     Raises:
         ValueError: unknown mode.
@@ -88,6 +103,7 @@ class ReviewSession:
         reviewer: str = "",
         mode: str = "first",
         clock: Callable[[], float] = time.monotonic,
+        layer_shown: Callable[[], bool] | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown review mode {mode!r}")
@@ -95,6 +111,8 @@ class ReviewSession:
         self.reviewer = reviewer
         self.mode = mode
         self.clock = clock
+        self.layer_shown = layer_shown
+        self._seen_item: int | None = None  # the item last shown over a loaded layer
         every = store.items()
         self.keys = class_keys(review_classes(store, every))
         self.items = [self._shown(i) for i in self._queue(every)]
@@ -189,11 +207,39 @@ class ReviewSession:
             return None
         return item.label_class if item.label_class is not None else item.map_class
 
+    def mark_seen(self) -> None:
+        """The current item is on the map: seen, if a layer is loaded under it (``layer_shown``)."""
+        item = self.current
+        if item is not None and (self.layer_shown is None or self.layer_shown()):
+            self._seen_item = item.item_id
+
+    def check_seen(self) -> None:
+        """Refuse a verdict on an item not yet seen over a loaded layer (module docstring).
+
+        Raises:
+            ItemNotSeenError: ``layer_shown`` was given, and the current item was not marked seen, or no
+                layer is loaded now.
+        """
+        if self.layer_shown is None:
+            return
+        item = self.current
+        if item is None or self._seen_item != item.item_id or not self.layer_shown():
+            raise ItemNotSeenError(
+                "No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
+                "before giving a verdict."
+            )
+
     def decide(self, verdict: str, true_class: int | None) -> ReviewItem | None:
-        """Write a verdict for the current item (durable when this returns)."""
+        """Write a verdict for the current item (durable when this returns).
+
+        Raises:
+            ItemNotSeenError: see :meth:`check_seen`; nothing is written.
+            InputError: the store refuses the verdict (see :class:`~.store.ReviewStore`).
+        """
         item = self.current
         if item is None:
             return None
+        self.check_seen()
         seconds = max(0.0, self.clock() - self._shown_at)
         if self.mode == "second":
             self.store.set_second_verdict(item.item_id, verdict, true_class, self.reviewer, seconds)
@@ -228,7 +274,7 @@ class ReviewSession:
         position = (digit - 1) % KEYS_PER_ROW + (KEYS_PER_ROW if shifted else 0)
         return self.keys[position].info.value if position < len(self.keys) else None
 
-    def report(self) -> dict:
+    def report(self) -> ReviewReport:
         """The review report over the items as they are now (no file read for the first
         interpreter; the other modes show items as they see them, so the report reads the file)."""
         return review_report(self.store, self.items if self.mode == "first" else None)

@@ -1,19 +1,11 @@
-"""The Review tab's "New review" box: the ``flair:sample`` parameters, run as a QGIS task."""
+"""The Review tab's "New review" box: the sampling parameters, run by the sampling job in a QGIS task
+(:mod:`flair_qgis.adapters.review_sample`: the same capture and job as ``flair:sample``)."""
 
 from __future__ import annotations
 
 import os
 
-from qgis.core import (
-    QgsApplication,
-    QgsMapLayerProxyModel,
-    QgsProcessingAlgRunnerTask,
-    QgsProcessingContext,
-    QgsProcessingFeedback,
-    QgsProject,
-    QgsReferencedRectangle,
-    QgsVectorLayer,
-)
+from qgis.core import QgsApplication, QgsMapLayerProxyModel, QgsVectorLayer
 from qgis.gui import QgsCollapsibleGroupBox, QgsFieldComboBox, QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -27,8 +19,12 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ...adapters.layer_choice import class_field, class_map_layer, confidence_layer, is_class_map
+from ...adapters.layers import extent_in_crs
 from ...adapters.review_files import default_review_path, is_temporary, temporary_path_message
+from ...adapters.review_sample import SampleDesign, SampleOutcome, SampleTask, capture_sample
+from ...core.errors import FlairError
 from ...core.vocabulary import DESIGNS
+from ...i18n.errors import PROCESSING, error_text
 from ..widgets import compact, tr
 
 
@@ -44,23 +40,13 @@ def design_label(design: str) -> str:
     return labels.get(design, design)
 
 
-class _Feedback(QgsProcessingFeedback):
-    """Keeps the errors the algorithm reports, to show the user the reason of a failure."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.errors: list[str] = []
-
-    def reportError(self, error: str, fatalError: bool = False) -> None:
-        self.errors.append(error)
-        super().reportError(error, fatalError)
-
-
 class ReviewCreateBox(QgsCollapsibleGroupBox):
-    """Sample parameters; :meth:`start` runs ``flair:sample`` and emits ``created(path)`` or ``failed(text)``."""
+    """Sample parameters; :meth:`start` runs the sampling job and emits ``created(path)``, ``failed(text)``
+    (bad input, or canceled) or ``crashed(error, traceback)`` (an error that is not the user's)."""
 
     created = pyqtSignal(str)
     failed = pyqtSignal(str)
+    crashed = pyqtSignal(object, str)
 
     def __init__(self, canvas, parent=None) -> None:
         super().__init__(tr("New review (sample)"), parent)
@@ -79,8 +65,7 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self.prediction_combo.layerChanged.connect(lambda _layer: self._show_output_path())
         self.preselect()
         self.collapsedStateChanged.connect(lambda collapsed: collapsed or self._on_open())
-        self.task: QgsProcessingAlgRunnerTask | None = None
-        self._keep: tuple = ()
+        self.task: SampleTask | None = None
 
     def _layer_rows(self) -> tuple:
         """Class map, labels, class field, confidence and extent: ``(label, widget)`` rows."""
@@ -206,65 +191,71 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         path = self.output_path()
         self.path_label.setText(tr("Saved to: {path}").format(path=path) if path else "")
 
-    def parameters(self) -> dict:
-        """The ``flair:sample`` parameters the widgets describe."""
-        return {
-            "PREDICTION": self.prediction_combo.currentLayer(),
-            "REFERENCE": self.reference_combo.currentLayer(),
-            "REFERENCE_FIELD": self.field_combo.currentField() or None,
-            "CONFIDENCE": self.confidence_combo.currentLayer(),
-            "EXTENT": QgsReferencedRectangle(self.canvas.extent(), self.canvas.mapSettings().destinationCrs())
-            if self.view_check.isChecked()
-            else None,
-            "DESIGN": self.design_combo.currentData(),
-            "SAMPLES": self.samples_spin.value(),
-            "MIN_PER_CLASS": self.min_spin.value(),
-            "SEED": self.seed_spin.value(),
-            "CONFIDENCE_THRESHOLD": self.threshold_spin.value(),
-            "LOW_CONFIDENCE_SHARE": self.low_share_spin.value() / 100,
-            "DOUBLE_REVIEW": self.double_spin.value() / 100,
-            "OUTPUT": self.output_path(),
-        }
+    def design(self) -> SampleDesign:
+        """The sampling parameters the widgets describe."""
+        return SampleDesign(
+            design=self.design_combo.currentData(),
+            samples=self.samples_spin.value(),
+            min_per_class=self.min_spin.value(),
+            seed=self.seed_spin.value(),
+            confidence_threshold=self.threshold_spin.value(),
+            low_confidence_share=self.low_share_spin.value() / 100,
+            double_review=self.double_spin.value() / 100,
+        )
 
-    def start(self) -> QgsProcessingAlgRunnerTask | None:
-        """Run ``flair:sample`` in the task manager (refuses to replace an existing review)."""
-        params = self.parameters()
-        if params["PREDICTION"] is None:
-            self.failed.emit(tr("Choose the class map to review."))
+    def _refusal(self, output: str) -> str:
+        """Why the sampling cannot start ("" when it can): no class map, no confidence layer for
+        "stratified by confidence", a temporary or existing review file."""
+        if self.prediction_combo.currentLayer() is None:
+            return tr("Choose the class map to review.")
+        if self.design_combo.currentData() == "stratified_confidence" and self.confidence_combo.currentLayer() is None:
+            return confidence_needed()
+        if is_temporary(output):
+            return temporary_path_message(output)
+        if os.path.exists(output):
+            return tr("{path} exists: open it to resume, or choose another review file.").format(path=output)
+        return ""
+
+    def _extent(self) -> tuple[float, float, float, float] | None:
+        """The map view in the class map's CRS when "Only the map view" is ticked, else None."""
+        if not self.view_check.isChecked():
             return None
-        if params["DESIGN"] == "stratified_confidence" and params["CONFIDENCE"] is None:
-            self.failed.emit(confidence_needed())
+        crs = self.prediction_combo.currentLayer().crs()
+        return extent_in_crs(self.canvas.extent(), self.canvas.mapSettings().destinationCrs(), crs)
+
+    def start(self) -> SampleTask | None:
+        """Capture the sampling and run it in the task manager (refuses to replace an existing review)."""
+        output = self.output_path()
+        refusal = self._refusal(output)
+        if refusal:
+            self.failed.emit(refusal)
             return None
-        if is_temporary(params["OUTPUT"]):
-            self.failed.emit(temporary_path_message(params["OUTPUT"]))
+        try:
+            captured = capture_sample(
+                self.prediction_combo.currentLayer(), self.reference_combo.currentLayer(),
+                self.field_combo.currentField() or "", self.confidence_combo.currentLayer(), self._extent(),
+                output, self.design(),
+            )  # fmt: skip
+        except FlairError as err:
+            self.failed.emit(error_text(err, PROCESSING))  # the wording flair:sample has always shown here
             return None
-        if os.path.exists(params["OUTPUT"]):
-            self.failed.emit(
-                tr("{path} exists: open it to resume, or choose another review file.").format(path=params["OUTPUT"])
-            )
-            return None
-        algorithm = QgsApplication.processingRegistry().createAlgorithmById("flair:sample")
-        if algorithm is None:
-            self.failed.emit(tr("The FLAIR Processing provider is not loaded (see the dock's banner)."))
-            return None
-        context = QgsProcessingContext()
-        context.setProject(QgsProject.instance())
-        feedback = _Feedback()
-        task = QgsProcessingAlgRunnerTask(algorithm, params, context, feedback)
-        task.executed.connect(lambda ok, results: self._done(ok, results, feedback))
-        self._keep = (algorithm, context, feedback)
+        task = SampleTask(captured, self._done)
         self.task = task
         self.create_button.setEnabled(False)
         QgsApplication.taskManager().addTask(task)
         return task
 
-    def _done(self, ok: bool, results: dict, feedback: _Feedback) -> None:
+    def _done(self, outcome: SampleOutcome) -> None:
         self.task = None
         self.create_button.setEnabled(True)
-        if ok:
-            self.created.emit(results["OUTPUT"])
+        if outcome.status == "ok" and outcome.result is not None:
+            self.created.emit(outcome.result.path)
+        elif outcome.status == "canceled":
+            self.failed.emit(tr("Canceled: nothing was written."))
+        elif isinstance(outcome.error, FlairError):
+            self.failed.emit(error_text(outcome.error, PROCESSING))
         else:
-            self.failed.emit(" ".join(feedback.errors) or tr("Sampling failed; see the Processing log."))
+            self.crashed.emit(outcome.error, outcome.traceback)
 
 
 def confidence_needed() -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import getpass
 import os
 
-from qgis.core import Qgis, QgsMapLayerProxyModel, QgsProject, QgsRasterLayer, QgsVectorLayer
+from qgis.core import Qgis, QgsMapLayerProxyModel
 from qgis.gui import QgsFileWidget, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QEvent, Qt
 from qgis.PyQt.QtWidgets import (
@@ -31,22 +31,14 @@ from qgis.PyQt.QtWidgets import (
 
 from ...adapters import settings
 from ...adapters.review_files import is_temporary, missing_review_message, temporary_path_message
+from ...adapters.review_layers import ensure_raster, error_map_layer, labels_layer
 from ...core.errors import FlairError
-from ...core.review.session import ReviewSession
-from ...core.review.store import ReviewStore
+from ...core.review import ItemNotSeenError, ReviewSession, ReviewStore
 from ...i18n.errors import error_text
 from ..widgets import ClassTable, compact, tr
 from .review_create import ReviewCreateBox
 from .review_keys import digit_of
-from .review_view import (
-    ItemHighlight,
-    card_html,
-    ensure_raster,
-    error_map_layer,
-    headline_text,
-    layer_for_file,
-    toggle_layer,
-)
+from .review_view import ItemHighlight, card_html, headline_text, toggle_layer
 
 LAST_REVIEW_KEY = "review/last_path"
 REVIEWER_KEY = "review/reviewer"
@@ -84,7 +76,6 @@ class ReviewPanel(QWidget):
         self._held = _Held()
         self.destroyed.connect(self._held.release)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self._seen_item: int | None = None  # the item last shown over a loaded class map or labels
         self._build()
         last = settings.str_value(LAST_REVIEW_KEY)
         if last and os.path.isfile(last):
@@ -106,6 +97,7 @@ class ReviewPanel(QWidget):
         self.create_box.setCollapsed(True)
         self.create_box.created.connect(self.open_review)
         self.create_box.failed.connect(lambda text: self.dock.push(text, Qgis.MessageLevel.Warning))
+        self.create_box.crashed.connect(self.dock.report_unexpected)
         layout.addWidget(self.create_box)
         self.status_label = QLabel()  # what went wrong on opening, where the person looks
         self.status_label.setWordWrap(True)
@@ -177,7 +169,7 @@ class ReviewPanel(QWidget):
             combo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer | QgsMapLayerProxyModel.Filter.PolygonLayer)
             combo.setAllowEmptyLayer(True)
             combo.setLayer(None)
-            combo.layerChanged.connect(lambda _layer: self._mark_seen())
+            combo.layerChanged.connect(self._mark_seen)
             self.layer_combos[key] = compact(combo)
             layers.addRow(f"{label} [{key}]", combo)
         return layers
@@ -234,7 +226,9 @@ class ReviewPanel(QWidget):
         self.close_review()
         self._say("")
         reviewer = self.reviewer_edit.text().strip() or getpass.getuser()
-        self._held.session = ReviewSession(store, reviewer=reviewer, mode=self.mode_combo.currentData())
+        self._held.session = ReviewSession(
+            store, reviewer=reviewer, mode=self.mode_combo.currentData(), layer_shown=self._layer_loaded
+        )
         self.session.only_unreviewed = self.unreviewed_check.isChecked()
         settings.set_value(LAST_REVIEW_KEY, store.path)
         self.file_widget.blockSignals(True)
@@ -242,7 +236,6 @@ class ReviewPanel(QWidget):
         self.file_widget.blockSignals(False)
         design = store.design
         self._held.highlight = ItemHighlight(self.iface.mapCanvas(), design.get("crs_wkt", ""), store.pixel_size)
-        self._seen_item = None
         missing = self._load_inputs(design)
         self.class_table.set_rows([k.info for k in self.session.keys], [[k.key] for k in self.session.keys])
         self.iface.mapCanvas().installEventFilter(self)
@@ -266,7 +259,7 @@ class ReviewPanel(QWidget):
         if prediction is None and prediction_path:
             missing.append(tr("the class map {path}").format(path=prediction_path))
         self.layer_combos["M"].setLayer(prediction)
-        reference = _labels_layer(design)
+        reference = labels_layer(design)
         named = design.get("reference_source") or design.get("reference", "")
         if reference is None and named:
             missing.append(tr("the labels {path}").format(path=named))
@@ -274,26 +267,17 @@ class ReviewPanel(QWidget):
         self.layer_combos["E"].setLayer(error_map_layer())
         return missing
 
-    def _mark_seen(self) -> None:
-        """The current item is on the map over a loaded class map or labels: verdicts are accepted."""
-        item = self.session.current if self.session is not None else None
-        if item is not None and self._layer_loaded():
-            self._seen_item = item.item_id
+    def _mark_seen(self, *_layer: object) -> None:
+        """The current item is on the map (shown, or a layer changed under it): the session decides
+        whether it counts as seen."""
+        if self.session is not None:
+            self.session.mark_seen()
 
     def _layer_loaded(self) -> bool:
+        """A class map or labels layer is loaded (the session's ``layer_shown``)."""
         return any(
             (layer := self.layer_combos[key].currentLayer()) is not None and layer.isValid() for key in ("M", "R")
         )
-
-    def _seen(self) -> bool:
-        item = self.session.current if self.session is not None else None
-        if item is not None and self._seen_item == item.item_id and self._layer_loaded():
-            return True
-        self._say(
-            tr("No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
-               "before giving a verdict.")
-        )  # fmt: skip
-        return False
 
     def close_review(self) -> None:
         """Close the open review (nothing to save: verdicts are already on disk)."""
@@ -331,11 +315,19 @@ class ReviewPanel(QWidget):
     def _act(self, action, advance: bool = False, verdict: bool = False):
         """Run a session action, then show the (next) item; errors go to the message bar.
 
-        A verdict (``verdict=True``) is refused until the item has been seen over a loaded layer.
+        A verdict (``verdict=True``) is refused until the item has been seen over a loaded layer
+        (:meth:`~flair_qgis.core.review.ReviewSession.check_seen`); the tab says so and stays put.
         """
         if self.session is None:
             return None
-        if verdict and not self._seen():
+        try:
+            if verdict:
+                self.session.check_seen()
+        except ItemNotSeenError:
+            self._say(
+                tr("No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
+                   "before giving a verdict.")
+            )  # fmt: skip
             return None
         try:
             action(self.session)
@@ -399,22 +391,3 @@ class ReviewPanel(QWidget):
 def _strata_with_pixels(session: ReviewSession) -> int:
     """The review's strata that hold pixels (the headline counts them)."""
     return sum(1 for pixels in session.store.strata.values() if pixels > 0)
-
-
-def _labels_layer(design: dict):
-    """The project's layer for the review's labels, loaded from the design table's source when absent."""
-    source = design.get("reference_source", "")
-    name = design.get("reference", "")
-    found = layer_for_file(source or name, name)
-    if found is not None or not source:
-        return found
-    provider = design.get("reference_provider", "")
-    label = name if name and name != source else os.path.splitext(os.path.basename(source))[0]
-    if design.get("reference_kind") == "raster":
-        layer = QgsRasterLayer(source, label, provider or "gdal")
-    else:
-        layer = QgsVectorLayer(source, label, provider or "ogr")
-    if not layer.isValid():
-        return None
-    QgsProject.instance().addMapLayer(layer)
-    return layer

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import os
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
@@ -11,7 +10,6 @@ from qgis.core import (
     QgsGeometry,
     QgsMapLayer,
     QgsProject,
-    QgsRasterLayer,
     QgsRectangle,
     QgsWkbTypes,
 )
@@ -19,7 +17,7 @@ from qgis.gui import QgsRubberBand
 from qgis.PyQt.QtGui import QColor
 
 from ...core.nomenclature import ClassInfo
-from ...core.review.store import ReviewItem
+from ...core.review import LabelErrors, MapAccuracy, ReviewItem, ReviewReport
 from ...i18n import class_label, counted, decimal, integer, percent
 from ..widgets import tr
 from .review_create import design_label
@@ -99,39 +97,6 @@ def toggle_layer(layer: QgsMapLayer | None) -> bool | None:
     return node.itemVisibilityChecked()
 
 
-def layer_for_file(path: str, name: str = "") -> QgsMapLayer | None:
-    """A project layer reading ``path`` (or named ``name``), if any."""
-    wanted = os.path.realpath(path) if path else ""
-    for layer in QgsProject.instance().mapLayers().values():
-        source = layer.source().split("|")[0]
-        if wanted and os.path.realpath(source) == wanted:
-            return layer
-    for layer in QgsProject.instance().mapLayers().values():
-        if name and layer.name() == name:
-            return layer
-    return None
-
-
-def error_map_layer() -> QgsMapLayer | None:
-    """An error map of the project (written by the Evaluate tab or ``flair:evaluate``), if any."""
-    for layer in QgsProject.instance().mapLayers().values():
-        if isinstance(layer, QgsRasterLayer) and "error" in layer.name().lower():
-            return layer
-    return None
-
-
-def ensure_raster(path: str) -> QgsMapLayer | None:
-    """The project's layer for a raster file, added (below the review) when missing."""
-    found = layer_for_file(path)
-    if found is not None or not path or not os.path.isfile(path):
-        return found
-    layer = QgsRasterLayer(path, os.path.splitext(os.path.basename(path))[0])
-    if not layer.isValid():
-        return None
-    QgsProject.instance().addMapLayer(layer)
-    return layer
-
-
 def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
     if value is None:
         return "<i>" + tr("none") + "</i>"  # outside an f-string: pylupdate5 skips f-strings
@@ -161,7 +126,7 @@ def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[
     return f"<table>{body}</table>"
 
 
-def headline_text(report: dict, strata: int = 0) -> str:
+def headline_text(report: ReviewReport, strata: int = 0) -> str:
     """The figures that update as the review goes: label-error rate, map OA, unsure count.
 
     Design-correct: a stratified rate is weighted, a sample that is not a probability sample gives
@@ -169,13 +134,13 @@ def headline_text(report: dict, strata: int = 0) -> str:
     class x confidence band stratum) has no reviewed item. A review stratified by confidence starts
     with its design and its number of strata with pixels (``strata``).
     """
-    by_confidence = report.get("design") == "stratified_confidence"
-    parts = _label_error_parts(report["label_errors"]) + _accuracy_parts(report["map_accuracy"], by_confidence, strata)
-    if report["unsure"]:
-        parts.append(counted(report["unsure"], tr("{n} unsure item"), tr("{n} unsure")))
-    warning = report.get("response", {})
-    if warning and not warning.get("prefix", True):
-        skipped = warning["skipped_before_last"] + warning["unsure_before_last"]
+    by_confidence = report.design == "stratified_confidence"
+    parts = _label_error_parts(report.label_errors) + _accuracy_parts(report.map_accuracy, by_confidence, strata)
+    if report.unsure:
+        parts.append(counted(report.unsure, tr("{n} unsure item"), tr("{n} unsure")))
+    response = report.response
+    if not response.prefix:
+        skipped = response.skipped_before_last + response.unsure_before_last
         parts.append(counted(skipped, tr("{n} item skipped"), tr("{n} items skipped")))
     if not parts:
         parts.append(tr("No verdict yet."))
@@ -185,34 +150,34 @@ def headline_text(report: dict, strata: int = 0) -> str:
     return " · ".join(parts)
 
 
-def _label_error_parts(errors: dict) -> list[str]:
-    if not errors.get("probability_sample", True):
+def _label_error_parts(errors: LabelErrors) -> list[str]:
+    if not errors.probability_sample:
         return [
             tr("{wrong} of {n} reviewed labels wrong (not a probability sample)").format(
-                wrong=errors["wrong"], n=errors["reviewed"]
+                wrong=errors.wrong, n=errors.reviewed
             )
         ]
-    if errors["rate"] is not None and errors.get("ci95"):
-        low, high = errors["ci95"]
+    if errors.rate is not None and errors.ci95:
+        low, high = errors.ci95
         return [
             tr("Label errors {rate} [{low}–{high}] of {n}").format(
-                rate=percent(errors["rate"]), low=percent(low), high=percent(high), n=integer(errors["reviewed"])
+                rate=percent(errors.rate), low=percent(low), high=percent(high), n=integer(errors.reviewed)
             )
         ]
-    if errors["rate"] is not None:
-        return [tr("Label errors {rate} (no interval yet)").format(rate=percent(errors["rate"]))]
+    if errors.rate is not None:
+        return [tr("Label errors {rate} (no interval yet)").format(rate=percent(errors.rate))]
     return []
 
 
-def _accuracy_parts(accuracy: dict | None, by_confidence: bool, strata: int) -> list[str]:
-    if accuracy and not accuracy.get("complete", True) and accuracy["reviewed"]:
-        missing = len(accuracy["strata_without_reviewed_items"])
+def _accuracy_parts(accuracy: MapAccuracy | None, by_confidence: bool, strata: int) -> list[str]:
+    if accuracy and not accuracy.complete and accuracy.reviewed:
+        missing = len(accuracy.strata_without_reviewed_items)
         if by_confidence:  # the strata are class x confidence band: count them, not classes
             text = tr("map accuracy incomplete: {n} of {total} strata without a reviewed item")
             return [text.format(n=missing, total=strata)]
         return [tr("map accuracy incomplete: {n} classes without a reviewed item").format(n=missing)]
-    if accuracy and accuracy["overall_accuracy"] is not None:
-        se = accuracy["overall_accuracy_se"]
+    if accuracy and accuracy.overall_accuracy is not None:
+        se = accuracy.overall_accuracy_se
         margin = "" if se is None else f" ± {percent(1.96 * se)}"
-        return [tr("map OA {oa}").format(oa=percent(accuracy["overall_accuracy"])) + margin]
+        return [tr("map OA {oa}").format(oa=percent(accuracy.overall_accuracy)) + margin]
     return []

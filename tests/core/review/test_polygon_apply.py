@@ -8,7 +8,7 @@ import numpy as np
 from rasters import write_raster
 from shapely.geometry import box
 
-from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.core.review.polygon_apply import FrameFeatures, apply_review_polygons
 from flair_qgis.core.review.store import ReviewStore
 
@@ -47,5 +47,5 @@ def test_one_full_pass_and_small_lookups(tmp_path):
     assert lookups <= 2 * len(items)  # each item's box meets at most two touching cells
     fixed = gpd.read_file(tmp_path / "fixed.gpkg", layer="reference_corrected")
     hit = {int(np.floor((gpd.GeoSeries.from_wkt([i.wkt]).x[0] - left) / step)) for i in items}
-    assert result["changed"] == len(hit)
+    assert result.changed == len(hit)
     assert sorted(fixed["code"].tolist()) == sorted(5 if k in hit else c for k, c in enumerate([1, 1, 2, 2]))

@@ -16,7 +16,7 @@ from rasters import write_raster
 from review_data import classes_array
 
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.review.create import SampleRequest, create_review
+from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.core.review.estimators import wilson_interval
 from flair_qgis.core.review.report import report_csv, review_report
 from flair_qgis.core.review.sampling import allocate
@@ -198,14 +198,14 @@ def test_report_counts_unsure_and_one_verdict_is_no_map_accuracy(review_file):
         store.set_verdict(items[0].item_id, "correct", items[0].map_class, "t")
         store.set_verdict(items[1].item_id, "unsure", None, "t")
         report = review_report(store)
-    assert (report["items"], report["reviewed"], report["unsure"]) == (40, 2, 1)
-    assert report["label_errors"]["reviewed"] == 0  # no reference: no label to judge
-    accuracy = report["map_accuracy"]
+    assert (report.items, report.reviewed, report.unsure) == (40, 2, 1)
+    assert report.label_errors.reviewed == 0  # no reference: no label to judge
+    accuracy = report.map_accuracy
     # One verdict is no "map OA 100 %": four of the five strata have no reviewed item.
-    assert accuracy["reviewed"] == 1 and accuracy["complete"] is False
-    assert accuracy["overall_accuracy"] is None and accuracy["classes"] == []
-    assert set(accuracy["strata_without_reviewed_items"]) == {1, 2, 3, 4, 9} - {items[0].stratum}
-    assert report["response"]["prefix"] is True  # the unsure item comes after the decided one
+    assert accuracy.reviewed == 1 and accuracy.complete is False
+    assert accuracy.overall_accuracy is None and accuracy.classes == ()
+    assert set(accuracy.strata_without_reviewed_items) == {1, 2, 3, 4, 9} - {items[0].stratum}
+    assert report.response.prefix is True  # the unsure item comes after the decided one
     csv_text = report_csv(report)
     assert "map accuracy incomplete" in csv_text and "no reviewed item" in csv_text
 
@@ -215,7 +215,7 @@ def _two_strata_review(tmp_path, design: str):
     items of the large stratum and on 9 of the 20 of the small one."""
     import geopandas as gpd
 
-    from flair_qgis.core.review.store import create_review_file
+    from flair_qgis.core.review.schema import create_review_file
 
     n = 40
     strata = [1] * 20 + [2] * 20
@@ -237,34 +237,34 @@ def _two_strata_review(tmp_path, design: str):
 def test_stratified_label_error_rate_is_weighted_and_says_so(tmp_path):
     with _two_strata_review(tmp_path, "stratified") as store:
         report = review_report(store)
-    errors = report["label_errors"]
+    errors = report.label_errors
     # Plain share: 10/40 = 25 %. Weighted: (9900 * 1/20 + 100 * 9/20) / 10000 = 5.4 %.
-    assert errors["wrong"] == 10 and errors["reviewed"] == 40
-    assert errors["rate"] == pytest.approx((9900 * 1 / 20 + 100 * 9 / 20) / 10000)
-    assert errors["estimator"].startswith("stratified combined ratio")
-    low, high = errors["ci95"]
-    assert low < errors["rate"] < high < 0.25
-    per_class = {c["value"]: c for c in errors["per_class"]}
-    assert per_class[2]["rate"] == pytest.approx(9 / 20)  # one stratum: its own share
-    assert report["map_accuracy"]["complete"] is True and report["response"]["prefix"] is True
+    assert errors.wrong == 10 and errors.reviewed == 40
+    assert errors.rate == pytest.approx((9900 * 1 / 20 + 100 * 9 / 20) / 10000)
+    assert errors.estimator.startswith("stratified combined ratio")
+    low, high = errors.ci95
+    assert low < errors.rate < high < 0.25
+    per_class = {c.value: c for c in errors.per_class}
+    assert per_class[2].rate == pytest.approx(9 / 20)  # one stratum: its own share
+    assert report.map_accuracy.complete is True and report.response.prefix is True
 
 
 def test_suspicious_design_gives_counts_only(tmp_path):
     with _two_strata_review(tmp_path, "suspicious") as store:
         report = review_report(store)
-    errors = report["label_errors"]
-    assert errors["rate"] is None and errors["ci95"] is None and errors["probability_sample"] is False
-    assert errors["note"].startswith("10 of 40 reviewed items wrong; not a probability sample")
-    assert report["map_accuracy"] is None
+    errors = report.label_errors
+    assert errors.rate is None and errors.ci95 is None and errors.probability_sample is False
+    assert errors.note.startswith("10 of 40 reviewed items wrong; not a probability sample")
+    assert report.map_accuracy is None
     assert "not a probability sample" in report_csv(report).splitlines()[1]
 
 
 def test_random_design_uses_wilson(tmp_path):
     with _two_strata_review(tmp_path, "random") as store:
         report = review_report(store)
-    errors = report["label_errors"]
-    assert errors["rate"] == 0.25 and errors["ci95"] == pytest.approx(list(wilson_interval(10, 40)))
-    assert errors["estimator"].startswith("simple random sample proportion, Wilson")
+    errors = report.label_errors
+    assert errors.rate == 0.25 and errors.ci95 == pytest.approx(wilson_interval(10, 40))
+    assert errors.estimator.startswith("simple random sample proportion, Wilson")
 
 
 def test_skipped_items_are_counted_and_warned(tmp_path):
@@ -272,7 +272,49 @@ def test_skipped_items_are_counted_and_warned(tmp_path):
         store.set_verdict(3, "", None)
         store.set_verdict(5, "unsure", None, "t")
         report = review_report(store)
-    response = report["response"]
-    assert response["prefix"] is False
-    assert (response["skipped_before_last"], response["unsure_before_last"]) == (1, 1)
-    assert "bias" in response["warning"]
+    response = report.response
+    assert response.prefix is False
+    assert (response.skipped_before_last, response.unsure_before_last) == (1, 1)
+    assert "bias" in response.warning
+
+
+@pytest.mark.parametrize(
+    ("design", "figures", "complete"),
+    [
+        ("stratified", ["rate", "se", "ci95", "interval"], ["complete"]),
+        ("random", ["rate", "se", "ci95"], []),
+        ("suspicious", ["rate", "ci95", "se"], []),  # withheld: not a probability sample
+    ],
+)
+def test_report_json_keeps_its_public_keys_in_order(tmp_path, design, figures, complete):
+    """The typed report writes the JSON keys flair:review_report has always written, in the same order."""
+    with _two_strata_review(tmp_path, design) as store:
+        report = review_report(store).as_json()
+    assert list(report) == ["review", "design", "items", "reviewed", "unsure", "label_errors", "map_accuracy",
+                            "response", "agreement", "disagreements", "seconds"]  # fmt: skip
+    errors = report["label_errors"]
+    head = ["reviewed", "wrong", "probability_sample"]
+    assert list(errors) == [*head, *figures, "estimator", *complete, "note", "per_class"]
+    assert list(errors["per_class"][0]) == ["value", "name", "reviewed", "wrong", *figures]
+    assert list(report["response"]) == ["order", "prefix", "skipped_before_last", "unsure_before_last", "warning"]
+    assert list(report["seconds"]) == ["verdicts", "median_per_reviewer", "median_per_class"]
+    assert list(report["agreement"])[-3:] == ["double_items", "second_reviewed", "adjudicated"]
+    if design != "suspicious":
+        assert list(report["map_accuracy"]) == [
+            "reviewed", "strata_without_reviewed_items", "z", "estimator", "complete", "strata_names", "notes",
+            "overall_accuracy", "overall_accuracy_se", "classes",
+        ]  # fmt: skip
+        assert list(report["map_accuracy"]["classes"][0]) == [
+            "value", "name", "users_accuracy", "users_accuracy_se", "producers_accuracy", "producers_accuracy_se",
+            "area_proportion", "area_proportion_se", "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed",
+        ]  # fmt: skip
+
+
+def test_incomplete_stratified_report_withholds_its_rates_in_the_same_key_order(tmp_path):
+    with _two_strata_review(tmp_path, "stratified") as store:
+        for item_id in range(21, 41):  # stratum 2 loses every verdict
+            store.set_verdict(item_id, "", None)
+        errors = review_report(store).as_json()["label_errors"]
+    assert errors["complete"] is False and errors["rate"] is None
+    assert list(errors) == ["reviewed", "wrong", "probability_sample", "rate", "ci95", "se", "estimator", "complete",
+                            "note", "per_class"]  # fmt: skip

@@ -12,7 +12,8 @@ from rasters import write_raster
 from review_data import classes_array
 
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.review.create import SampleRequest, create_review, double_items
+from flair_qgis.core.review import SampleRequest, create_review
+from flair_qgis.core.review.create import double_items
 from flair_qgis.core.review.report import review_report
 from flair_qgis.core.review.session import ReviewSession
 from flair_qgis.core.review.store import ReviewStore
@@ -76,12 +77,12 @@ def test_second_interpreter_blind_disagreements_adjudication_and_seconds(review)
         before = review_report(store)
         queue.choose_class(99)
         report = review_report(store)
-    assert report["agreement"]["items"] == 15 and report["agreement"]["raw"] == pytest.approx(12 / 15)
-    assert report["agreement"]["adjudicated"] == 1
-    assert report["disagreements"] == [i.item_id for i in second.items[:3]]
+    assert report.agreement.items == 15 and report.agreement.raw == pytest.approx(12 / 15)
+    assert report.agreement.adjudicated == 1
+    assert list(report.disagreements) == [i.item_id for i in second.items[:3]]
     # The first interpreter confirmed every map class; the adjudicated class 99 is the truth now.
-    assert before["map_accuracy"]["overall_accuracy"] == 1.0 > report["map_accuracy"]["overall_accuracy"]
-    assert set(report["seconds"]["median_per_reviewer"]) == {"ana", "ben"}
+    assert before.map_accuracy.overall_accuracy == 1.0 > report.map_accuracy.overall_accuracy
+    assert set(report.seconds.median_per_reviewer) == {"ana", "ben"}
 
 
 def test_stratified_confidence_incomplete_report_names_the_strata(tmp_path):
@@ -100,10 +101,39 @@ def test_stratified_confidence_incomplete_report_names_the_strata(tmp_path):
         first = store.items()[0]
         store.set_verdict(first.item_id, "correct", first.map_class, "ana")
         report = review_report(store)
-    accuracy = report["map_accuracy"]
-    assert not accuracy["complete"] and first.stratum not in accuracy["strata_without_reviewed_items"]
-    for stratum in accuracy["strata_without_reviewed_items"]:
+    accuracy = report.map_accuracy
+    assert not accuracy.complete and first.stratum not in accuracy.strata_without_reviewed_items
+    for stratum in accuracy.strata_without_reviewed_items:
         band = "low" if stratum % 2 == 0 else "high"
-        assert accuracy["strata_names"][str(stratum)] == f"class {stratum // 2}, {band} confidence"
+        assert accuracy.strata_names[str(stratum)] == f"class {stratum // 2}, {band} confidence"
     text = report_csv(report)
-    assert f"no reviewed item (class {accuracy['strata_without_reviewed_items'][0] // 2}," in text
+    assert f"no reviewed item (class {accuracy.strata_without_reviewed_items[0] // 2}," in text
+
+
+def test_session_refuses_a_verdict_on_an_item_not_seen_over_a_layer(tmp_path):
+    from flair_qgis.core.review import ItemNotSeenError
+
+    classes = write_raster(tmp_path / "classes.tif", classes_array()[None], nodata=0)
+    path = tmp_path / "review.gpkg"
+    result = create_review(SampleRequest(str(classes), str(path), design="random", samples=5, seed=2))
+    assert (result.path, result.items, result.design) == (str(path), 5, "random")
+    shown = [False]
+    with ReviewStore.open(path) as store:
+        session = ReviewSession(store, "ana", layer_shown=lambda: shown[0])
+        session.mark_seen()  # on the map, but over no layer
+        with pytest.raises(ItemNotSeenError):
+            session.confirm()
+        shown[0] = True
+        with pytest.raises(ItemNotSeenError):  # a layer now, but the item was not shown over it
+            session.confirm()
+        session.mark_seen()
+        assert session.confirm().verdict == "correct"
+        session.move(1)
+        with pytest.raises(ItemNotSeenError):  # the next item is not seen yet
+            session.unsure()
+        session.mark_seen()
+        shown[0] = False  # the layer went away
+        with pytest.raises(ItemNotSeenError):
+            session.unsure()
+        assert [i.verdict for i in store.items()] == ["correct", "", "", "", ""]
+        assert ReviewSession(store, "ana").unsure().verdict == "unsure"  # scripts: no layer_shown, no rule

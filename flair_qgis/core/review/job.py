@@ -1,0 +1,98 @@
+"""The review's sampling job: one request, one function, one result.
+
+:func:`create_review` draws the sample of a :class:`~.request.SampleRequest` (the designs:
+:mod:`.sampling`; what each item holds: :mod:`.create`), marks the items of a second
+interpreter, and writes the review GeoPackage (:mod:`.schema`). ``flair:sample`` and the Review
+tab's "New review" both build a request and call it, each with its own cancel and progress hooks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..atomic import check_output_path
+from ..errors import InputError
+from ..paths import check_outputs_not_inputs
+from .create import design_table, double_items, pixel_items, strata_columns, suspicious_items
+from .request import SampleRequest, check_request
+from .sampling import ConfidenceSplit, class_pixel_areas_m2, sample_pixels
+from .schema import create_review_file
+
+__all__ = ["SampleRequest", "SampleResult", "create_review"]
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    """What a sampling run wrote.
+
+    Attributes:
+        path: the review GeoPackage.
+        items: items written.
+        strata: pixels (``N_h``) of each stratum inside the extent.
+        design: the sampling design.
+    """
+
+    path: str
+    items: int
+    strata: dict[int, int]
+    design: str
+
+
+def create_review(
+    request: SampleRequest,
+    *,
+    is_canceled: Callable[[], bool] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> SampleResult:
+    """Draw the sample of ``request`` and write the review GeoPackage.
+
+    Args:
+        request: what to sample (see :class:`SampleRequest`).
+        is_canceled: polled between windows; True stops the run.
+        on_progress: percent done.
+
+    Returns:
+        What was written.
+
+    Raises:
+        InputError: bad parameters or inputs (the message says what to do); nothing is written.
+        Canceled: on cancel; nothing is written.
+    """
+    check_request(request)
+    output_path = check_output_path(request.output_path, "review GeoPackage")
+    reference = request.reference_raster or _path_or_none(request.reference_polygons)
+    inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
+    check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
+    split = (
+        ConfidenceSplit(request.confidence_path, request.confidence_threshold, request.low_confidence_share)
+        if request.design == "stratified_confidence" and request.confidence_path
+        else None
+    )
+    if request.design == "suspicious":
+        grid, strata, items = suspicious_items(request, is_canceled, on_progress)
+    else:
+        grid, strata, pixels = sample_pixels(
+            request.prediction_path, request.design, request.samples, min_per_class=request.min_per_class,
+            seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress, split=split,
+        )  # fmt: skip
+        if len(pixels) == 0:
+            raise InputError("The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.")
+        items = pixel_items(request, grid, pixels)
+    # Its own stream (seed + 1): the sample of a seed stays the same with or without a second interpreter.
+    items["double"] = double_items(
+        items["stratum"].to_numpy(), request.double_review, np.random.default_rng(request.seed + 1)
+    )
+    pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled, split=split)
+    design = design_table(request, grid, strata, items, pixel_area_m2)
+    create_review_file(output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata))
+    if on_progress is not None:
+        on_progress(100.0)
+    return SampleResult(output_path, len(items), dict(strata), request.design)
+
+
+def _path_or_none(reference: object) -> str | None:
+    return os.fspath(reference) if isinstance(reference, (str, os.PathLike)) else None
