@@ -3,8 +3,9 @@ design table) and an error map of the project.
 
 The error map is found by what it is, never by its name (names are the user's, and translated):
 the plugin's kind tag (:data:`~flair_qgis.core.vocabulary.KIND_ERROR_MAP`, set by the Evaluate tab),
-else the tag the scoring job writes into the GeoTIFF itself (:data:`ERROR_MAP_FILE_TAG`): an error
-map written by ``flair:evaluate`` and loaded by Processing carries no kind tag.
+else the tag the scoring job writes into the GeoTIFF itself
+(:data:`~flair_qgis.core.vocabulary.ERROR_MAP_FILE_TAG`): an error map written by ``flair:evaluate``
+and loaded by Processing carries no kind tag.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from qgis.core import QgsMapLayer, QgsProject, QgsRasterLayer, QgsVectorLayer
 
 from ..core import vocabulary
 
-ERROR_MAP_FILE_TAG = "FLAIR_ERROR_MAP"
 """Dataset metadata item (value ``1``) of every error map GeoTIFF the scoring job writes
 (:class:`flair_qgis.core.score.errormap_writer.ErrorMapOutput`)."""
 
@@ -92,4 +92,4 @@ def is_error_map_file(layer: QgsRasterLayer) -> bool:
         dataset = gdal.Open(path)
     except RuntimeError:  # GDAL raises instead of returning None once exceptions are on
         return False
-    return dataset is not None and dataset.GetMetadataItem(ERROR_MAP_FILE_TAG) == "1"
+    return dataset is not None and dataset.GetMetadataItem(vocabulary.ERROR_MAP_FILE_TAG) == "1"

@@ -20,6 +20,10 @@ KIND_POLYGONS = "polygons"
 KIND_ERROR_MAP = "error_map"
 KIND_SUSPICIOUS_LABELS = "suspicious_labels"
 
+ERROR_MAP_FILE_TAG = "FLAIR_ERROR_MAP"
+"""GeoTIFF metadata item set to ``"1"`` in every error map the score job writes: an error map
+loaded by Processing (no kind property) is still recognised by its file, never by its name."""
+
 CLASS_MAP_KINDS = (KIND_CLASS_MAP, KIND_LIVE_VIEW)
 """Kinds whose layer is a prediction that can be scored."""
 

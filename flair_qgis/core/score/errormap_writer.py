@@ -14,6 +14,7 @@ import numpy as np
 from ..atomic import write_text_atomic
 from ..segment.grid import Grid
 from ..segment.writer import AtomicGeoTiff
+from ..vocabulary import ERROR_MAP_FILE_TAG
 from .errormap import FIRST_MISSED, error_classes, error_dtype, error_qml, error_window, uint8_lut
 from .protocols import Protocol
 
@@ -36,7 +37,7 @@ class ErrorMapOutput:
         self.writer = AtomicGeoTiff(
             path, grid, dtype, None, 256, classes=error_classes(self.classes),
             description="error map: 0 not evaluated, 1 correct, 2+i reference class i missed",
-            tags={"FLAIR_ERROR_MAP": "1", "PROTOCOL": protocol.name},
+            tags={ERROR_MAP_FILE_TAG: "1", "PROTOCOL": protocol.name},
         )  # fmt: skip
         self.lut = uint8_lut(protocol, self.classes, dtype)
         self.writer.open()
