@@ -133,7 +133,11 @@ def _int8_lines(model: ModelInfo) -> list[str]:
     origin = int8_origin(model.metadata)
     if origin is None:
         return []
+    from ..i18n.model_texts import int8_card_speed  # the INT8 speed line, decided in model_texts
+
     lines = [_bold_row(tr("Precision"), tr("INT8 (from {name})").format(name=html.escape(origin)))]
+    speed = int8_card_speed(model.metadata)
+    lines += [f"<i>{html.escape(speed)}</i>"] if speed else []
     note = int8_cpu_note(int8_capability())
     if note:
         lines.append(f"<i>{html.escape(note)}</i>")
