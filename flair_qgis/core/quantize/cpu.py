@@ -173,10 +173,15 @@ MEASURED_AVX2 = (
     "QDQ u8s8 per channel: fastest setting measured on AVX2 without VNNI (2026-12-02, docs/int8.md; "
     "QOperator no faster, s8s8 45 % and u8u8 25 % slower)"
 )
-UNMEASURED_VNNI = (
-    "QDQ u8s8 per channel: VNNI's VPDPBUSD multiplies unsigned by signed bytes, the u8s8 pair; "
-    "s8s8 and QOperator are still to be measured against it on VNNI/AMX (docs/int8.md)"
+MEASURED_VNNI = (
+    "QDQ u8s8 per channel: on AVX-512 VNNI (AMD EPYC, 2026-12-04, demo model, docs/int8.md) s8s8 was about "
+    "25 % slower and QOperator no faster; VPDPBUSD multiplies unsigned by signed bytes, the u8s8 pair"
 )
+UNMEASURED_AMX = (
+    "QDQ u8s8 per channel: as measured on AVX-512 VNNI; s8s8 and QOperator are still to be measured against it "
+    "on AMX (docs/int8.md)"
+)
+UNMEASURED_AVX_VNNI = UNMEASURED_AMX.replace("on AMX", "on AVX-VNNI")
 UNMEASURED_OTHER = "QDQ u8s8 per channel: onnxruntime's default pair; not measured on this kind of CPU"
 
 
@@ -184,13 +189,18 @@ def choose_format(capability: Int8Capability) -> Int8Format:
     """The INT8 format ``flair:quantize`` writes for a CPU: the one decision, by CPU flags.
 
     Today every CPU gets QDQ with UINT8 activations and INT8 weights per channel: it was the
-    fastest on AVX2 without VNNI, and nothing measured on VNNI/AMX or ARM argues for another yet.
-    The reason says which case holds, so the metadata tells measured from assumed.
+    fastest measured on AVX2 without VNNI and on AVX-512 VNNI, and nothing measured on AMX or ARM
+    argues for another yet. The reason says which case holds, so the metadata tells measured from
+    assumed.
     """
-    x86_integer = capability.integer_path in ("AVX2", "AVX-512BW")
-    if capability.fast and not any(flag in ARM_FAST_FLAGS for flag in capability.flags):
-        reason, measured = UNMEASURED_VNNI, False
-    elif x86_integer:
+    arm = any(flag in ARM_FAST_FLAGS for flag in capability.flags)
+    if "amx_int8" in capability.flags:
+        reason, measured = UNMEASURED_AMX, False
+    elif "avx512_vnni" in capability.flags:
+        reason, measured = MEASURED_VNNI, True
+    elif capability.fast and not arm:  # AVX-VNNI: VNNI's instruction on 256-bit registers
+        reason, measured = UNMEASURED_AVX_VNNI, False
+    elif capability.integer_path in ("AVX2", "AVX-512BW"):
         reason, measured = MEASURED_AVX2, True
     else:
         reason, measured = UNMEASURED_OTHER, False

@@ -26,9 +26,11 @@ from flair_qgis.core.errors import InputError, ModelError, NotSupportedError
 from flair_qgis.core.quantize.cpu import (
     LITTLE_GAIN_MESSAGE,
     MEASURED_AVX2,
+    MEASURED_VNNI,
     SLOWER_PATH_MESSAGE,
+    UNMEASURED_AMX,
+    UNMEASURED_AVX_VNNI,
     UNMEASURED_OTHER,
-    UNMEASURED_VNNI,
     CpuIdentity,
     choose_format,
     cpu_identity,
@@ -307,12 +309,16 @@ def test_measure_speedup_alternates_and_takes_the_median():
     [
         (
             "model name\t: AMD EPYC\nflags\t: fpu avx2 fma avx512f avx512bw avx512_vnni\n",
-            "AMD EPYC", ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni"), UNMEASURED_VNNI, False,
+            "AMD EPYC", ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni"), MEASURED_VNNI, True,
         ),
         (
             "model name\t: Intel(R) Xeon(R) Platinum 8480+\nflags\t: avx2 avx512bw avx512_vnni amx_tile amx_int8\n",
             "Intel(R) Xeon(R) Platinum 8480+", ("avx2", "avx512bw", "avx512_vnni", "amx_tile", "amx_int8"),
-            UNMEASURED_VNNI, False,
+            UNMEASURED_AMX, False,
+        ),
+        (
+            "model name\t: 12th Gen Intel(R) Core(TM) i7-12700\nflags\t: avx2 fma avx_vnni\n",
+            "12th Gen Intel(R) Core(TM) i7-12700", ("avx2", "fma", "avx_vnni"), UNMEASURED_AVX_VNNI, False,
         ),
         ("model name\t: AMD EPYC 7B12\nflags\t: sse avx2 fma\n", "AMD EPYC 7B12", ("avx2", "fma"), MEASURED_AVX2, True),
         ("Hardware\t: BCM2835\nFeatures\t: fp asimd\n", "BCM2835", ("asimd",), UNMEASURED_OTHER, False),
