@@ -13,7 +13,7 @@ integer convolution. Dynamic quantisation stores INT8 weights and quantises acti
 time; onnxruntime runs it fast only for ``MatMul``, so segmentation networks (convolutions)
 gain little from it. The format per CPU is decided in :func:`.cpu.choose_format`.
 
-These defaults are the fastest setting measured on an AVX2 CPU without VNNI (docs/int8.md):
+These defaults are the fastest setting measured on an AVX2 CPU without VNNI and on AVX-512 VNNI (docs/int8.md):
 QDQ (QOperator is no faster), UINT8 activations with INT8 weights (onnxruntime's u8s8 kernels;
 UINT8 weights were 25 % slower, INT8 activations 45 %), per channel (per tensor is no faster and
 less accurate), full 8-bit weights (``reduce_range`` is no faster there and lost agreement), every
