@@ -2281,8 +2281,8 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     </message>
     <message>
         <location filename="../processing/quantize_algorithm.py" line="1" />
-        <source>INT8 runs at {ratio}× FP32 on this CPU ({cpu}) with {threads}: {fp32} s against {int8} s per tile, median of {rounds} alternated runs over {tiles} tile(s).</source>
-        <translation>INT8 tourne à {ratio}× FP32 sur ce processeur ({cpu}) avec {threads} : {fp32} s contre {int8} s par tuile, médiane de {rounds} exécutions alternées sur {tiles} tuile(s).</translation>
+        <source>INT8 runs at {ratio}× FP32 on this CPU ({cpu}; {flags}) with {threads}: {fp32} s against {int8} s per tile, median of {rounds} alternated runs over {tiles} tile(s).</source>
+        <translation>INT8 tourne à {ratio}× FP32 sur ce processeur ({cpu} ; {flags}) avec {threads} : {fp32} s contre {int8} s par tuile, médiane de {rounds} exécutions alternées sur {tiles} tuile(s).</translation>
     </message>
     <message>
         <location filename="../processing/quantize_algorithm.py" line="1" />

@@ -23,6 +23,7 @@ from qgis.core import (
 
 from ..adapters.deps import quantize_dependency_error
 from ..adapters.raster_input import capture_raster, make_source
+from ..core.quantize.cpu import CpuIdentity
 from ..core.quantize.int8 import CALIBRATORS, METHODS, check_quantizable
 from ..core.quantize.job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, quantize
 from ..core.quantize.speed import WORTH_IT, SpeedUp
@@ -161,7 +162,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
         elif note:
             feedback.pushInfo(note)
         agreement = self._report(result.validation, feedback)
-        self._report_speed(result.speed, result.cpu.name if result.cpu else "", feedback)
+        self._report_speed(result.speed, result.cpu, feedback)
         return {
             self.OUTPUT: result.output_path,
             "AGREEMENT": agreement,
@@ -172,7 +173,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
         }
 
     @staticmethod
-    def _report_speed(speed: SpeedUp | None, cpu: str, feedback: QgsProcessingFeedback) -> None:
+    def _report_speed(speed: SpeedUp | None, cpu: CpuIdentity | None, feedback: QgsProcessingFeedback) -> None:
         """The speed-up measured here in the log; a warning when INT8 is not worth it or was not timed."""
         if speed is None:
             feedback.pushWarning(
@@ -182,10 +183,11 @@ class QuantizeAlgorithm(FlairAlgorithm):
         threads = counted(speed.threads, tr("{n} thread"), tr("{n} threads"))
         feedback.pushInfo(
             tr(
-                "INT8 runs at {ratio}× FP32 on this CPU ({cpu}) with {threads}: {fp32} s against {int8} s per tile, "
-                "median of {rounds} alternated runs over {tiles} tile(s)."
+                "INT8 runs at {ratio}× FP32 on this CPU ({cpu}; {flags}) with {threads}: {fp32} s against {int8} s "
+                "per tile, median of {rounds} alternated runs over {tiles} tile(s)."
             ).format(
-                ratio=decimal(speed.speedup, 2), cpu=cpu or "?", threads=threads, rounds=speed.rounds,
+                ratio=decimal(speed.speedup, 2), cpu=cpu.name if cpu and cpu.name else "?",
+                flags=" ".join(cpu.flags) if cpu and cpu.flags else "?", threads=threads, rounds=speed.rounds,
                 fp32=decimal(speed.fp32_s / speed.tiles, 3), int8=decimal(speed.int8_s / speed.tiles, 3),
                 tiles=speed.tiles,
             )

@@ -59,7 +59,8 @@ def test_quantize_through_processing(run_alg, layers, tmp_path):
     assert record["threads"] == default_threads() and record["timing_tiles"] == 1
     assert record["speedup"] == pytest.approx(result["SPEEDUP"], abs=1e-3)
     assert record["cpu"] == here.name and record["cpu_flags"] == list(here.flags)
-    assert any(i.startswith("INT8 runs at ") and "× FP32 on this CPU" in i for i in feedback.infos)
+    speed_line = next(i for i in feedback.infos if i.startswith("INT8 runs at "))
+    assert f"× FP32 on this CPU ({here.name or '?'}; {' '.join(here.flags) or '?'}) with " in speed_line
     slower = [w for w in feedback.warnings if w.startswith("INT8 is slower than FP32 on this CPU with")]
     assert bool(slower) is (result["SPEEDUP"] < WORTH_IT)
     # The same seed gives the same graph (the timings differ).
