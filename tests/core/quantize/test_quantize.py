@@ -332,3 +332,14 @@ def test_cpu_identity_and_format(cpuinfo, name, flags, reason, measured):
     fmt = choose_format(int8_capability(cpuinfo))
     assert (fmt.quant_format, fmt.activations, fmt.weights) == ("QDQ", "uint8", "int8")
     assert fmt.reason == reason and fmt.measured is measured
+
+
+def test_fp32_ends_are_named_after_preprocessing(tmp_path):
+    """FP32_ENDS reads the first and last Conv in the pre-processed graph, and records them."""
+    fp32 = slower_int8_model(tmp_path / "chain.onnx")
+    result = quantize(
+        QuantizeRequest(str(fp32), str(tmp_path / "ends.onnx"), 2, 0, keep_ends_fp32=True, threads=1), _rasters()[:2]
+    )
+    written = onnx.load(result.output_path)
+    assert quantization_record({p.key: p.value for p in written.metadata_props})["fp32_nodes"] == ["conv0", "conv7"]
+    assert convolutions_fully_quantized(written) == [False] + [True] * 6 + [False]
