@@ -30,7 +30,7 @@ from ..core.nomenclature import ClassInfo
 from ..core.quantize import int8_capability, int8_origin
 from ..core.segment import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec, channel_labels, propose_bands
 from ..i18n import class_label, int8_cpu_note, metres, tr
-from ..i18n.model_texts import model_text
+from ..i18n.model_texts import int8_card_speed, model_text
 
 
 def swatch(color: str, size: int = 14) -> QIcon:
@@ -132,6 +132,8 @@ def _int8_lines(model: ModelInfo) -> list[str]:
     if origin is None:
         return []
     lines = [_bold_row(tr("Precision"), tr("INT8 (from {name})").format(name=html.escape(origin)))]
+    speed = int8_card_speed(model.metadata)
+    lines += [f"<i>{html.escape(speed)}</i>"] if speed else []
     note = int8_cpu_note(int8_capability())
     if note:
         lines.append(f"<i>{html.escape(note)}</i>")

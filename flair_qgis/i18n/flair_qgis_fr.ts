@@ -1690,14 +1690,22 @@ DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER
         <location filename="../processing/quantize_algorithm.py" line="1" />
         <source>Writes an INT8 copy of an FP32 ONNX model with onnxruntime's quantiser, for faster runs on CPUs (about twice on CPUs with VNNI).
 
-CALIBRATION: raster layers like the ones the model will segment, read with the model's bands and normalisation. CALIBRATION_TILES tiles are drawn from them at random with SEED (the same seed gives the same file), and VALIDATION_TILES other tiles are held out: the log gives the share of their pixels where INT8 and FP32 agree and the IoU of each class (FP32 as reference), and warns below 0.98.
+CALIBRATION: raster layers like the ones the model will segment, read with the model's bands and normalisation. CALIBRATION_TILES tiles are drawn from them at random with SEED and VALIDATION_TILES other tiles are held out: the log gives the share of their pixels where INT8 and FP32 agree and the IoU of each class (FP32 as reference), and warns below 0.98.
 
-METHOD static (calibrated, the default) or dynamic. The output keeps the model's metadata and adds 'quantization' (method, calibration, onnxruntime version, the FP32 model's SHA-256). Needs the onnx package.</source>
+METHOD static (calibrated, the default) or dynamic. The model is first prepared with onnxruntime's quant_pre_process (shape inference, constant folding, Conv+BatchNorm fusion).
+
+Before the file is written, INT8 is timed against FP32 on the held-out tiles with THREADS threads (0: every core, as flair:segment uses): the log gives the speed-up and warns when INT8 is not at least 1.1 times as fast on this CPU.
+
+The output keeps the model's metadata and adds 'quantization' (method, calibration, onnxruntime version, the FP32 model's SHA-256, the speed-up, threads and CPU it was measured on). The same seed gives the same graph. Needs the onnx package.</source>
         <translation>Écrit une copie INT8 d'un modèle ONNX FP32 avec le quantificateur d'onnxruntime, pour des exécutions plus rapides sur processeur (environ deux fois sur les processeurs dotés de VNNI).
 
-CALIBRATION : couches raster semblables à celles que le modèle segmentera, lues avec les bandes et la normalisation du modèle. CALIBRATION_TILES tuiles y sont tirées au hasard avec SEED (la même graine donne le même fichier), et VALIDATION_TILES autres tuiles sont mises de côté : le journal donne la part de leurs pixels où INT8 et FP32 concordent et l'IoU de chaque classe (FP32 comme référence), et avertit en dessous de 0,98.
+CALIBRATION : couches raster semblables à celles que le modèle segmentera, lues avec les bandes et la normalisation du modèle. CALIBRATION_TILES tuiles y sont tirées au hasard avec SEED et VALIDATION_TILES autres tuiles sont mises de côté : le journal donne la part de leurs pixels où INT8 et FP32 concordent et l'IoU de chaque classe (FP32 comme référence), et avertit en dessous de 0,98.
 
-METHOD static (calibrée, par défaut) ou dynamic. La sortie garde les métadonnées du modèle et ajoute « quantization » (méthode, calibration, version d'onnxruntime, SHA-256 du modèle FP32). Nécessite le paquet onnx.</translation>
+METHOD static (calibrée, par défaut) ou dynamic. Le modèle passe d'abord par quant_pre_process d'onnxruntime (inférence des formes, pliage des constantes, fusion Conv+BatchNorm).
+
+Avant l'écriture du fichier, INT8 est chronométré face à FP32 sur les tuiles mises de côté avec THREADS fils d'exécution (0 : tous les cœurs, comme flair:segment) : le journal donne l'accélération et avertit quand INT8 n'est pas au moins 1,1 fois plus rapide sur ce processeur.
+
+La sortie garde les métadonnées du modèle et ajoute « quantization » (méthode, calibration, version d'onnxruntime, SHA-256 du modèle FP32, accélération, fils d'exécution et processeur de la mesure). La même graine donne le même graphe. Nécessite le paquet onnx.</translation>
     </message>
     <message>
         <location filename="../processing/quantize_algorithm.py" line="1" />
@@ -2257,6 +2265,56 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     <message>
         <source>This model outputs class indices, not scores: it cannot give a confidence; untick it.</source>
         <translation>Ce modèle donne des indices de classes, pas des scores : il ne peut pas donner de confiance ; décochez-la.</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>CPU threads to time INT8 against FP32 with (0: all cores, as flair:segment)</source>
+        <translation>Fils d'exécution du processeur pour chronométrer INT8 face à FP32 (0 : tous les cœurs, comme flair:segment)</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>INT8 speed-up over FP32 on this CPU</source>
+        <translation>Accélération d'INT8 par rapport à FP32 sur ce processeur</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>INT8 was not timed against FP32: no validation or calibration tile to time it on.</source>
+        <translation>INT8 n'a pas été chronométré face à FP32 : aucune tuile de validation ni de calibration pour le faire.</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>{n} thread</source>
+        <translation>{n} fil d'exécution</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>{n} threads</source>
+        <translation>{n} fils d'exécution</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>INT8 runs at {ratio}× FP32 on this CPU ({cpu}; {flags}) with {threads}: {fp32} s against {int8} s per tile, median of {rounds} alternated runs over {tiles} tile(s).</source>
+        <translation>INT8 tourne à {ratio}× FP32 sur ce processeur ({cpu} ; {flags}) avec {threads} : {fp32} s contre {int8} s par tuile, médiane de {rounds} exécutions alternées sur {tiles} tuile(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/quantize_algorithm.py" line="1" />
+        <source>INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {ratio}× FP32, less than the {worth}× that makes it worth it).</source>
+        <translation>INT8 est plus lent que FP32 sur ce processeur avec {threads} : gardez le modèle FP32 (INT8 a tourné à {ratio}× FP32, moins que les {worth}× qui le rendent intéressant).</translation>
+    </message>
+    <message>
+        <location filename="../i18n/model_texts.py" line="1" />
+        <source>INT8: {ratio}× FP32 on this CPU ({threads})</source>
+        <translation>INT8 : {ratio}× FP32 sur ce processeur ({threads})</translation>
+    </message>
+    <message>
+        <location filename="../i18n/model_texts.py" line="1" />
+        <source>INT8: {ratio}× FP32 measured on {cpu} ({threads})</source>
+        <translation>INT8 : {ratio}× FP32 mesuré sur {cpu} ({threads})</translation>
+    </message>
+    <message>
+        <location filename="../i18n/model_texts.py" line="1" />
+        <source>another CPU</source>
+        <translation>un autre processeur</translation>
     </message>
 </context>
 </TS>

@@ -1,4 +1,5 @@
-"""``flair:quantize``: an FP32 ONNX model to INT8, calibrated on raster layers, checked on held-out tiles."""
+"""``flair:quantize``: an FP32 ONNX model to INT8, calibrated on raster layers, checked on held-out tiles
+and timed against FP32 on this CPU."""
 
 from __future__ import annotations
 
@@ -22,11 +23,22 @@ from qgis.core import (
 
 from ..adapters.deps import quantize_dependency_error
 from ..adapters.raster_input import capture_raster, make_source
-from ..core.quantize.int8 import CALIBRATORS, METHODS, check_quantizable
-from ..core.quantize.job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, quantize
-from ..core.quantize.validation import AGREEMENT_WARNING, Agreement
-from ..core.segment.model import read_model_info
-from ..i18n import int8_cpu_note
+from ..core.quantize import (
+    AGREEMENT_WARNING,
+    CALIBRATORS,
+    DEFAULT_CALIBRATION_TILES,
+    DEFAULT_VALIDATION_TILES,
+    METHODS,
+    WORTH_IT,
+    Agreement,
+    CpuIdentity,
+    QuantizeRequest,
+    SpeedUp,
+    check_quantizable,
+    quantize,
+)
+from ..core.segment import read_model_info
+from ..i18n import counted, decimal, int8_cpu_note
 from .base import FlairAlgorithm, tr
 
 
@@ -41,6 +53,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
     VALIDATION_TILES = "VALIDATION_TILES"
     CALIBRATOR = "CALIBRATOR"
     FP32_ENDS = "FP32_ENDS"
+    THREADS = "THREADS"
     OUTPUT = "OUTPUT"
 
     def name(self) -> str:
@@ -54,13 +67,18 @@ class QuantizeAlgorithm(FlairAlgorithm):
             "Writes an INT8 copy of an FP32 ONNX model with onnxruntime's quantiser, for faster runs on CPUs "
             "(about twice on CPUs with VNNI).\n\n"
             "CALIBRATION: raster layers like the ones the model will segment, read with the model's bands "
-            "and normalisation. CALIBRATION_TILES tiles are drawn from them at random with SEED (the same seed "
-            "gives the same file), and VALIDATION_TILES other tiles are held out: the log gives the share of "
+            "and normalisation. CALIBRATION_TILES tiles are drawn from them at random with SEED and "
+            "VALIDATION_TILES other tiles are held out: the log gives the share of "
             "their pixels where INT8 and FP32 agree and the IoU of each class (FP32 as reference), and warns "
             "below 0.98.\n\n"
-            "METHOD static (calibrated, the default) or dynamic. The output keeps the model's metadata and "
-            "adds 'quantization' (method, calibration, onnxruntime version, the FP32 model's SHA-256). "
-            "Needs the onnx package."
+            "METHOD static (calibrated, the default) or dynamic. The model is first prepared with onnxruntime's "
+            "quant_pre_process (shape inference, constant folding, Conv+BatchNorm fusion).\n\n"
+            "Before the file is written, INT8 is timed against FP32 on the held-out tiles with THREADS threads "
+            "(0: every core, as flair:segment uses): the log gives the speed-up and warns when INT8 is not at "
+            "least 1.1 times as fast on this CPU.\n\n"
+            "The output keeps the model's metadata and adds 'quantization' (method, calibration, onnxruntime "
+            "version, the FP32 model's SHA-256, the speed-up, threads and CPU it was measured on). The same seed "
+            "gives the same graph. Needs the onnx package."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -88,6 +106,10 @@ class QuantizeAlgorithm(FlairAlgorithm):
                 usesStaticStrings=True,
             ),
             QgsProcessingParameterBoolean(self.FP32_ENDS, tr("Keep the first and last convolutions in FP32"), False),
+            QgsProcessingParameterNumber(
+                self.THREADS, tr("CPU threads to time INT8 against FP32 with (0: all cores, as flair:segment)"),
+                QgsProcessingParameterNumber.Type.Integer, 0, minValue=0,
+            ),
         ]  # fmt: skip
         for param in advanced:
             param.setFlags(param.flags() | QgsProcessingParameterDefinition.Flag.FlagAdvanced)
@@ -99,6 +121,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("CALIBRATION_TILES_USED", tr("Calibration tiles used")))
         self.addOutput(QgsProcessingOutputNumber("VALIDATION_TILES_USED", tr("Validation tiles used")))
         self.addOutput(QgsProcessingOutputString("SHA256", tr("SHA-256 of the INT8 model")))
+        self.addOutput(QgsProcessingOutputNumber("SPEEDUP", tr("INT8 speed-up over FP32 on this CPU")))
 
     def capture(self, parameters: dict[str, Any], context: QgsProcessingContext) -> None:
         missing = quantize_dependency_error()
@@ -114,6 +137,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
             method=self.parameterAsEnumString(parameters, self.METHOD, context) or "static",
             calibrator=self.parameterAsEnumString(parameters, self.CALIBRATOR, context) or "minmax",
             keep_ends_fp32=self.parameterAsBool(parameters, self.FP32_ENDS, context),
+            threads=self.parameterAsInt(parameters, self.THREADS, context) or None,
         )
         # Refusals come before any layer is read.
         check_quantizable(self.request.model_path, self.request.output_path)
@@ -133,7 +157,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
             feedback,
             lambda: quantize(self.request, self.rasters, make_source, is_canceled=is_canceled, on_progress=on_progress),
         )
-        for warning in result.warnings:
+        for warning in result.draw.warnings:
             feedback.pushWarning(warning)
         feedback.pushInfo(
             tr("INT8 model written to {path} ({method}, {n} calibration tile(s) from {sources}) in {s:.1f} s.").format(
@@ -147,13 +171,43 @@ class QuantizeAlgorithm(FlairAlgorithm):
         elif note:
             feedback.pushInfo(note)
         agreement = self._report(result.validation, feedback)
+        self._report_speed(result.speed, result.cpu, feedback)
         return {
             self.OUTPUT: result.output_path,
             "AGREEMENT": agreement,
             "CALIBRATION_TILES_USED": len(result.draw.calibration),
             "VALIDATION_TILES_USED": len(result.draw.validation),
             "SHA256": result.sha256,
+            "SPEEDUP": result.speed.speedup if result.speed else None,
         }
+
+    @staticmethod
+    def _report_speed(speed: SpeedUp | None, cpu: CpuIdentity | None, feedback: QgsProcessingFeedback) -> None:
+        """The speed-up measured here in the log; a warning when INT8 is not worth it or was not timed."""
+        if speed is None:
+            feedback.pushWarning(
+                tr("INT8 was not timed against FP32: no validation or calibration tile to time it on.")
+            )
+            return
+        threads = counted(speed.threads, tr("{n} thread"), tr("{n} threads"))
+        feedback.pushInfo(
+            tr(
+                "INT8 runs at {ratio}× FP32 on this CPU ({cpu}; {flags}) with {threads}: {fp32} s against {int8} s "
+                "per tile, median of {rounds} alternated runs over {tiles} tile(s)."
+            ).format(
+                ratio=decimal(speed.speedup, 2), cpu=cpu.name if cpu and cpu.name else "?",
+                flags=" ".join(cpu.flags) if cpu and cpu.flags else "?", threads=threads, rounds=speed.rounds,
+                fp32=decimal(speed.fp32_s / speed.tiles, 3), int8=decimal(speed.int8_s / speed.tiles, 3),
+                tiles=speed.tiles,
+            )
+        )  # fmt: skip
+        if not speed.worth_it:
+            feedback.pushWarning(
+                tr(
+                    "INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {ratio}× "
+                    "FP32, less than the {worth}× that makes it worth it)."
+                ).format(threads=threads, ratio=decimal(speed.speedup, 2), worth=decimal(WORTH_IT, 1))
+            )
 
     @staticmethod
     def _report(validation: Agreement | None, feedback: QgsProcessingFeedback) -> float | None:

@@ -1,14 +1,18 @@
-"""flair:quantize through processing.run on real FLAIR patches with the bundled demo model."""
+"""flair:quantize through processing.run on real FLAIR patches: the bundled demo model, and a graph
+whose INT8 copy is slower than FP32 (the warning)."""
 
 from __future__ import annotations
 
 import onnx
 import pytest
 from conftest import FLAIR_DATA, REPO, RecordingFeedback
+from core.quantize.int8_graphs import slower_int8_model
 from qgis.core import QgsProcessingException, QgsProject, QgsRasterLayer
 
-from flair_qgis.core.quantize.cpu import int8_capability
+from flair_qgis.core.quantize.cpu import cpu_identity, int8_capability
 from flair_qgis.core.quantize.int8 import file_sha256, quantization_record
+from flair_qgis.core.quantize.speed import WORTH_IT
+from flair_qgis.core.segment.engine import default_threads
 
 DEMO = REPO / "resources" / "models" / "flair-demo-unet.onnx"
 
@@ -50,8 +54,21 @@ def test_quantize_through_processing(run_alg, layers, tmp_path):
     slower_path = [i for i in feedback.infos if "integer path (still typically faster than FP32)" in i]
     expected = f"INT8: no VNNI on this CPU; onnxruntime uses the slower {capability.integer_path} integer path"
     assert [i.startswith(expected) for i in slower_path] == ([True] if capability.integer_path else [])
+    # Timed with flair:segment's threads (all cores), on this CPU, and said in the log.
+    here = cpu_identity()
+    assert record["threads"] == default_threads() and record["timing_tiles"] == 1
+    assert record["speedup"] == pytest.approx(result["SPEEDUP"], abs=1e-3)
+    assert record["cpu"] == here.name and record["cpu_flags"] == list(here.flags)
+    speed_line = next(i for i in feedback.infos if i.startswith("INT8 runs at "))
+    assert f"× FP32 on this CPU ({here.name or '?'}; {' '.join(here.flags) or '?'}) with " in speed_line
+    slower = [w for w in feedback.warnings if w.startswith("INT8 is slower than FP32 on this CPU with")]
+    assert bool(slower) is (result["SPEEDUP"] < WORTH_IT)
+    # The same seed gives the same graph (the timings differ).
     again = run_alg("flair:quantize", {**params, "OUTPUT": str(tmp_path / "again.onnx")})
-    assert again["SHA256"] == result["SHA256"]
+    graphs = [
+        onnx.load(path).graph.SerializeToString(deterministic=True) for path in (result["OUTPUT"], again["OUTPUT"])
+    ]
+    assert graphs[0] == graphs[1]
 
 
 def test_refusals_through_processing(run_alg, layers, tmp_path):
@@ -63,3 +80,23 @@ def test_refusals_through_processing(run_alg, layers, tmp_path):
     )
     with pytest.raises(QgsProcessingException, match="already quantised"):
         run_alg("flair:quantize", {**params, "MODEL": first["OUTPUT"], "OUTPUT": str(tmp_path / "qq.onnx")})
+
+
+def test_warns_when_int8_is_slower_on_this_cpu(run_alg, layers, tmp_path):
+    """One-channel convolutions gain nothing from INT8 and pay for quantising (int8_graphs): with
+    THREADS 1 the measured speed-up is under 1.1x, and the user is told in words."""
+    feedback = RecordingFeedback()
+    params = {
+        "MODEL": str(slower_int8_model(tmp_path / "slow.onnx")),
+        "CALIBRATION": [layer.id() for layer in layers],
+        "CALIBRATION_TILES": 2,
+        "VALIDATION_TILES": 1,
+        "THREADS": 1,
+        "OUTPUT": str(tmp_path / "slow_int8.onnx"),
+    }
+    result = run_alg("flair:quantize", params, feedback)
+    record = quantization_record({p.key: p.value for p in onnx.load(result["OUTPUT"]).metadata_props})
+    assert record["threads"] == 1 and record["speedup"] < WORTH_IT
+    warnings = [w for w in feedback.warnings if w.startswith("INT8 is slower than FP32 on this CPU with 1 thread: ")]
+    assert len(warnings) == 1 and "keep the FP32 model" in warnings[0]
+    assert "with 1 thread:" in next(i for i in feedback.infos if i.startswith("INT8 runs at "))

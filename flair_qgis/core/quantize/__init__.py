@@ -8,9 +8,10 @@ compares the INT8 class maps with the FP32 ones on the held-out tiles (:mod:`.va
 loads and segments without them. Callers outside this package import the names below.
 """
 
-from .cpu import Int8Capability, int8_capability
+from .cpu import CpuIdentity, Int8Capability, cpu_identity, int8_capability
 from .int8 import CALIBRATORS, METHODS, check_quantizable, int8_origin
 from .job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, QuantizeResult, quantize
+from .speed import WORTH_IT, SpeedUp
 from .validation import AGREEMENT_WARNING, Agreement, ClassAgreement
 
 __all__ = [
@@ -19,12 +20,16 @@ __all__ = [
     "DEFAULT_CALIBRATION_TILES",
     "DEFAULT_VALIDATION_TILES",
     "METHODS",
+    "WORTH_IT",
     "Agreement",
     "ClassAgreement",
+    "CpuIdentity",
     "Int8Capability",
     "QuantizeRequest",
     "QuantizeResult",
+    "SpeedUp",
     "check_quantizable",
+    "cpu_identity",
     "int8_capability",
     "int8_origin",
     "quantize",

@@ -1,14 +1,19 @@
 """FP32 -> INT8 with onnxruntime's quantiser, refusals first, metadata kept.
 
+The FP32 graph first goes through onnxruntime's ``quant_pre_process`` (:func:`preprocess`): its
+quantiser only quantises a convolution bias that is an initializer, and a torch export
+(``dynamo=False``) computes many through ``Constant`` or ``Identity`` nodes, which left ~40
+convolutions of a U-Net in FP32 between Quantize/Dequantize pairs (0.3x FP32 on 16 threads).
+
 Static quantisation (the default) writes a QDQ model: weights INT8 per output channel
 (symmetric), activations UINT8 with scales from the calibration tiles (``MinMax`` over them by
 default; ``percentile`` clips the 0.01 % tails, ``entropy`` minimises the KL divergence).
 onnxruntime's CPU provider fuses each ``DequantizeLinear -> Conv -> QuantizeLinear`` into an
 integer convolution. Dynamic quantisation stores INT8 weights and quantises activations at run
 time; onnxruntime runs it fast only for ``MatMul``, so segmentation networks (convolutions)
-gain little from it.
+gain little from it. The format per CPU is decided in :func:`.cpu.choose_format`.
 
-These defaults are the fastest setting measured on an AVX2 CPU without VNNI (docs/int8.md):
+These defaults are the fastest setting measured on an AVX2 CPU without VNNI and on AVX-512 VNNI (docs/int8.md):
 QDQ (QOperator is no faster), UINT8 activations with INT8 weights (onnxruntime's u8s8 kernels;
 UINT8 weights were 25 % slower, INT8 activations 45 %), per channel (per tensor is no faster and
 less accurate), full 8-bit weights (``reduce_range`` is no faster there and lost agreement), every
@@ -18,9 +23,10 @@ slower, since the FP32 islands add layout conversions around them.
 Refused: a model that is already quantised, a model holding operators outside the ONNX standard
 (the quantiser's shape inference does not know them), a model with nothing to quantise, and an
 output that is the model itself. The output carries every metadata key of the input plus
-``quantization`` (JSON: method, calibration source and tile count, seed, onnxruntime version,
-the FP32 file's SHA-256 and name). Nothing in it depends on time or on temporary paths, so the
-same inputs and seed give the same bytes.
+``quantization`` (JSON: method, format, calibration source and tile count, seed, onnxruntime
+version, the FP32 file's SHA-256 and name; :mod:`.job` adds the speed-up measured on this CPU).
+The graph depends on nothing but the inputs and the seed: the same inputs give the same graph,
+and only the measured timings differ between two runs.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -38,6 +44,7 @@ import numpy as np
 from ..atomic import check_output_path, write_atomic
 from ..errors import InputError, ModelError
 from ..paths import same_path
+from .cpu import Int8Format, choose_format, int8_capability
 
 METHODS = ("static", "dynamic")
 CALIBRATORS = ("minmax", "percentile", "entropy")
@@ -64,12 +71,17 @@ class QuantizeOptions:
         nodes_to_exclude: node names kept in FP32.
         reduce_range: 7-bit weights, for CPUs without VNNI whose 16-bit accumulations can saturate
             (measured on AVX2: no faster, and lower agreement with FP32 than 8-bit weights).
+        keep_ends_fp32: keep the first and the last Conv of the pre-processed graph in FP32 (added
+            to ``nodes_to_exclude``; names are read after pre-processing).
+        int8_format: the format for this CPU (:func:`.cpu.choose_format`).
     """
 
     method: str = "static"
     calibrator: str = "minmax"
     nodes_to_exclude: tuple[str, ...] = ()
     reduce_range: bool = False
+    keep_ends_fp32: bool = False
+    int8_format: Int8Format = field(default_factory=lambda: choose_format(int8_capability()))
 
 
 def file_sha256(path: str) -> str:
@@ -183,6 +195,8 @@ def _quantize_to(tmp: str, model_path: str, input_name: str, tiles: np.ndarray |
         return
     if tiles is None or not len(tiles):
         raise InputError("Static quantisation needs calibration tiles.")
+    fmt = options.int8_format
+    quant_types = {"uint8": QuantType.QUInt8, "int8": QuantType.QInt8}
     calibrate_method = {
         "minmax": CalibrationMethod.MinMax,
         "percentile": CalibrationMethod.Percentile,
@@ -192,74 +206,117 @@ def _quantize_to(tmp: str, model_path: str, input_name: str, tiles: np.ndarray |
         model_path,
         tmp,
         _reader(input_name, tiles),
-        quant_format=QuantFormat.QDQ,
+        quant_format=QuantFormat.QDQ if fmt.quant_format == "QDQ" else QuantFormat.QOperator,
         per_channel=True,
         reduce_range=options.reduce_range,
-        activation_type=QuantType.QUInt8,
-        weight_type=QuantType.QInt8,
+        activation_type=quant_types[fmt.activations],
+        weight_type=quant_types[fmt.weights],
         nodes_to_exclude=excluded,
         calibrate_method=calibrate_method,
         calibration_providers=["CPUExecutionProvider"],
-        extra_options={"ActivationSymmetric": False, "WeightSymmetric": True, "CalibPercentile": 99.99},
+        extra_options={
+            "ActivationSymmetric": fmt.activations == "int8",
+            "WeightSymmetric": True,
+            "CalibPercentile": 99.99,
+        },
     )
 
 
-def quantize_file(
-    model_path: str,
-    output_path: str,
-    input_name: str,
-    calibration: np.ndarray | None,
-    options: QuantizeOptions,
-    record: Mapping[str, Any],
-) -> str:
-    """Write the INT8 model: every metadata key of the FP32 model, plus ``quantization``.
+def preprocess(model_path: str, prepared_path: str) -> None:
+    """onnxruntime's ``quant_pre_process`` into ``prepared_path``: what its quantiser expects.
+
+    Shape inference (a tensor of unknown shape is not quantised), then onnxruntime's basic graph
+    optimisation: constants folded (a convolution bias computed by a ``Constant`` or an
+    ``Identity`` node becomes an initializer, which the quantiser needs to quantise it),
+    BatchNormalization fused into the preceding Conv. Symbolic shape inference, meant for
+    transformers, is dropped when it fails.
+
+    Raises:
+        ModelError: pre-processing failed.
+    """
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    try:
+        quant_pre_process(model_path, prepared_path)
+    except Exception:  # symbolic shape inference raises untyped errors on some graphs
+        try:
+            quant_pre_process(model_path, prepared_path, skip_symbolic_shape=True)
+        except Exception as err:  # onnxruntime raises untyped errors
+            raise ModelError(
+                f"onnxruntime's pre-processing for quantisation failed: {err.__class__.__name__}: {str(err)[:300]}"
+            ) from err
+
+
+def quantize_model(
+    model_path: str, int8_path: str, input_name: str, calibration: np.ndarray | None, options: QuantizeOptions
+) -> tuple[str, ...]:
+    """Pre-process the FP32 model into a temporary copy (:func:`preprocess`), then quantise it.
 
     Args:
         model_path: the FP32 model.
-        output_path: the INT8 model to write (checked by :func:`check_quantizable`).
+        int8_path: where to write the INT8 graph (a working file; its metadata is set later by
+            :func:`write_int8`).
         input_name: the model's ONNX input name.
         calibration: ``(tiles, channels, rows, cols)`` normalised calibration tiles (static).
         options: how to quantise.
-        record: what to write into ``quantization`` beside method, onnxruntime version and the
-            FP32 SHA-256 (calibration source, tile count, seed...).
 
     Returns:
-        The SHA-256 of the file written.
+        The names of the nodes kept in FP32.
 
     Raises:
         InputError: an unknown method or calibrator, no calibration tiles for static.
-        ModelError: onnxruntime's quantiser failed.
+        ModelError: pre-processing or onnxruntime's quantiser failed.
     """
-    import onnx
-    import onnxruntime
-
     if options.method not in METHODS:
         raise InputError(f"METHOD must be one of {', '.join(METHODS)}, got {options.method!r}.")
     if options.calibrator not in CALIBRATORS:
         raise InputError(f"The calibrator must be one of {', '.join(CALIBRATORS)}, got {options.calibrator!r}.")
-    source = _load(model_path)
-    entry = {
+    with tempfile.TemporaryDirectory(prefix="flair_preprocess_") as folder:
+        prepared = os.path.join(folder, "prepared.onnx")
+        preprocess(model_path, prepared)
+        excluded = end_convolutions(prepared) if options.keep_ends_fp32 else options.nodes_to_exclude
+        try:
+            _quantize_to(int8_path, prepared, input_name, calibration, replace(options, nodes_to_exclude=excluded))
+        except (InputError, ModelError):
+            raise
+        except Exception as err:  # onnxruntime's quantiser raises untyped errors
+            raise ModelError(f"onnxruntime's quantiser failed: {err.__class__.__name__}: {str(err)[:300]}") from err
+    return excluded
+
+
+def quantization_entry(model_path: str, options: QuantizeOptions, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``quantization`` metadata: how it was quantised, then ``record``, then the FP32 model's identity."""
+    import onnxruntime
+
+    static = options.method == "static"
+    fmt = options.int8_format
+    return {
         "method": options.method,
-        "format": "QDQ" if options.method == "static" else "dynamic",
-        "weights": "int8 per channel",
-        "activations": "uint8 calibrated" if options.method == "static" else "uint8 at run time",
-        "calibrator": options.calibrator if options.method == "static" else None,
+        "format": fmt.quant_format if static else "dynamic",
+        "format_reason": fmt.reason if static else None,
+        "weights": f"{fmt.weights} per channel",
+        "activations": f"{fmt.activations} calibrated" if static else "uint8 at run time",
+        "calibrator": options.calibrator if static else None,
         "reduce_range": options.reduce_range,
         "fp32_nodes": list(options.nodes_to_exclude),
+        "preprocessed": True,
         **record,
         "onnxruntime": onnxruntime.__version__,
         "fp32_sha256": file_sha256(model_path),
         "fp32_file": os.path.basename(model_path),
     }
-    with tempfile.TemporaryDirectory(prefix="flair_quantize_") as folder:
-        tmp = os.path.join(folder, "int8.onnx")
-        try:
-            _quantize_to(tmp, model_path, input_name, calibration, options)
-        except (InputError, ModelError):
-            raise
-        except Exception as err:  # onnxruntime's quantiser raises untyped errors
-            raise ModelError(f"onnxruntime's quantiser failed: {err.__class__.__name__}: {str(err)[:300]}") from err
-        quantized = onnx.load(tmp)
+
+
+def write_int8(int8_path: str, model_path: str, output_path: str, entry: Mapping[str, Any]) -> str:
+    """Write the INT8 graph to ``output_path`` with every metadata key of the FP32 model, plus ``quantization``.
+
+    Returns:
+        The SHA-256 of the file written.
+    """
+    import onnx
+
+    source = _load(model_path)
+    quantized = onnx.load(int8_path)
     del quantized.metadata_props[:]
     for prop in source.metadata_props:
         if prop.key != QUANTIZATION_KEY:

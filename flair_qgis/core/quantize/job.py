@@ -1,28 +1,36 @@
 """One quantisation, start to end: refuse, draw tiles, read them, quantise, validate.
 
 Both shells (``flair:quantize`` and ``scripts/export-onnx --quantize``) capture their layers and
-call :func:`quantize`::
+call :func:`quantize`, which also times INT8 against FP32 on this CPU (:mod:`.speed`)::
 
     result = quantize(QuantizeRequest("fp32.onnx", "int8.onnx"), [capture_file("a.tif")])
     result.validation.agreement   # share of held-out pixels where INT8 == FP32
+    result.speed.speedup          # FP32 seconds / INT8 seconds here, with flair:segment's threads
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ..segment.model import read_model_info
+import numpy as np
+
+from ..segment.engine import create_session, default_threads
+from ..segment.model import ModelInfo, read_model_info
 from ..segment.pipeline import ignore_progress, never_canceled
 from ..segment.plan import CapturedRaster, SourceFactory, file_source
-from .cpu import Int8Capability, int8_capability
-from .int8 import QuantizeOptions, calibration_names, check_quantizable, end_convolutions, quantize_file
-from .tiles import TileDraw, draw_tiles, layer_tiles, read_tiles
+from .cpu import CpuIdentity, Int8Capability, Int8Format, choose_format, cpu_identity, int8_capability
+from .int8 import QuantizeOptions, calibration_names, check_quantizable, quantization_entry, quantize_model, write_int8
+from .speed import SpeedUp, measure_speedup, model_pass
+from .tiles import LayerTiles, TileDraw, draw_tiles, layer_tiles, read_tiles
 from .validation import Agreement, centred_valid, class_maps, compare_class_maps
 
 DEFAULT_CALIBRATION_TILES = 32
 DEFAULT_VALIDATION_TILES = 8
+NOT_TIMED = "INT8 was not timed against FP32: no validation or calibration tile to time it on."
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,8 @@ class QuantizeRequest:
         calibrator: ``minmax``, ``percentile`` or ``entropy``.
         keep_ends_fp32: keep the first and the last convolution in FP32.
         reduce_range: 7-bit weights (see :class:`.int8.QuantizeOptions`).
-        threads: CPU threads for calibration and validation runs; None for all cores.
+        threads: intra-op threads of the validation and timing sessions; None for all cores, as
+            ``flair:segment`` uses (the speed-up is measured and recorded for this count).
     """
 
     model_path: str
@@ -67,6 +76,10 @@ class QuantizeResult:
         seconds: wall time.
         warnings: what the user should read.
         sources: the calibration layers' names.
+        speed: INT8 timed against FP32 on this CPU (validation tiles, else calibration tiles),
+            None when there was no tile to time.
+        cpu: the CPU it was timed on.
+        int8_format: the format written for this CPU.
     """
 
     output_path: str
@@ -77,6 +90,9 @@ class QuantizeResult:
     seconds: float
     warnings: tuple[str, ...] = ()
     sources: tuple[str, ...] = field(default_factory=tuple)
+    speed: SpeedUp | None = None
+    cpu: CpuIdentity | None = None
+    int8_format: Int8Format | None = None
 
 
 def quantize(
@@ -87,7 +103,11 @@ def quantize(
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
 ) -> QuantizeResult:
-    """Quantise ``request.model_path`` to INT8, calibrated and validated on ``rasters``.
+    """Quantise ``request.model_path`` to INT8, calibrated, validated and timed on ``rasters``.
+
+    The FP32 model is pre-processed and quantised into a working folder; INT8 is compared with
+    FP32 and timed against it there, and only then written to ``request.output_path`` with what
+    was measured in its ``quantization`` metadata.
 
     Raises:
         InputError: OUTPUT is MODEL or cannot be written, bad counts, bands that do not fit.
@@ -99,41 +119,99 @@ def quantize(
     output = check_quantizable(request.model_path, request.output_path)
     model = read_model_info(request.model_path)
     layers, tile_px = layer_tiles(model, rasters, make_source)
+    draw, calibration, validation_inputs = _draw_and_read(request, model, layers, tile_px, is_canceled)
+    on_progress(15.0)
+    names = calibration_names([layer.name for layer in layers])
+    capability, cpu = int8_capability(), cpu_identity()
+    options = QuantizeOptions(
+        method=request.method, calibrator=request.calibrator, keep_ends_fp32=request.keep_ends_fp32,
+        reduce_range=request.reduce_range, int8_format=choose_format(capability),
+    )  # fmt: skip
+    threads = request.threads or default_threads()
+    timing_inputs = validation_inputs[0] if validation_inputs else calibration[:DEFAULT_VALIDATION_TILES]
+    with tempfile.TemporaryDirectory(prefix="flair_quantize_") as folder:
+        int8_path = os.path.join(folder, "int8.onnx")
+        excluded = quantize_model(request.model_path, int8_path, model.input.name, calibration, options)
+        on_progress(50.0)
+        validation, speed = _compare(
+            request.model_path, int8_path, model, validation_inputs, timing_inputs, threads, is_canceled, on_progress
+        )
+        record = {"calibration_source": names, "calibration_tiles": len(draw.calibration), "seed": request.seed,
+                  "tile_size_px": tile_px, "fp32_name": model.display_name,
+                  **_speed_record(speed, cpu, threads)}  # fmt: skip
+        entry = quantization_entry(request.model_path, replace(options, nodes_to_exclude=excluded), record)
+        sha256 = write_int8(int8_path, request.model_path, output, entry)
+    on_progress(100.0)
+    return QuantizeResult(
+        output_path=output, sha256=sha256, draw=draw, validation=validation, capability=capability,
+        seconds=time.perf_counter() - start, warnings=draw.warnings + _speed_warnings(speed),
+        sources=tuple(names), speed=speed, cpu=cpu, int8_format=options.int8_format,
+    )  # fmt: skip
+
+
+def _draw_and_read(
+    request: QuantizeRequest,
+    model: ModelInfo,
+    layers: Sequence[LayerTiles],
+    tile_px: int,
+    is_canceled: Callable[[], bool],
+) -> tuple[TileDraw, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """Draw the tiles; read the calibration tiles and the validation ``(inputs, valid)`` (None without any)."""
     wanted_calibration = request.calibration_tiles if request.method == "static" else 1
     draw = draw_tiles(
         [len(layer.tiles) for layer in layers], wanted_calibration, request.validation_tiles, request.seed
     )
     if request.method != "static":
         draw = TileDraw((), draw.validation, ())
-    on_progress(5.0)
     calibration, _ = read_tiles(model, layers, draw.calibration, tile_px, is_canceled)
-    on_progress(15.0)
-    names = calibration_names([layer.name for layer in layers])
-    options = QuantizeOptions(
-        method=request.method,
-        calibrator=request.calibrator,
-        nodes_to_exclude=end_convolutions(request.model_path) if request.keep_ends_fp32 else (),
-        reduce_range=request.reduce_range,
-    )
-    record = {"calibration_source": names, "calibration_tiles": len(draw.calibration), "seed": request.seed,
-              "tile_size_px": tile_px, "fp32_name": model.display_name}  # fmt: skip
-    sha256 = quantize_file(request.model_path, output, model.input.name, calibration, options, record)
-    on_progress(60.0)
-    validation = None
-    if draw.validation:
-        inputs, valid = read_tiles(model, layers, draw.validation, tile_px, is_canceled)
-        fp32 = class_maps(request.model_path, model, inputs, threads=request.threads, is_canceled=is_canceled)
-        on_progress(80.0)
-        int8 = class_maps(output, read_model_info(output), inputs, threads=request.threads, is_canceled=is_canceled)
-        validation = compare_class_maps(fp32, int8, centred_valid(valid, fp32.shape), model, len(draw.validation))
-    on_progress(100.0)
-    return QuantizeResult(
-        output_path=output,
-        sha256=sha256,
-        draw=draw,
-        validation=validation,
-        capability=int8_capability(),
-        seconds=time.perf_counter() - start,
-        warnings=draw.warnings,
-        sources=tuple(names),
-    )
+    validation = read_tiles(model, layers, draw.validation, tile_px, is_canceled) if draw.validation else None
+    return draw, calibration, validation
+
+
+def _compare(
+    model_path: str,
+    int8_path: str,
+    model: ModelInfo,
+    validation: tuple[np.ndarray, np.ndarray] | None,
+    timing_inputs: np.ndarray,
+    threads: int,
+    is_canceled: Callable[[], bool],
+    on_progress: Callable[[float], None],
+) -> tuple[Agreement | None, SpeedUp | None]:
+    """INT8 against FP32: class maps on the validation tiles, then time on ``timing_inputs``.
+
+    Both sessions are built as ``flair:segment`` builds them, with ``threads``; the validation
+    passes warm them up for the timing.
+    """
+    fp32_session, _ = create_session(model_path, "cpu", threads)
+    int8_session, _ = create_session(int8_path, "cpu", threads)
+    agreement = None
+    if validation is not None:
+        inputs, valid = validation
+        fp32 = class_maps(model_path, model, inputs, session=fp32_session, is_canceled=is_canceled)
+        on_progress(60.0)
+        int8 = class_maps(int8_path, model, inputs, session=int8_session, is_canceled=is_canceled)
+        agreement = compare_class_maps(fp32, int8, centred_valid(valid, fp32.shape), model, len(inputs))
+        on_progress(70.0)
+    if not len(timing_inputs):
+        return agreement, None
+    fixed = model.input.fixed_batch
+    speed = measure_speedup(
+        model_pass(fp32_session, timing_inputs, fixed), model_pass(int8_session, timing_inputs, fixed),
+        threads=threads, tiles=len(timing_inputs), warm_up=validation is None, is_canceled=is_canceled,
+    )  # fmt: skip
+    on_progress(95.0)
+    return agreement, speed
+
+
+def _speed_record(speed: SpeedUp | None, cpu: CpuIdentity, threads: int) -> dict[str, object]:
+    """The ``quantization`` metadata of the timing: speed-up, threads, and the CPU it holds for."""
+    timing: dict[str, object] = dict(speed.record()) if speed else {"speedup": None, "threads": threads}
+    return {**timing, "cpu": cpu.name, "cpu_flags": list(cpu.flags)}
+
+
+def _speed_warnings(speed: SpeedUp | None) -> tuple[str, ...]:
+    """What the user must read about speed: INT8 not worth it here, or not timed at all."""
+    if speed is None:
+        return (NOT_TIMED,)
+    return (speed.warning,) if speed.warning else ()

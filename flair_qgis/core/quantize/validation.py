@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -110,6 +111,7 @@ def class_maps(
     *,
     batch_size: int = 2,
     threads: int | None = None,
+    session: Any = None,
     is_canceled: Callable[[], bool] = lambda: False,
 ) -> np.ndarray:
     """Class indices the model gives each tile, exactly as a run turns scores into classes.
@@ -118,11 +120,13 @@ def class_maps(
         model_path: the ONNX file to run (FP32 or INT8).
         model: its description (inputs, primary head, threshold).
         inputs: ``(tiles, channels, rows, cols)`` normalised tiles.
+        session: an onnxruntime session of ``model_path`` already built (then ``threads`` is unused).
 
     Returns:
         ``(tiles, out_rows, out_cols)`` class indices.
     """
-    session, _info = create_session(model_path, "cpu", threads)
+    if session is None:
+        session, _info = create_session(model_path, "cpu", threads)
     head = plan_heads(model).primary
     post = Postprocess(head, model.seg_threshold, want_confidence=False)
     maps: list[np.ndarray] = []
