@@ -39,12 +39,13 @@ of zero width. The intervals here stay honest there (measured coverage in ``docs
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
-from scipy import special, stats
 
 CONFIDENCE = 0.95
 KORN_GRAUBARD = "korn-graubard"
@@ -54,6 +55,17 @@ NORMAL = "normal"
 CENSUS = "census"
 MATERIAL_FRACTION = 0.05
 """Sampling fraction from which the exact interval uses the hypergeometric (finite population)."""
+NEEDS_SCIPY = "no interval: the review's intervals need scipy (sudo apt install python3-scipy, or pip install scipy)"
+"""The note of every interval where scipy cannot be imported: the plugin loads without scipy
+(``adapters/deps.py`` makes it optional), so the estimates stay and only the bounds are missing."""
+
+
+def _scipy() -> tuple[ModuleType, ModuleType] | None:
+    """``(scipy.special, scipy.stats)``, or None where scipy is missing (imported here, not at load)."""
+    try:
+        return importlib.import_module("scipy.special"), importlib.import_module("scipy.stats")
+    except ImportError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,8 @@ def clopper_pearson_bounds(
     Returns:
         ``(lower, upper)`` arrays of the broadcast shape.
     """
+    from scipy import special
+
     x = np.asarray(successes, dtype=np.float64)
     n = np.asarray(trials, dtype=np.float64)
     x, n = np.broadcast_arrays(x, n)
@@ -136,6 +150,8 @@ def finite_population_bounds(
     Returns:
         ``(lower, upper)`` arrays; ``(x / N, x / N)`` for a census.
     """
+    from scipy import stats
+
     x, n, big_n = (np.asarray(v, dtype=np.int64) for v in (successes, trials, population))
     x, n, big_n = np.broadcast_arrays(x, n, big_n)
     half = (1.0 - level) / 2
@@ -165,6 +181,8 @@ def exact_proportion(successes: int, trials: int, population: int | None = None,
     Raises:
         ValueError: as :func:`clopper_pearson`, or more trials than the population.
     """
+    if _scipy() is None:
+        return Interval(successes / trials if trials else math.nan, None, None, CLOPPER_PEARSON, note=NEEDS_SCIPY)
     if population is None or trials / population < MATERIAL_FRACTION:
         return clopper_pearson(successes, trials, level)
     if trials > population:
@@ -187,8 +205,10 @@ def kish_effective_n(weights: Sequence[float] | np.ndarray) -> float:
 
 def degrees_of_freedom_factor(items: int, strata: int, level: float = CONFIDENCE) -> float:
     """Korn-Graubard's ``(t_{n-1} / t_{n-H})^2`` for ``n`` items in ``H`` strata (1 for a single stratum)."""
-    if items < 2:
+    scipy = _scipy()
+    if items < 2 or scipy is None:
         return 1.0
+    stats = scipy[1]
     q = 1 - (1 - level) / 2
     return float((stats.t.ppf(q, items - 1) / stats.t.ppf(q, max(items - strata, 1))) ** 2)
 
@@ -215,8 +235,9 @@ def korn_graubard(
 
     Returns:
         One :class:`Interval` per figure; bounds None where the variance is unknown, the estimate
-        is NaN, or no unit backs it.
+        is NaN, no unit backs it, or scipy is missing (:data:`NEEDS_SCIPY`).
     """
+    available = _scipy() is not None
     p, v, kish, cap, known = np.broadcast_arrays(
         *(np.atleast_1d(np.asarray(a, dtype=np.float64)) for a in (estimate, variance, kish_n, cap_n, census))
     )
@@ -227,7 +248,7 @@ def korn_graubard(
         degenerate = (spread <= 0) | (v <= 1e-12 * spread)
         n_star = np.where(degenerate, kish, spread / v) * df_factor
         n_star = np.minimum(n_star, cap)
-        low, high = clopper_pearson_bounds(p * n_star, n_star, level)
+        low, high = clopper_pearson_bounds(p * n_star, n_star, level) if available else (p, p)
     out = []
     for k in range(p.size):
         se = None if math.isnan(v[k]) else math.sqrt(max(v[k], 0.0))
@@ -236,6 +257,8 @@ def korn_graubard(
         elif known[k]:
             out.append(Interval(float(p[k]), float(p[k]), float(p[k]), CENSUS, 0.0, note="every unit reviewed",
                                 level=level))  # fmt: skip
+        elif not available:
+            out.append(Interval(float(p[k]), None, None, KORN_GRAUBARD, se, note=NEEDS_SCIPY, level=level))
         elif math.isnan(v[k]) or not n_star[k] > 0:
             note = "variance unknown (a stratum with a single item)" if math.isnan(v[k]) else "no item in the domain"
             out.append(Interval(float(p[k]), None, None, KORN_GRAUBARD, se, note=note, level=level))

@@ -302,3 +302,30 @@ def test_monte_carlo_the_old_normal_interval_fails_where_errors_are_rare(populat
     pop = populations.setdefault("ua998", _population("ua998"))
     covered, _, normal, items, _ = coverage(pop, 101, 20, None, draws=200)
     assert 75 <= items[1] <= 85 and normal["ua1"] < 0.5 and covered["ua1"] >= 0.93
+
+
+def test_without_scipy_the_estimates_stay_and_the_intervals_say_what_to_install():
+    """scipy is optional for the plugin (adapters/deps.py): the review's figures must not need it."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    code = f"""
+import sys
+sys.modules["scipy"] = None
+sys.path.insert(0, {str(REPO)!r})
+import numpy as np
+from flair_qgis.core.review.estimators import design_estimate, domain_rates
+from flair_qgis.core.review.intervals import NEEDS_SCIPY
+strata = [1, 1, 1, 2, 2, 2]
+est = design_estimate(strata, strata, [1, 2, 1, 2, 2, 2], {{1: 100, 2: 50}}, 1.0, {{1: 1, 2: 2}})
+assert abs(est.overall_accuracy - 2 * 100 / 3 / 150 - 50 / 150) < 1e-9 and est.overall_accuracy_se > 0
+assert est.overall_accuracy_interval.lower is None and est.overall_accuracy_interval.note == NEEDS_SCIPY
+assert all(i.note == NEEDS_SCIPY for i in est.users_accuracy_interval)
+rate = domain_rates([1, 1, 2], np.ones((3, 1), bool), [True, False, False], {{1: 10, 2: 10}})[0]
+assert rate.estimate == 0.25 and rate.lower is None and "python3-scipy" in rate.note
+print("OK")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and "OK" in done.stdout, done.stdout[-2000:] + done.stderr[-3000:]
