@@ -329,3 +329,61 @@ print("OK")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and "OK" in done.stdout, done.stdout[-2000:] + done.stderr[-3000:]
+
+
+# --- a label class split across strata (issue 34) -------------------------------------------------------
+
+
+def _split_label_population():
+    """Issue 34's case: 3,000 px labelled 9 in the map's 800,000 px stratum, 60 % of them wrong;
+    1,500 px labelled 9 forming a small stratum, 3 % wrong (truth 0.41); the rest labelled right."""
+    from review_population import Population
+
+    sizes = {1: 800_000, 2: 198_500, 9: 1_500}
+    maps = np.concatenate([np.full(n, c) for c, n in sizes.items()])
+    truth, label = maps.copy(), maps.copy()
+    label[:3_000] = 9
+    truth[1_800:3_000] = 9  # the first 1,800 of the 3,000 stay truth 1: labelled 9 wrongly
+    small = 800_000 + 198_500
+    truth[small : small + 45] = 1  # 45 of the 1,500 px of stratum 9 wrong (3 %)
+    return Population(truth, maps, label, maps.size, sizes)
+
+
+def test_a_split_label_class_is_biased_and_withheld():
+    """600 items, MIN_PER_CLASS 20, 200 draws (seed 3): the rate of label class 9 averages 0.348
+    against a truth of 0.410 (the big stratum's cell gets about 2 items), Korn-Graubard covers 0.865;
+    the cell rule withholds the rate in 99 % of the draws."""
+    pop = _split_label_population()
+    assert pop.label_error_rate(9) == pytest.approx(0.41)
+    sampler, rng = Sampler(pop), np.random.default_rng(3)
+    cells = {}
+    for h in pop.strata:
+        values, counts = np.unique(pop.label[pop.map == h], return_counts=True)
+        cells.update({(h, int(v)): int(n) for v, n in zip(values, counts)})
+    estimates, withheld = [], []
+    for _ in range(200):
+        pixels = sampler.draw("stratified", 600, 20, rng)
+        strata, labels, refs = pop.map[pixels], pop.label[pixels], pop.truth[pixels]
+        rate = domain_rates(strata, (labels == 9)[:, None], labels != refs, pop.strata)[0]
+        estimates.append(rate.estimate)
+        items = {}
+        for h, v in zip(strata.tolist(), labels.tolist()):
+            items[(h, v)] = items.get((h, v), 0) + 1
+        withheld.append(9 in _thin(cells, items))
+    assert np.nanmean(estimates) < 0.38  # the estimator's bias, not the interval's: truth 0.41
+    assert np.mean(withheld) >= 0.95
+
+
+def _thin(cells, items):
+    from flair_qgis.core.review.estimators import thin_label_classes
+
+    return thin_label_classes(cells, items)
+
+
+def test_thin_label_classes_rule():
+    from flair_qgis.core.review.estimators import thin_label_classes
+
+    cells = {(1, 9): 3_000, (9, 9): 1_500, (1, 1): 797_000, (2, 9): 100}
+    got = thin_label_classes(cells, {(1, 9): 2, (9, 9): 40, (1, 1): 200})
+    assert set(got) == {9} and "stratum 1 holds 65 %" in got[9] and "2 reviewed items" in got[9]
+    assert thin_label_classes(cells, {(1, 9): 5, (9, 9): 40, (1, 1): 200}) == {}  # (2, 9): 2 % of the class
