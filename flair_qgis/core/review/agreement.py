@@ -45,6 +45,12 @@ INTERVAL_METHOD = (
     "Gwet (2008) linearised variance over items (irrCAC raw data, n - 1), Student t (n - 1 df) 95 % interval "
     "clipped to [-1, 1]"
 )
+BASIS = (
+    "on the double-reviewed items as drawn (unweighted): strata over-sampled by MIN_PER_CLASS count more than "
+    "their share of the map; the coefficients describe the interpreters on these items, not the map"
+)
+"""What the coefficients are computed on (issue 34: map-weighted figures can differ, e.g. AC1 0.906 against
+0.822 on the items); weighting by ``N_h / n_h`` would need the strata of the pairs."""
 MIN_PAIRS = 50
 """Fewer double-reviewed items than this: no interval, the coefficients with a note."""
 MIN_MINORITY = 10
@@ -115,9 +121,10 @@ def agreement(
             contingency-table functions, ``n``).
 
     Returns:
-        ``{"items", "raw", "kappa", "kappa_se", "kappa_ci95", "ac1", "ac1_se", "ac1_ci95",
-        "interval", "note", "classes", "per_class"}``; the intervals are None (with the reason in
-        ``note``) below MIN_PAIRS pairs or MIN_MINORITY items outside the dominant class; per class:
+        ``{"items", "basis", "raw", "kappa", "kappa_se", "kappa_ci95", "ac1", "ac1_se", "ac1_ci95",
+        "interval", "note", "classes", "per_class"}`` (``basis``: :data:`BASIS`); the intervals are
+        None (with the reason in ``note``) below MIN_PAIRS pairs or MIN_MINORITY items outside the
+        dominant class; per class:
         items each interpreter gave it and the specific agreement ``2 n_kk / (n_k+ + n_+k)``.
         Figures are None without items.
 
@@ -127,8 +134,8 @@ def agreement(
     if variance not in ("raw", "table"):
         raise ValueError(f"variance must be 'raw' or 'table' (got {variance!r})")
     n = len(first)
-    out: dict = {"items": n, "interval": INTERVAL_METHOD if variance == "raw" else INTERVAL_METHOD.replace(
-        "raw data, n - 1", "contingency table, n")}  # fmt: skip
+    method = INTERVAL_METHOD if variance == "raw" else INTERVAL_METHOD.replace("raw data, n - 1", "table, n")
+    out: dict = {"items": n, "basis": BASIS, "interval": method}
     if n == 0:
         return {**out, "raw": None, "kappa": None, "kappa_se": None, "kappa_ci95": None, "ac1": None,
                 "ac1_se": None, "ac1_ci95": None, "note": "no double-reviewed item", "classes": 0,

@@ -101,6 +101,7 @@ def test_intervals_are_withheld_with_few_pairs_or_a_tiny_minority_and_clipped_to
     few = agreement(*_raters([[15, 1], [1, 3]]))  # 20 pairs: DOUBLE_REVIEW=0.1 of 200 items
     assert few["kappa"] is not None and few["kappa_ci95"] is None and few["ac1_ci95"] is None
     assert few["note"].startswith("no interval: 20 double-reviewed items")
+    assert few["basis"].startswith("on the double-reviewed items as drawn (unweighted)")
     dominant = agreement(*_raters([[90, 2], [1, 5]]))  # 98 pairs, about 7 outside the dominant class
     assert dominant["kappa_ci95"] is None and "outside the dominant class" in dominant["note"]
     unanimous = agreement(*_raters([[60, 0], [0, 20]]))
