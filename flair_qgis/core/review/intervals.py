@@ -39,9 +39,10 @@ of zero width. The intervals here stay honest there (measured coverage in ``docs
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -143,34 +144,52 @@ def finite_population_bounds(
     successes: np.ndarray | int, trials: np.ndarray | int, population: np.ndarray | int, level: float = CONFIDENCE
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact bounds on the population share ``M / N`` from ``x`` successes in a simple random sample of
-    ``n`` of ``N`` units without replacement (hypergeometric; Buonaccorsi 1987), vectorised.
-
-    Bisection on the integer ``M`` (the tail probabilities are monotone in ``M``).
+    ``n`` of ``N`` units without replacement (hypergeometric; Buonaccorsi 1987), one per entry.
 
     Returns:
         ``(lower, upper)`` arrays; ``(x / N, x / N)`` for a census.
     """
-    from scipy import stats
+    arrays = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (successes, trials, population)))
+    lower, upper = np.zeros(arrays[0].shape), np.zeros(arrays[0].shape)
+    for k in np.ndindex(arrays[0].shape):
+        lower[k], upper[k] = _finite_bounds(int(arrays[0][k]), int(arrays[1][k]), int(arrays[2][k]), level)
+    return lower, upper
 
-    x, n, big_n = (np.asarray(v, dtype=np.int64) for v in (successes, trials, population))
-    x, n, big_n = np.broadcast_arrays(x, n, big_n)
+
+@functools.lru_cache(maxsize=4096)
+def _finite_bounds(x: int, n: int, big_n: int, level: float) -> tuple[float, float]:
+    """Bisection on the integer ``M`` (the tails are monotone in ``M``), each tail a sum of
+    hypergeometric terms from log-binomials; cached, as a review asks for the same few triples."""
+    from scipy.special import gammaln
+
     half = (1.0 - level) / 2
+    log_all = gammaln(big_n + 1) - gammaln(n + 1) - gammaln(big_n - n + 1)
 
-    def search(accept, lo: np.ndarray, hi: np.ndarray, largest: bool) -> np.ndarray:
-        # Invariant: accept(lo) for largest (accept(hi) for smallest); the answer lies in [lo, hi].
-        lo, hi = lo.copy(), hi.copy()
-        while np.any(hi - lo > 0):
+    def tail(m: int, first: int, last: int) -> float:
+        """``P(first <= X <= last)`` when the population holds ``m`` successes."""
+        j = np.arange(max(first, n - (big_n - m), 0), min(last, m, n) + 1)
+        if j.size == 0:
+            return 0.0
+        log_terms = (
+            gammaln(m + 1) - gammaln(j + 1) - gammaln(m - j + 1)
+            + gammaln(big_n - m + 1) - gammaln(n - j + 1) - gammaln(big_n - m - n + j + 1) - log_all
+        )  # fmt: skip
+        return float(np.exp(log_terms).sum())
+
+    def search(accept: Callable[[int], bool], lo: int, hi: int, largest: bool) -> int:
+        # The answer lies in [lo, hi]: accept(lo) holds for largest, accept(hi) for smallest.
+        while hi > lo:
             mid = (lo + hi + (1 if largest else 0)) // 2
-            ok = accept(mid)
-            if largest:
-                lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid - 1)
+            if accept(mid) == largest:
+                lo = mid if largest else mid + 1
             else:
-                lo, hi = np.where(ok, lo, mid + 1), np.where(ok, mid, hi)
+                hi = mid - 1 if largest else mid
         return lo
 
-    # P(X <= x | M) decreases in M; P(X >= x | M) increases. M is at least x and at most N - (n - x).
-    upper = search(lambda m: stats.hypergeom.cdf(x, big_n, m, n) >= half, x, big_n - (n - x), True)
-    lower = search(lambda m: stats.hypergeom.sf(x - 1, big_n, m, n) >= half, x, big_n - (n - x), False)
+    top = big_n - (n - x)  # the most successes the population can hold
+    # P(X <= x | M) decreases in M; P(X >= x | M) increases.
+    upper = search(lambda m: tail(m, 0, x) >= half, x, top, True)
+    lower = search(lambda m: tail(m, x, n) >= half, x, top, False)
     return lower / big_n, upper / big_n
 
 
@@ -203,6 +222,7 @@ def kish_effective_n(weights: Sequence[float] | np.ndarray) -> float:
     return float(w.sum()) ** 2 / squares if squares > 0 else 0.0
 
 
+@functools.lru_cache(maxsize=1024)
 def degrees_of_freedom_factor(items: int, strata: int, level: float = CONFIDENCE) -> float:
     """Korn-Graubard's ``(t_{n-1} / t_{n-H})^2`` for ``n`` items in ``H`` strata (1 for a single stratum)."""
     scipy = _scipy()
