@@ -134,3 +134,44 @@ class Sampler:
         if design == "random":
             return ranks[None]
         return np.concatenate([self.members[h][r] for h, r in ranks.items() if h is not None])
+
+
+def stratum_population(
+    sizes: dict[int, int],
+    label_error: dict[int, float],
+    map_error: dict[int, float] | None = None,
+    seed: int = 0,
+) -> Population:
+    """A population laid out stratum by stratum (map class = stratum) with exact error counts, for
+    the hard cases of the intervals (rare errors, near-census strata, UA close to 1).
+
+    Args:
+        sizes: ``N_h`` per map class.
+        label_error: share of each stratum's pixels whose label differs from the truth
+            (``round(share * N_h)`` pixels, placed at random).
+        map_error: share of each stratum's pixels whose true class is not the map class
+            (default none).
+        seed: where the errors fall.
+
+    Returns:
+        A :class:`Population` of one row (``width`` = all pixels); the truth of any figure is
+        computed from its arrays.
+    """
+    rng = np.random.default_rng(seed)
+    classes = sorted(sizes)
+    other = {c: classes[(k + 1) % len(classes)] for k, c in enumerate(classes)}
+    maps, truths, labels = [], [], []
+    for c in classes:
+        n = sizes[c]
+        mapped = np.full(n, c, dtype=np.int64)
+        truth = mapped.copy()
+        wrong_map = rng.permutation(n) < round((map_error or {}).get(c, 0.0) * n)
+        truth[wrong_map] = other[c]
+        label = truth.copy()
+        wrong_label = rng.permutation(n) < round(label_error.get(c, 0.0) * n)
+        label[wrong_label] = np.vectorize(other.get)(truth[wrong_label]) if wrong_label.any() else label[wrong_label]
+        maps.append(mapped)
+        truths.append(truth)
+        labels.append(label)
+    mapped = np.concatenate(maps)
+    return Population(np.concatenate(truths), mapped, np.concatenate(labels), mapped.size, dict(sizes))

@@ -18,8 +18,19 @@ linearisation over items: each item ``i`` in cell ``(k, l)`` gets
 * AC1: ``ac1_i = (w_i - p_e) / (1 - p_e) - 2 (1 - AC1) (pe_i - p_e) / (1 - p_e)`` with
   ``pe_i = (1 - pi_k) / (q - 1) / 2 + (1 - pi_l) / (q - 1) / 2``;
 
-and ``V = (1 - f) / n * mean_i (coef_i - coef)^2`` (``f = n / N``, 0 for an infinite population).
-The 95 % interval is ``coef -+ t_{0.975, n-1} SE``, as Gwet's own irrCAC package prints it.
+and ``V = (1 - f) / (n (n - 1)) * sum_i (coef_i - coef)^2`` (``f = n / N``, 0 for an infinite
+population), the variance of irrCAC's raw-data functions (``gwet.ac1.raw``, ``conger.kappa.raw``);
+irrCAC's contingency-table functions divide by ``n^2`` instead (``variance="table"``), which is
+smaller by ``n / (n - 1)``. The 95 % interval is ``coef -+ t_{0.975, n-1} SE`` clipped to
+``[-1, 1]``, as irrCAC prints it (irrCAC clips the upper bound at 1).
+
+AC1's ``q`` is the number of classes the interpreters could choose from (the model's class list
+when given), not only the classes they used: fewer classes overstate the chance agreement.
+
+An interval is withheld (the coefficient is given, with a note) below :data:`MIN_PAIRS` pairs or
+with fewer than :data:`MIN_MINORITY` items outside (or inside) the dominant class: there the
+linearised variance is unreliable (issue 34 measured kappa covering 0.61 at 15 pairs and 0.84 at
+30 with a 90 % class), and where every pair agrees it is 0.
 """
 
 from __future__ import annotations
@@ -30,7 +41,20 @@ from collections.abc import Sequence
 import numpy as np
 
 Z975 = 1.959963984540054
-INTERVAL_METHOD = "Gwet (2008) linearised variance over items, Student t (n - 1 df) 95 % interval"
+INTERVAL_METHOD = (
+    "Gwet (2008) linearised variance over items (irrCAC raw data, n - 1), Student t (n - 1 df) 95 % interval "
+    "clipped to [-1, 1]"
+)
+BASIS = (
+    "on the double-reviewed items as drawn (unweighted): strata over-sampled by MIN_PER_CLASS count more than "
+    "their share of the map; the coefficients describe the interpreters on these items, not the map"
+)
+"""What the coefficients are computed on (issue 34: map-weighted figures can differ, e.g. AC1 0.906 against
+0.822 on the items); weighting by ``N_h / n_h`` would need the strata of the pairs."""
+MIN_PAIRS = 50
+"""Fewer double-reviewed items than this: no interval, the coefficients with a note."""
+MIN_MINORITY = 10
+"""Fewer items outside (or inside) the dominant class than this: no interval."""
 
 
 def t_quantile_975(df: int) -> float:
@@ -51,18 +75,39 @@ def t_quantile_975(df: int) -> float:
     )
 
 
-def _coefficient(cells: np.ndarray, weights: np.ndarray, pe: float, pe_cells: np.ndarray, n: int, fpc: float):
-    """Coefficient, SE and linearised values from the cell shares ``cells`` (q x q)."""
+def _coefficient(
+    cells: np.ndarray, weights: np.ndarray, pe: float, pe_cells: np.ndarray, n: int, fpc: float, divisor: int
+) -> tuple[float, float]:
+    """Coefficient and SE from the cell shares ``cells`` (q x q); ``divisor``: ``n - 1`` (raw) or ``n``."""
     pa = float(np.trace(cells))
-    if pe >= 1.0:
-        return math.nan, math.nan
+    if pe >= 1.0 or divisor < 1:
+        return (math.nan if pe >= 1.0 else (pa - pe) / (1 - pe)), math.nan
     coef = (pa - pe) / (1 - pe)
     linear = (weights - pe) / (1 - pe) - 2 * (1 - coef) * (pe_cells - pe) / (1 - pe)
-    variance = fpc * float((cells * (linear - coef) ** 2).sum()) / n
+    variance = fpc * float((cells * (linear - coef) ** 2).sum()) / divisor
     return coef, math.sqrt(max(variance, 0.0))
 
 
-def agreement(first: Sequence[int], second: Sequence[int], population: int | None = None) -> dict:
+def _withheld(n: int, pi: np.ndarray, kappa_se: float, ac1_se: float) -> str:
+    """Why no interval is given ("" when one is)."""
+    dominant = float(pi.max()) if pi.size else 1.0
+    minority = n * min(dominant, 1.0 - dominant)
+    if n < MIN_PAIRS:
+        return f"no interval: {n} double-reviewed items (fewer than {MIN_PAIRS})"
+    if minority < MIN_MINORITY:
+        return f"no interval: about {minority:.0f} items outside the dominant class (fewer than {MIN_MINORITY})"
+    if kappa_se == 0 or ac1_se == 0:
+        return "no interval: the interpreters agree on every item, the variance estimate is 0"
+    return ""
+
+
+def agreement(
+    first: Sequence[int],
+    second: Sequence[int],
+    population: int | None = None,
+    classes: int | Sequence[int] | None = None,
+    variance: str = "raw",
+) -> dict:
     """Raw agreement, Cohen's kappa and Gwet's AC1 of two interpreters' classes on the same items.
 
     Args:
@@ -70,20 +115,35 @@ def agreement(first: Sequence[int], second: Sequence[int], population: int | Non
         second: the second interpreter's class, same order.
         population: how many items could have been double-reviewed (finite-population
             correction ``1 - n / N``); None: infinite.
+        classes: the classes the interpreters could choose from (the model's list) or their
+            number: AC1's ``q``; None: the classes met in the two lists.
+        variance: ``raw`` (irrCAC's raw-data functions, ``n - 1``) or ``table`` (its
+            contingency-table functions, ``n``).
 
     Returns:
-        ``{"items", "raw", "kappa", "kappa_se", "kappa_ci95", "ac1", "ac1_se", "ac1_ci95",
-        "interval", "per_class"}``; per class: items each interpreter gave it and the specific
-        agreement ``2 n_kk / (n_k+ + n_+k)``. Figures are None without items.
+        ``{"items", "basis", "raw", "kappa", "kappa_se", "kappa_ci95", "ac1", "ac1_se", "ac1_ci95",
+        "interval", "note", "classes", "per_class"}`` (``basis``: :data:`BASIS`); the intervals are
+        None (with the reason in ``note``) below MIN_PAIRS pairs or MIN_MINORITY items outside the
+        dominant class; per class:
+        items each interpreter gave it and the specific agreement ``2 n_kk / (n_k+ + n_+k)``.
+        Figures are None without items.
+
+    Raises:
+        ValueError: an unknown ``variance``.
     """
+    if variance not in ("raw", "table"):
+        raise ValueError(f"variance must be 'raw' or 'table' (got {variance!r})")
     n = len(first)
-    out: dict = {"items": n, "interval": INTERVAL_METHOD}
+    method = INTERVAL_METHOD if variance == "raw" else INTERVAL_METHOD.replace("raw data, n - 1", "table, n")
+    out: dict = {"items": n, "basis": BASIS, "interval": method}
     if n == 0:
         return {**out, "raw": None, "kappa": None, "kappa_se": None, "kappa_ci95": None, "ac1": None,
-                "ac1_se": None, "ac1_ci95": None, "per_class": []}  # fmt: skip
-    classes = sorted({int(v) for v in first} | {int(v) for v in second})
-    position = {v: k for k, v in enumerate(classes)}
-    q = len(classes)
+                "ac1_se": None, "ac1_ci95": None, "note": "no double-reviewed item", "classes": 0,
+                "per_class": []}  # fmt: skip
+    classes_met = sorted({int(v) for v in first} | {int(v) for v in second})
+    position = {v: k for k, v in enumerate(classes_met)}
+    q = len(classes_met)
+    choices = max(q, classes if isinstance(classes, int) else len(set(classes or ()) | set(classes_met)))
     counts = np.zeros((q, q))
     for a, b in zip(first, second):
         counts[position[int(a)], position[int(b)]] += 1
@@ -91,20 +151,26 @@ def agreement(first: Sequence[int], second: Sequence[int], population: int | Non
     rows, cols = cells.sum(axis=1), cells.sum(axis=0)
     weights = np.eye(q)
     fpc = 1.0 - n / population if population else 1.0
+    divisor = n - 1 if variance == "raw" else n
     kappa, kappa_se = _coefficient(
-        cells, weights, float(rows @ cols), (cols[:, None] + rows[None, :]) / 2, n, fpc
+        cells, weights, float(rows @ cols), (cols[:, None] + rows[None, :]) / 2, n, fpc, divisor
     )  # fmt: skip
     pi = (rows + cols) / 2
-    if q > 1:
-        pe_ac1 = float((pi * (1 - pi)).sum() / (q - 1))
-        per_rater = (1 - pi) / (q - 1)
-        ac1, ac1_se = _coefficient(cells, weights, pe_ac1, (per_rater[:, None] + per_rater[None, :]) / 2, n, fpc)
+    if choices > 1:
+        pe_ac1 = float((pi * (1 - pi)).sum() / (choices - 1))
+        per_rater = (1 - pi) / (choices - 1)
+        ac1, ac1_se = _coefficient(
+            cells, weights, pe_ac1, (per_rater[:, None] + per_rater[None, :]) / 2, n, fpc, divisor
+        )  # fmt: skip
     else:  # one class only: the raters agree on every item and no chance term exists
         ac1, ac1_se = 1.0, 0.0
     t = t_quantile_975(n - 1)
+    note = _withheld(n, pi, kappa_se, ac1_se)
 
     def interval(coef: float, se: float) -> list[float] | None:
-        return None if math.isnan(coef) or math.isnan(se) or n < 2 else [coef - t * se, coef + t * se]
+        if note or math.isnan(coef) or math.isnan(se) or n < 2:
+            return None
+        return [max(-1.0, coef - t * se), min(1.0, coef + t * se)]
 
     def number(value: float) -> float | None:
         return None if math.isnan(value) else float(value)
@@ -112,10 +178,10 @@ def agreement(first: Sequence[int], second: Sequence[int], population: int | Non
     per_class = [
         {"value": v, "first": int(counts[k].sum()), "second": int(counts[:, k].sum()), "both": int(counts[k, k]),
          "specific_agreement": float(2 * counts[k, k] / (counts[k].sum() + counts[:, k].sum()))}
-        for k, v in enumerate(classes)
+        for k, v in enumerate(classes_met)
     ]  # fmt: skip
     return {
-        **out, "raw": float(np.trace(cells)),
+        **out, "raw": float(np.trace(cells)), "note": note, "classes": choices,
         "kappa": number(kappa), "kappa_se": number(kappa_se), "kappa_ci95": interval(kappa, kappa_se),
         "ac1": number(ac1), "ac1_se": number(ac1_se), "ac1_ci95": interval(ac1, ac1_se),
         "per_class": per_class,

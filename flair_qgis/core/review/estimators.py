@@ -30,15 +30,31 @@ out of ``N_h > 1`` has no variance estimate: the figures whose variance needs th
 NaN standard error (and the report a note naming it); a stratum whose contribution is zero by
 design (e.g. stratum "map class 3" for the user's accuracy of class 5, whose ``x`` and ``y`` are 0
 for every pixel of the stratum) does not count.
+
+Intervals (:mod:`flair_qgis.core.review.intervals`): proportions (OA, PA, area shares, UA as a
+ratio, label-error rates) get the Korn-Graubard interval (:func:`proportion_intervals`,
+:func:`domain_rates`); the UA of a class mapped in one stratum only the exact interval on that
+stratum's items; areas in m² the normal interval truncated to ``[0, map area]``. The ``_se``
+fields and :func:`stratified_rates` keep their normal-interval meaning for their callers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from .intervals import (
+    CONFIDENCE,
+    Interval,
+    degrees_of_freedom_factor,
+    exact_proportion,
+    korn_graubard,
+    normal_interval,
+)
 
 Z95 = 1.96
 """Normal quantile of a two-sided 95 % interval, rounded as in Olofsson et al. (2014) and Newcombe (1998)."""
@@ -106,6 +122,32 @@ class Strata:
     def single(self) -> np.ndarray:
         """``(strata,)`` True where one unit stands for more than one pixel (no variance estimate)."""
         return (self.sampled == 1) & (self.population > 1)
+
+    def domain_sizes(
+        self, domain: np.ndarray, fixed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What a Korn-Graubard interval of a figure over ``domain`` needs (:mod:`.intervals`).
+
+        Args:
+            domain: ``(units, m)`` 0/1: the units in each figure's domain (all ones for a mean).
+            fixed: as in :func:`stratified_mean`: strata that add nothing to figure ``k``.
+
+        Returns:
+            ``(kish, cap, census)``, each ``(m,)``: Kish's effective size of the domain's units in
+            strata not reviewed in full; ``kish / (1 - n_d / N_d)`` with ``n_d`` the domain's units
+            and ``N_d = sum_h N_h xbar_h``; True where every stratum the figure rests on is a census.
+        """
+        x = np.asarray(domain, dtype=np.float64).reshape(len(self.index), -1)
+        active = np.ones((len(self.values), x.shape[1]), bool) if fixed is None else ~fixed
+        census = self.sampled >= self.population
+        inside = x * active[self.index]
+        weights = (self.population / self.sampled)[self.index][:, None] * inside * ~census[self.index][:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            kish = np.nan_to_num(weights.sum(axis=0) ** 2 / (weights**2).sum(axis=0))
+            items = inside.sum(axis=0)
+            fraction = items / (self.population @ (self.moments(x)[0] * active))
+            cap = np.where(fraction < 1, kish / (1 - fraction), np.inf)
+        return kish, cap, np.all(census[:, None] | ~active, axis=0)
 
     def moments(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per-stratum sample means and the variance terms ``(1 - f_h) s2_h / n_h``.
@@ -212,6 +254,14 @@ class StratifiedEstimate:
         area_m2, area_m2_ci95: estimated area and the half-width of its 95 % interval.
         proportions: ``(classes, classes)`` estimated cell proportions ``p_ij`` (rows map, columns reference).
         single_item_strata: strata with one unit out of more pixels (no variance estimate).
+        overall_accuracy_interval: Korn-Graubard (:mod:`.intervals`).
+        users_accuracy_interval: per class: exact (Clopper-Pearson, hypergeometric where the
+            sampling fraction is material) where the class is mapped in one stratum only, else
+            Korn-Graubard on the ratio.
+        producers_accuracy_interval, area_proportion_interval: per class, Korn-Graubard.
+        area_m2_interval: per class, the normal interval truncated to ``[0, map area]``; its note
+            flags an area resting on fewer than :data:`AREA_MIN_ITEMS` items of the class.
+        reference_items: per class, the reviewed items whose true class it is.
     """
 
     classes: tuple[int, ...]
@@ -227,11 +277,83 @@ class StratifiedEstimate:
     area_m2_ci95: np.ndarray
     proportions: np.ndarray
     single_item_strata: tuple[int, ...] = ()
+    overall_accuracy_interval: Interval | None = None
+    users_accuracy_interval: tuple[Interval, ...] = ()
+    producers_accuracy_interval: tuple[Interval, ...] = ()
+    area_proportion_interval: tuple[Interval, ...] = ()
+    area_m2_interval: tuple[Interval, ...] = ()
+    reference_items: tuple[int, ...] = ()
+
+
+AREA_MIN_ITEMS = 10
+"""An area estimate resting on fewer reviewed items of its class is flagged."""
 
 
 def _indicators(values: np.ndarray, classes: tuple[int, ...]) -> np.ndarray:
     """``(units, classes)`` 0/1 matrix ``[value = class]``."""
     return (values[:, None] == np.array(classes)[None, :]).astype(np.float64)
+
+
+def proportion_intervals(
+    strata: Strata,
+    estimate: np.ndarray,
+    se: np.ndarray,
+    domain: np.ndarray,
+    fixed: np.ndarray | None = None,
+    level: float = CONFIDENCE,
+) -> tuple[Interval, ...]:
+    """Korn-Graubard intervals of stratified proportions or domain ratios (:mod:`.intervals`).
+
+    Args:
+        strata: the sampled strata.
+        estimate, se: ``(m,)`` the figures and their design standard errors.
+        domain: ``(units, m)`` 0/1 domain of each figure (all ones for a stratified mean).
+        fixed: as in :func:`stratified_mean`.
+        level: confidence level.
+    """
+    kish, cap, census = strata.domain_sizes(domain, fixed)
+    factor = degrees_of_freedom_factor(len(strata.index), len(strata.values), level)
+    return tuple(korn_graubard(estimate, np.asarray(se) ** 2, kish, cap, census, factor, level))
+
+
+def _users_intervals(
+    strata: Strata, hit: np.ndarray, mapped: np.ndarray, users: np.ndarray, users_se: np.ndarray,
+    fixed: np.ndarray | None, level: float,
+) -> tuple[Interval, ...]:  # fmt: skip
+    """Exact on the one stratum where a class is mapped in one stratum only, else Korn-Graubard."""
+    ratio = proportion_intervals(strata, users, users_se, mapped, fixed, level)
+    if fixed is None:
+        return ratio
+    out = list(ratio)
+    for k in range(hit.shape[1]):
+        owned = np.flatnonzero(~fixed[:, k])
+        if len(owned) == 1 and mapped[:, k].any():
+            h = owned[0]
+            units = strata.index == h
+            exact = exact_proportion(int(hit[units, k].sum()), int(units.sum()), int(strata.population[h]), level)
+            out[k] = dataclasses.replace(exact, se=None if math.isnan(users_se[k]) else float(users_se[k]))
+    return tuple(out)
+
+
+def _area_intervals(
+    area_m2: np.ndarray, area_m2_se: np.ndarray, total_m2: float, items: np.ndarray, z: float
+) -> tuple[Interval, ...]:
+    """Normal intervals of the areas, truncated to ``[0, map area]``, flagged below AREA_MIN_ITEMS items."""
+    return tuple(
+        normal_interval(float(a), float(s), z, 0.0, total_m2,
+                        f"rests on {n} reviewed items of the class (< {AREA_MIN_ITEMS})" if n < AREA_MIN_ITEMS else "")
+        for a, s, n in zip(area_m2, area_m2_se, items.astype(int).tolist())
+    )  # fmt: skip
+
+
+def _owned_elsewhere(
+    strata: Strata, stratum_map_class: Mapping[int, int] | None, classes: tuple[int, ...]
+) -> np.ndarray | None:
+    """``(strata, classes)`` True where the stratum holds another map class only (see :func:`stratified_mean`)."""
+    if stratum_map_class is None:
+        return None
+    owner = np.array([stratum_map_class.get(v, -1) for v in strata.values])
+    return owner[:, None] != np.array(classes)[None, :]
 
 
 def design_estimate(
@@ -243,6 +365,7 @@ def design_estimate(
     stratum_map_class: Mapping[int, int] | None = None,
     z: float = Z95,
     finite_population: bool = True,
+    level: float = CONFIDENCE,
 ) -> StratifiedEstimate:
     """OA, UA, PA and areas from a stratified (or simple random: one stratum) sample of pixels.
 
@@ -255,9 +378,10 @@ def design_estimate(
         pixel_area_m2: area of one pixel (m²), one value or the mean per stratum.
         stratum_map_class: the one map class of each stratum where strata split the map classes
             (then a stratum adds no variance to the user's accuracy of another class).
-        z: normal quantile of the interval.
+        z: normal quantile of the area interval.
         finite_population: apply the finite-population correction (census strata add no
             variance either way).
+        level: confidence level of the proportions' intervals.
 
     Returns:
         The estimates; classes: every map and reference class met, sorted.
@@ -267,34 +391,26 @@ def design_estimate(
     refs = np.asarray(reference_classes, dtype=np.int64)
     classes = tuple(sorted({int(v) for v in maps} | {int(v) for v in refs}))
     mapped, truth = _indicators(maps, classes), _indicators(refs, classes)
-    hit = mapped * truth
-    k = len(classes)
+    hit, k, everyone = mapped * truth, len(classes), np.ones((len(maps), 1))
+    fixed = _owned_elsewhere(strata, stratum_map_class, classes)
     overall, overall_se = stratified_mean(strata, (maps == refs).astype(np.float64)[:, None])
     area, area_se = stratified_mean(strata, truth)
     sizes = np.array([_area_of(pixel_area_m2, v) for v in strata.values])
     area_m2, area_m2_se = stratified_total(strata, truth, sizes)
-    fixed = None
-    if stratum_map_class is not None:
-        owner = np.array([stratum_map_class.get(v, -1) for v in strata.values])
-        fixed = owner[:, None] != np.array(classes)[None, :]
     users, users_se = stratified_ratio(strata, hit, mapped, fixed)
     producers, producers_se = stratified_ratio(strata, hit, truth)
     cells, _ = stratified_mean(strata, (mapped[:, :, None] * truth[:, None, :]).reshape(len(maps), k * k))
     return StratifiedEstimate(
-        classes=classes,
-        overall_accuracy=float(overall[0]),
-        overall_accuracy_se=float(overall_se[0]),
-        users_accuracy=users,
-        users_accuracy_se=users_se,
-        producers_accuracy=producers,
-        producers_accuracy_se=producers_se,
-        area_proportion=area,
-        area_proportion_se=area_se,
-        area_m2=area_m2,
-        area_m2_ci95=z * area_m2_se,
-        proportions=cells.reshape(k, k),
+        classes, float(overall[0]), float(overall_se[0]), users, users_se, producers, producers_se, area, area_se,
+        area_m2, z * area_m2_se, cells.reshape(k, k),
         single_item_strata=tuple(v for v, s in zip(strata.values, strata.single) if s),
-    )
+        overall_accuracy_interval=proportion_intervals(strata, overall, overall_se, everyone, None, level)[0],
+        users_accuracy_interval=_users_intervals(strata, hit, mapped, users, users_se, fixed, level),
+        producers_accuracy_interval=proportion_intervals(strata, producers, producers_se, truth, None, level),
+        area_proportion_interval=proportion_intervals(strata, area, area_se, np.repeat(everyone, k, 1), None, level),
+        area_m2_interval=_area_intervals(area_m2, area_m2_se, float(strata.population @ sizes), truth.sum(0), z),
+        reference_items=tuple(int(v) for v in truth.sum(axis=0)),
+    )  # fmt: skip
 
 
 def _area_of(pixel_area_m2: float | Mapping[int, float], stratum: int) -> float:
@@ -395,4 +511,75 @@ def stratified_rates(
         else:
             interval = (max(0.0, rate - z * error), min(1.0, rate + z * error))
             out.append(RateEstimate(rate, error, interval, STRATIFIED_RATIO_METHOD))
+    return out
+
+
+def domain_rates(
+    unit_strata: Sequence[int],
+    domains: np.ndarray,
+    is_error: Sequence[bool],
+    stratum_pixels: Mapping[int, int],
+    level: float = CONFIDENCE,
+) -> list[Interval]:
+    """Share of each domain's pixels that are errors, with Korn-Graubard intervals (:mod:`.intervals`).
+
+    The same estimate and standard error as :func:`stratified_rates` (a stratified domain ratio,
+    Stehman 2014), with the interval that holds where errors are rare; :func:`stratified_rates`
+    stays for its callers until they move here.
+
+    Args:
+        unit_strata: stratum of each reviewed unit (all reviewed units, in a domain or not).
+        domains: ``(units, m)`` booleans: whether the unit is in domain ``k``.
+        is_error: whether the unit is an error (counted only in its domains).
+        stratum_pixels: ``N_h``.
+        level: confidence level.
+
+    Returns:
+        One interval per domain: estimate NaN and no bounds for a domain without a unit, no
+        bounds (with a note) where a single-unit stratum leaves the variance unknown.
+    """
+    strata = Strata.of(unit_strata, stratum_pixels)
+    x = np.asarray(domains, dtype=np.float64).reshape(len(strata.index), -1)
+    y = x * np.asarray(is_error, dtype=np.float64)[:, None]
+    ratio, se = stratified_ratio(strata, y, x)
+    return list(proportion_intervals(strata, ratio, se, x, None, level))
+
+
+THIN_CELL_SHARE = 0.05
+THIN_CELL_ITEMS = 5
+
+
+def thin_label_classes(
+    cell_pixels: Mapping[tuple[int, int], int],
+    cell_items: Mapping[tuple[int, int], int],
+    share: float = THIN_CELL_SHARE,
+    min_items: int = THIN_CELL_ITEMS,
+) -> dict[int, str]:
+    """Label classes whose error rate must be withheld: a (stratum x label class) cell holds more
+    than ``share`` of the class's pixels but fewer than ``min_items`` reviewed items.
+
+    Why: a label class split across strata is estimated as a ratio whose denominator rests on the
+    class's items in each stratum; where a stratum holding much of the class has almost none, the
+    rate is the other strata's (issue 34: truth 0.410, mean estimate 0.302, every interval
+    covering 0.38). The pixel counts per cell are known from the rasters at sampling time.
+
+    Args:
+        cell_pixels: ``(stratum, label class) -> pixels`` of the whole map.
+        cell_items: ``(stratum, label class) -> reviewed items`` (missing: 0).
+        share, min_items: the rule's thresholds.
+
+    Returns:
+        ``label class -> note`` for each class to withhold.
+    """
+    totals: dict[int, int] = {}
+    for (_stratum, label), pixels in cell_pixels.items():
+        totals[label] = totals.get(label, 0) + pixels
+    out: dict[int, str] = {}
+    for (stratum, label), pixels in sorted(cell_pixels.items()):
+        items = cell_items.get((stratum, label), 0)
+        if totals[label] > 0 and pixels > share * totals[label] and items < min_items and label not in out:
+            out[label] = (
+                f"no rate: stratum {stratum} holds {100 * pixels / totals[label]:.0f} % of this label class's pixels "
+                f"but {items} reviewed items (fewer than {min_items})"
+            )
     return out
