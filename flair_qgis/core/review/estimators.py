@@ -19,7 +19,7 @@ Per figure:
 * overall accuracy: the mean of ``y = [map = reference]``;
 * area proportion of class ``j``: the mean of ``y = [reference = j]``; the area in m² is the total
   ``sum_h N_h a_h ybar_h`` with ``a_h`` the mean pixel area of stratum ``h`` (m², see
-  :mod:`flair_qgis.core.review.areas`), its variance ``sum_h (N_h a_h)^2 (1 - f_h) s2_h / n_h``;
+  :mod:`flair_qgis.core.areas`), its variance ``sum_h (N_h a_h)^2 (1 - f_h) s2_h / n_h``;
 * user's accuracy of map class ``i``: the ratio ``y = [map = i = reference]`` over ``x = [map = i]``
   (for strata = map classes this is ``n_ii / n_i.`` with ``V = (1 - f_i) U_i (1 - U_i) / (n_i - 1)``);
 * producer's accuracy of class ``j``: the ratio ``y = [map = j = reference]`` over ``x = [reference
