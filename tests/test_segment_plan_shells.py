@@ -179,8 +179,8 @@ def test_one_confidence_check_worded_for_each_shell(plugin, qgis_iface, run_alg,
     dock.set_model(str(regressor))
     dock.layer_combo.setLayer(add_raster(bgri))
     dock.set_extent_mode(EXTENT_LAYER)
-    dock.output_widget.setFilePath(str(tmp_path / "d.tif"))
+    dock.segment.run_section.output_widget.setFilePath(str(tmp_path / "d.tif"))
     dock.confidence_check.setChecked(True)
-    assert dock.run() is None
+    assert dock.segment.run() is None
     assert any("it has no confidence; untick it" in m for m in messages(qgis_iface, Qgis.Warning))
     assert not {"p.tif", "d.tif"} & {p.name for p in tmp_path.iterdir()}
