@@ -27,6 +27,7 @@ from .deps_check import (
 )
 from .deps_install import (
     DEPS_FOLDER_NAME,
+    GPU_PACKAGE,
     DependencyError,
     InstallTask,
     activate_deps_dir,
@@ -43,6 +44,7 @@ from .deps_install import (
 
 __all__ = [
     "DEPS_FOLDER_NAME",
+    "GPU_PACKAGE",
     "ONNXRUNTIME",
     "OPTIONAL",
     "QUANTIZE",

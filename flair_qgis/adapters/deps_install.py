@@ -9,7 +9,9 @@ numpy is also pinned to the version QGIS already has, so pip never brings a seco
 would break GDAL's array bindings.
 
 onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one is installed,
-onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``).
+onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``), with its ``[cuda,cudnn]``
+extras: a machine with only the driver has no CUDA runtime nor cuDNN for it to load, and
+``scripts/setup.sh`` makes the same choice.
 """
 
 from __future__ import annotations
@@ -82,11 +84,15 @@ def cuda_present() -> bool:
     return done.returncode == 0 and b"GPU" in done.stdout
 
 
+GPU_PACKAGE = "onnxruntime-gpu[cuda,cudnn]"
+"""onnxruntime-gpu with the CUDA and cuDNN wheels it loads (``onnxruntime.preload_dlls``)."""
+
+
 def onnxruntime_package(cuda: bool | None = None) -> str:
-    """``onnxruntime-gpu`` when CUDA is present, else ``onnxruntime``."""
+    """:data:`GPU_PACKAGE` when an NVIDIA driver answers, else ``onnxruntime``."""
     if cuda is None:
         cuda = cuda_present()
-    return "onnxruntime-gpu" if cuda else "onnxruntime"
+    return GPU_PACKAGE if cuda else "onnxruntime"
 
 
 def python_executable() -> str:
