@@ -49,5 +49,6 @@ def test_the_gpu_command_installs_the_cuda_wheels(tmp_path):
     command = deps.install_command_text(deps.GPU_PACKAGE, str(tmp_path / "flair_qgis_deps"))
     assert "onnxruntime-gpu[cuda,cudnn]" in command and "numpy==" in command
     # The shell gives pip one argument with the brackets (the text is pasted into a terminal).
-    done = subprocess.run(["bash", "-c", f"printf '%s\\n' {command.split(' ', 1)[1]}"], capture_output=True, text=True)
+    words = command.split(" ", 1)[1]
+    done = subprocess.run(["bash", "-c", f"printf '%s\\n' {words}"], capture_output=True, text=True, check=True)
     assert "onnxruntime-gpu[cuda,cudnn]" in done.stdout.splitlines()
