@@ -30,6 +30,7 @@ from ..core.segment.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..core.segment.plan import SegmentPlan, SegmentRequest, input_title, plan_segment
 from ..core.vectorize.segment_output import PolygonOutput, run_polygons
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
+from ..i18n.errors import error_text
 from . import settings
 from .deps import require_vectorize
 from .layers import extent_in_crs
@@ -166,7 +167,7 @@ def _input_reason(spec: InputSpec, layer: QgsMapLayer | None, bands: Sequence[in
     try:
         choose_bands(spec, tuple(bands), layer_band_labels(layer))
     except FlairError as err:
-        return str(err)
+        return error_text(err)  # the dock's wording, in the user's language
     return ""
 
 

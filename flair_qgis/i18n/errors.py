@@ -105,6 +105,20 @@ def _value_map_polygons(params: dict, where: str) -> str:
     )
 
 
+def _too_few_bands(params: dict, where: str) -> str:
+    if where == DOCK:
+        text = tr(
+            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, "
+            "or a layer band for each model channel."
+        )
+    else:
+        text = tr(
+            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands "
+            "or set BANDS to map the layer's bands to the model's."
+        )
+    return text.format(channels=params.get("channels", ""), count=params.get("band_count", ""))
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -112,6 +126,7 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "no_class_field": _no_class_field,
     "unknown_field": _unknown_field,
     "value_map_polygons": _value_map_polygons,
+    "too_few_bands": _too_few_bands,
 }
 
 

@@ -2246,5 +2246,15 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons; leave OUTPUT_VECTOR empty.</source>
         <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones ; laissez OUTPUT_VECTOR vide.</translation>
     </message>
+    <message>
+        <location filename="../i18n/errors.py" line="110" />
+        <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, or a layer band for each model channel.</source>
+        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes, ou une bande de la couche pour chaque canal du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../i18n/errors.py" line="115" />
+        <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
+        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
+    </message>
 </context>
 </TS>
