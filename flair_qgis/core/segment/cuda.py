@@ -10,24 +10,27 @@ one ``nvidia/cu13`` package (``lib`` on Linux, ``bin/x86_64`` on Windows; cuDNN 
 
 When CUDA still does not load, onnxruntime only logs it and runs on the CPU: :func:`prepare_cuda`
 has tried each library with a real ``dlopen``, and :func:`failure_reason` names the first that
-failed and what installs it.
+failed and what installs it. :func:`list_gpus` names the GPUs (the dock's device list, ``--gpus``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import io
 import os
 import platform
+import shutil
 import site
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["CudaCheck", "CudaLibrary", "cuda_libraries", "failure_reason", "find_library", "load_libraries",
-           "nvidia_dirs", "prepare_cuda"]  # fmt: skip
+__all__ = ["CudaCheck", "CudaLibrary", "Gpu", "cuda_libraries", "failure_reason", "find_library", "list_gpus",
+           "load_libraries", "nvidia_dirs", "parse_gpu_query", "prepare_cuda"]  # fmt: skip
 
 PIP_FIX = "pip install 'onnxruntime-gpu[cuda,cudnn]' in the plugin's Python"
 
@@ -188,3 +191,50 @@ def _built_cuda_major() -> int:
         return int(str(getattr(info, "cuda_version", "") or "12").split(".")[0])
     except (ImportError, ValueError):
         return 12
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """An NVIDIA GPU as the driver lists it.
+
+    Attributes:
+        index: the driver's index, what ``CUDA_VISIBLE_DEVICES`` takes (``"0"``).
+        name: e.g. ``NVIDIA H200``.
+    """
+
+    index: str
+    name: str
+
+
+NVIDIA_SMI_TIMEOUT_S = 3.0
+"""At most this long for ``nvidia-smi`` (it answers in well under a second when the driver is loaded)."""
+
+
+def parse_gpu_query(text: str) -> tuple[Gpu, ...]:
+    """The GPUs of ``nvidia-smi --query-gpu=index,name --format=csv,noheader`` output."""
+    gpus = []
+    for line in text.splitlines():
+        index, _, name = line.partition(",")
+        if index.strip().isdigit():
+            gpus.append(Gpu(index.strip(), name.strip()))
+    return tuple(gpus)
+
+
+@functools.cache
+def list_gpus() -> tuple[Gpu, ...]:
+    """The GPUs the NVIDIA driver lists (``nvidia-smi``), asked once per process; ``()`` without a driver.
+
+    Costs nothing where ``nvidia-smi`` is not on ``PATH``; otherwise at most
+    :data:`NVIDIA_SMI_TIMEOUT_S`, once. ``list_gpus.cache_clear()`` asks again.
+    """
+    exe = shutil.which("nvidia-smi")
+    if exe is None:
+        return ()
+    try:
+        done = subprocess.run(
+            [exe, "--query-gpu=index,name", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=NVIDIA_SMI_TIMEOUT_S, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return parse_gpu_query(done.stdout) if done.returncode == 0 else ()
