@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from qgis.core import QgsApplication, QgsTask
 
 from ..core.errors import FlairError
+from ..core.segment.cuda import list_gpus
 
 DEPS_FOLDER_NAME = "flair_qgis_deps"
 _NVIDIA_SMI_TIMEOUT_S = 5
@@ -82,6 +83,19 @@ def cuda_present() -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0 and b"GPU" in done.stdout
+
+
+def cuda_label() -> str:
+    """The dock's name for the CUDA device: ``CUDA — NVIDIA H200`` where the driver names a GPU, else ``CUDA``.
+
+    The driver is asked once per process (:func:`~flair_qgis.core.segment.cuda.list_gpus`, with a
+    timeout; nothing to ask where ``nvidia-smi`` is absent).
+    """
+    names = list(dict.fromkeys(gpu.name for gpu in list_gpus()))
+    count = len(list_gpus())
+    if not names:
+        return "CUDA"
+    return f"CUDA — {count} × {names[0]}" if count > 1 and len(names) == 1 else f"CUDA — {', '.join(names)}"
 
 
 GPU_PACKAGE = "onnxruntime-gpu[cuda,cudnn]"

@@ -11,6 +11,7 @@ class map by :func:`~flair_qgis.core.vectorize.segment_output.vectorize_class_ma
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,11 +20,12 @@ from qgis.core import QgsMapLayer, QgsTask
 
 from ..core import vocabulary
 from ..core.errors import Canceled, FlairError
+from ..core.segment.engine import create_session
 from ..core.segment.model import TASK_SEGMENTATION, OutputSpec
 from ..core.segment.run import SegmentResult, run_plan
 from ..core.vectorize.job import VectorizeResult
 from ..core.vectorize.segment_output import vectorize_class_map
-from ..i18n import localized, tr
+from ..i18n import decimal, localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map, remove_outputs
 from .polygon_layer import add_polygons
@@ -83,6 +85,9 @@ class SegmentTask(QgsTask):
         self.error: BaseException | None = None
         self.error_traceback = ""
         self.abandon_reason = ""
+        self.started = 0.0
+        self.percent = 0.0
+        self.provider = ""  # "CUDA" or "CPU" once the session is built ("" with a tile cache)
 
     def abandon(self, reason: str) -> None:
         """Stop the run because its input went away; :meth:`finished` deletes any output."""
@@ -94,9 +99,11 @@ class SegmentTask(QgsTask):
         polygons = self.prepared.polygons
         share = 100.0 if polygons is None else POLYGON_PROGRESS_START
         try:
+            self.started = time.monotonic()
             self.result = run_plan(
-                self.prepared.plan, is_canceled=self.isCanceled, on_progress=lambda p: self.setProgress(p * share / 100)
-            )
+                self.prepared.plan, is_canceled=self.isCanceled, on_progress=lambda p: self._progress(p, share),
+                session=self._session(),
+            )  # fmt: skip
             if polygons is not None:
                 self.polygons = vectorize_class_map(
                     polygons, self.result.output_path, self.result.confidence_path, self.isCanceled,
@@ -112,6 +119,31 @@ class SegmentTask(QgsTask):
             self.error_traceback = traceback.format_exc()
             return False
         return True
+
+    def _session(self):
+        """The run's onnxruntime session, built here so progress can name its provider.
+
+        None with a tile cache: the run loads the model only when some tile is not cached.
+        """
+        plan = self.prepared.plan
+        if plan.cache is not None:
+            return None
+        session, info = create_session(plan.model.path, plan.request.device, plan.request.threads)
+        self.provider = info.label
+        return session, info
+
+    def _progress(self, percent: float, share: float) -> None:
+        self.percent = percent
+        self.setProgress(percent * share / 100)
+
+    def speed_text(self) -> str:
+        """Tiles per second so far and the provider, e.g. ``12.3 tiles/s · CUDA``; ``""`` before a tile."""
+        elapsed = time.monotonic() - self.started
+        tiles = len(self.prepared.plan.tiles) * self.percent / 100
+        if not self.started or tiles <= 0 or elapsed <= 0:
+            return ""
+        text = tr("{rate} tiles/s").format(rate=decimal(tiles / elapsed))
+        return f"{text} · {self.provider}" if self.provider else text
 
     def _discard_outputs(self) -> None:
         request = self.prepared.plan.request

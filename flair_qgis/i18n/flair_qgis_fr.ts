@@ -2256,5 +2256,10 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
         <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
     </message>
+    <message>
+        <location filename="../adapters/segment_task.py" line="145" />
+        <source>{rate} tiles/s</source>
+        <translation>{rate} tuiles/s</translation>
+    </message>
 </context>
 </TS>

@@ -147,7 +147,8 @@ class SegmentPanel(QWidget):
         if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
-        self.task.progressChanged.connect(lambda p: self.run_section.progress.setValue(int(p)))
+        task = self.task
+        self.task.progressChanged.connect(lambda p: self.run_section.show_progress(p, task.speed_text()))
         self.run_section.set_running(True)
         grid = prepared.plan.grid
         self.result_section.result_label.setText(
