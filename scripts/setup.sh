@@ -9,9 +9,17 @@ cd "$(dirname "$0")/.."
 # onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one of them, chosen by
 # whether an NVIDIA driver answers on this machine. The GPU build comes with its CUDA and cuDNN
 # wheels ([cuda,cudnn]): a machine with only the driver has no CUDA toolkit for it to load.
+# onnxruntime-gpu >= 1.27 is built for CUDA 13: a driver that runs only CUDA 12 (nvidia-smi's
+# header) gets the last CUDA 12 build (flair_qgis/adapters/deps_install.py chooses the same).
 ort_package() {
   if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-    echo "onnxruntime-gpu[cuda,cudnn]"
+    local driver_cuda
+    driver_cuda=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9]*\).*/\1/p' | head -n 1 || true)
+    if [ -n "$driver_cuda" ] && [ "$driver_cuda" -lt 13 ]; then
+      echo "onnxruntime-gpu[cuda,cudnn]<1.27"
+    else
+      echo "onnxruntime-gpu[cuda,cudnn]"
+    fi
   else
     echo onnxruntime
   fi

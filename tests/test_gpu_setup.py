@@ -19,11 +19,16 @@ from flair_qgis.adapters import deps
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _fake_smi(folder: Path, exit_code: int) -> Path:
-    """A folder holding an ``nvidia-smi`` that prints one GPU and exits with ``exit_code``."""
+def _fake_smi(folder: Path, exit_code: int, driver_cuda: str = "13.0") -> Path:
+    """A folder holding an ``nvidia-smi`` that answers as a driver running CUDA ``driver_cuda`` does
+    (``-L``: one GPU; no argument: the header), and exits with ``exit_code``."""
     folder.mkdir(parents=True, exist_ok=True)
     smi = folder / "nvidia-smi"
-    smi.write_text(f'#!/bin/sh\necho "GPU 0: NVIDIA H200 (UUID: GPU-0)"\nexit {exit_code}\n')
+    smi.write_text(
+        '#!/bin/sh\nif [ "$1" = -L ]; then echo "GPU 0: NVIDIA H200 (UUID: GPU-0)"; else\n'
+        f'echo "| NVIDIA-SMI 535.216.01   Driver Version: 535.216.01   CUDA Version: {driver_cuda}     |"; fi\n'
+        f"exit {exit_code}\n"
+    )
     smi.chmod(smi.stat().st_mode | stat.S_IXUSR)
     return folder
 
@@ -34,12 +39,19 @@ def _setup_choice(path: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.mark.parametrize(("exit_code", "expected"), [(0, deps.GPU_PACKAGE), (9, "onnxruntime"), (None, "onnxruntime")])
-def test_setup_and_dialog_choose_the_same_package(tmp_path, monkeypatch, exit_code, expected):
-    # exit 9: nvidia-smi is there but the driver does not answer (e.g. module not loaded).
+@pytest.mark.parametrize(
+    ("exit_code", "driver_cuda", "expected"),
+    [
+        (0, "13.0", deps.GPU_PACKAGE),
+        (0, "12.2", "onnxruntime-gpu[cuda,cudnn]<1.27"),  # the last onnxruntime-gpu built for CUDA 12
+        (9, "13.0", "onnxruntime"),  # nvidia-smi is there but the driver does not answer
+        (None, "", "onnxruntime"),  # no nvidia-smi
+    ],
+)
+def test_setup_and_dialog_choose_the_same_package(tmp_path, monkeypatch, exit_code, driver_cuda, expected):
     path = "/usr/bin:/bin"
     if exit_code is not None:
-        path = f"{_fake_smi(tmp_path / 'bin', exit_code)}:{path}"
+        path = f"{_fake_smi(tmp_path / 'bin', exit_code, driver_cuda)}:{path}"
     assert _setup_choice(path) == expected
     monkeypatch.setenv("PATH", path)
     assert deps.onnxruntime_package() == expected

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from qgis.core import QgsApplication, QgsTask
 
 from ..core.errors import FlairError
-from ..core.segment.cuda import list_gpus
+from ..core.segment.cuda import CUDA12_PACKAGE, list_gpus, parse_driver_cuda
 
 DEPS_FOLDER_NAME = "flair_qgis_deps"
 _NVIDIA_SMI_TIMEOUT_S = 5
@@ -102,11 +102,31 @@ GPU_PACKAGE = "onnxruntime-gpu[cuda,cudnn]"
 """onnxruntime-gpu with the CUDA and cuDNN wheels it loads (``onnxruntime.preload_dlls``)."""
 
 
-def onnxruntime_package(cuda: bool | None = None) -> str:
-    """:data:`GPU_PACKAGE` when an NVIDIA driver answers, else ``onnxruntime``."""
+def driver_cuda_major() -> int | None:
+    """The CUDA major version the NVIDIA driver runs (``nvidia-smi``'s header), or None."""
+    exe = shutil.which("nvidia-smi")
+    if exe is None:
+        return None
+    try:
+        done = subprocess.run([exe], capture_output=True, text=True, timeout=_NVIDIA_SMI_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return parse_driver_cuda(done.stdout) if done.returncode == 0 else None
+
+
+def onnxruntime_package(cuda: bool | None = None, driver_cuda: int | None = None) -> str:
+    """:data:`GPU_PACKAGE` when an NVIDIA driver answers, else ``onnxruntime``.
+
+    A driver older than CUDA 13 (``driver_cuda``, read from ``nvidia-smi`` when ``cuda`` is not
+    given) gets the last onnxruntime-gpu built for CUDA 12 (:data:`~flair_qgis.core.segment.cuda.CUDA12_PACKAGE`),
+    as ``scripts/setup.sh`` does.
+    """
     if cuda is None:
         cuda = cuda_present()
-    return GPU_PACKAGE if cuda else "onnxruntime"
+        driver_cuda = driver_cuda_major() if cuda else None
+    if not cuda:
+        return "onnxruntime"
+    return CUDA12_PACKAGE if driver_cuda is not None and driver_cuda < 13 else GPU_PACKAGE
 
 
 def python_executable() -> str:

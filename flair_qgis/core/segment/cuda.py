@@ -29,8 +29,9 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["CudaCheck", "CudaLibrary", "Gpu", "cuda_libraries", "failure_reason", "find_library", "list_gpus",
-           "load_libraries", "nvidia_dirs", "parse_gpu_query", "prepare_cuda"]  # fmt: skip
+__all__ = ["CUDA12_PACKAGE", "CudaCheck", "CudaLibrary", "Gpu", "cuda_libraries", "driver_reason", "failure_reason",
+           "find_library", "list_gpus", "load_libraries", "nvidia_dirs", "parse_driver_cuda", "parse_gpu_query",
+           "prepare_cuda"]  # fmt: skip
 
 PIP_FIX = "pip install 'onnxruntime-gpu[cuda,cudnn]' in the plugin's Python"
 
@@ -56,11 +57,34 @@ class CudaCheck:
         missing: ``(library, loader error)`` of each library that did not load, in load order.
         loaded: the paths or names that loaded.
         preload_output: what ``onnxruntime.preload_dlls()`` printed (it prints instead of raising).
+        built_cuda: the CUDA major version onnxruntime-gpu was built for.
+        driver_cuda: the newest CUDA the driver runs, e.g. ``12020`` for 12.2 (``cuDriverGetVersion``),
+            or None when the driver does not load.
     """
 
     missing: tuple[tuple[CudaLibrary, str], ...] = ()
     loaded: tuple[str, ...] = ()
     preload_output: str = ""
+    built_cuda: int = 13
+    driver_cuda: int | None = None
+
+
+LAST_CUDA12_RELEASE = "1.26"
+"""The last onnxruntime-gpu on PyPI built for CUDA 12 (1.27 and later: CUDA 13; 1.27's extras name
+wheels that do not exist)."""
+
+CUDA12_PACKAGE = "onnxruntime-gpu[cuda,cudnn]<1.27"
+"""What a driver older than CUDA 13 runs (``scripts/setup.sh`` and the dependency dialog choose it)."""
+
+
+def parse_driver_cuda(smi_text: str) -> int | None:
+    """The CUDA major version in ``nvidia-smi``'s header (``CUDA Version: 12.2``), or None."""
+    marker = "CUDA Version:"
+    if marker not in smi_text:
+        return None
+    version = (smi_text.split(marker, 1)[1].split(maxsplit=1) or [""])[0]
+    major = version.split(".", maxsplit=1)[0]
+    return int(major) if major.isdigit() else None
 
 
 def cuda_libraries(cuda_major: int, windows: bool = False, cudnn_major: int = 9) -> tuple[CudaLibrary, ...]:
@@ -131,6 +155,17 @@ def load_libraries(libraries: Sequence[CudaLibrary], folders: Sequence[str]) -> 
     return CudaCheck(missing=tuple(missing), loaded=tuple(loaded))
 
 
+def driver_reason(check: CudaCheck) -> str:
+    """Why a driver that loads cannot run this onnxruntime-gpu (too old a CUDA); ``""`` when it can."""
+    if check.driver_cuda is None or check.driver_cuda // 1000 >= check.built_cuda:
+        return ""
+    driver = f"{check.driver_cuda // 1000}.{check.driver_cuda % 1000 // 10}"
+    return (
+        f"the NVIDIA driver runs CUDA up to {driver} but this onnxruntime-gpu needs CUDA {check.built_cuda}: "
+        f"update the driver, or pip install '{CUDA12_PACKAGE}' (CUDA 12) in the plugin's Python"
+    )
+
+
 def failure_reason(check: CudaCheck) -> str:
     """Why CUDA does not load and how to fix it, from the first missing library; ``""`` when none is.
 
@@ -138,7 +173,7 @@ def failure_reason(check: CudaCheck) -> str:
     own dependencies missing) "could not be loaded", with the loader's words.
     """
     if not check.missing:
-        return ""
+        return driver_reason(check)
     library, error = check.missing[0]
     found_nowhere = error.startswith(library.name) or "No such file" in error or "Could not find" in error
     what = "not found" if found_nowhere else f"could not be loaded ({error})"
@@ -180,7 +215,17 @@ def _prepare(site_dirs: Sequence[str] | None) -> CudaCheck:
     if site_dirs is None:
         site_dirs = [*site.getsitepackages(), site.getusersitepackages(), *sys.path]
     check = load_libraries(cuda_libraries(cuda_major, windows), nvidia_dirs(site_dirs, cuda_major, windows))
-    return CudaCheck(check.missing, check.loaded, printed.getvalue())
+    return CudaCheck(check.missing, check.loaded, printed.getvalue(), cuda_major, _driver_cuda(windows))
+
+
+def _driver_cuda(windows: bool) -> int | None:
+    """``cuDriverGetVersion`` of the NVIDIA driver's library, or None when it does not load."""
+    try:
+        driver = ctypes.CDLL("nvcuda.dll" if windows else "libcuda.so.1")
+        version = ctypes.c_int(0)
+        return version.value if driver.cuDriverGetVersion(ctypes.byref(version)) == 0 else None
+    except (OSError, AttributeError):
+        return None
 
 
 def _built_cuda_major() -> int:

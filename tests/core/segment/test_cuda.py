@@ -126,3 +126,17 @@ def test_a_real_onnxruntime_gpu_without_cuda_names_the_missing_library(tmp_path)
     assert "Running on the CPU." in warning and " not found" in warning
     assert "install the NVIDIA driver" in warning or "onnxruntime-gpu[cuda,cudnn]" in warning
     assert sys.executable != ORT_GPU_PYTHON
+
+
+def test_a_driver_too_old_for_the_build_is_named_with_the_cuda_12_package():
+    header = "| NVIDIA-SMI 535.216.01   Driver Version: 535.216.01   CUDA Version: 12.2     |"
+    assert cuda.parse_driver_cuda(header) == 12
+    assert cuda.parse_driver_cuda("NVIDIA-SMI has failed") is None
+    # Every library loaded, yet CUDA fails: cuDriverGetVersion said 12020 (CUDA 12.2).
+    old = cuda.CudaCheck(loaded=("libcudart.so.13",), built_cuda=13, driver_cuda=12020)
+    assert failure_reason(old) == (
+        "the NVIDIA driver runs CUDA up to 12.2 but this onnxruntime-gpu needs CUDA 13: update the driver, "
+        "or pip install 'onnxruntime-gpu[cuda,cudnn]<1.27' (CUDA 12) in the plugin's Python"
+    )
+    assert failure_reason(cuda.CudaCheck(built_cuda=13, driver_cuda=13000)) == ""
+    assert failure_reason(cuda.CudaCheck(built_cuda=12, driver_cuda=None)) == ""
