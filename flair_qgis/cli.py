@@ -131,9 +131,7 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     from .scale.plan import plan_job
     from .scale.runner import execute
 
-    if args.workers is not None and args.workers < 1:
-        raise InputError(f"--workers must be at least 1, got {args.workers}.")
-    gpus = _gpus(args)
+    gpus = _local_cluster(args)
     vector = _vector_options(args)
     job, model, notes = plan_job(
         args.input,
@@ -188,8 +186,10 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _gpus(args: argparse.Namespace) -> list[str]:
-    """The GPUs of ``--gpus`` (checked against the machine's), or ``[]`` without it."""
+def _local_cluster(args: argparse.Namespace) -> list[str]:
+    """Check ``--workers``; the GPUs of ``--gpus`` (checked against the machine's), or ``[]`` without it."""
+    if args.workers is not None and args.workers < 1:
+        raise InputError(f"--workers must be at least 1, got {args.workers}.")
     if args.gpus is None:
         return []
     from .scale.cluster import available_gpus, parse_gpus

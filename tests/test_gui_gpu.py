@@ -41,8 +41,13 @@ def _device_labels(dock) -> dict[str, str]:
     return {combo.itemData(i): combo.itemText(i) for i in range(combo.count())}
 
 
-def test_the_device_list_names_the_gpu(h200, plugin):
+def test_the_device_list_names_the_gpu(h200, plugin, qtbot):
+    from layout_helpers import horizontal_overflow, show_at_dock_width
+
     assert _device_labels(plugin.dock)["cuda"] == "CUDA — NVIDIA H200"
+    plugin.dock.segment.run_section.device_combo.setCurrentIndex(1)  # the GPU's name on screen
+    show_at_dock_width(plugin.dock, qtbot)
+    assert horizontal_overflow(plugin.dock, qtbot) == []
 
 
 def test_without_a_driver_the_device_is_plain_cuda(no_driver, plugin):
