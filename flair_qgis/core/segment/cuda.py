@@ -149,7 +149,9 @@ def load_libraries(libraries: Sequence[CudaLibrary], folders: Sequence[str]) -> 
         try:
             ctypes.CDLL(target, mode=getattr(ctypes, "RTLD_GLOBAL", 0))
         except OSError as err:
-            missing.append((library, str(err)))
+            # A found file failing on a dependency is reported by the dependency's name alone.
+            text = str(err) if target == library.name or str(err).startswith(target) else f"{target}: {err}"
+            missing.append((library, text))
         else:
             loaded.append(target)
     return CudaCheck(missing=tuple(missing), loaded=tuple(loaded))
@@ -175,7 +177,8 @@ def failure_reason(check: CudaCheck) -> str:
     if not check.missing:
         return driver_reason(check)
     library, error = check.missing[0]
-    found_nowhere = error.startswith(library.name) or "No such file" in error or "Could not find" in error
+    # The loader's message starts with what was asked for: a path when the file was found.
+    found_nowhere = os.sep not in error.split(":", 1)[0]
     what = "not found" if found_nowhere else f"could not be loaded ({error})"
     others = [lib.name for lib, _ in check.missing[1:]]
     also = f" (also missing: {', '.join(others)})" if others else ""

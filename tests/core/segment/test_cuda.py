@@ -76,6 +76,23 @@ def test_a_damaged_library_in_the_wheel_folder_says_so(tmp_path):
     assert reason.endswith("or install cuDNN 9")
 
 
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no C compiler to build a library with a dependency")
+def test_a_library_whose_own_dependency_is_missing_says_which(tmp_path):
+    """A real shared library (as cuBLAS needs cuBLASLt) whose dependency was never installed."""
+    lib = _tree(tmp_path, "nvidia/cu13/lib") / "nvidia/cu13/lib"
+    source = tmp_path / "x.c"
+    source.write_text("int flair_x(void) { return 1; }\n")
+    build = ["gcc", "-shared", "-fPIC", "-o"]
+    subprocess.run([*build, str(tmp_path / "libflairlt.so.13"), str(source)], check=True)
+    subprocess.run([*build, str(lib / "libflair.so.13"), str(source), f"-L{tmp_path}", "-Wl,--no-as-needed",
+                    "-l:libflairlt.so.13"], check=True)  # fmt: skip
+    check = load_libraries([CudaLibrary("libflair.so.13", "fix")], nvidia_dirs([str(tmp_path)], 13))
+    assert failure_reason(check) == (
+        f"libflair.so.13 could not be loaded ({lib}/libflair.so.13: libflairlt.so.13: cannot open shared object "
+        "file: No such file or directory): fix"
+    )
+
+
 def test_a_library_in_the_wheel_folder_loads_from_there(tmp_path):
     real = ctypes.util.find_library("z")
     if real is None:
