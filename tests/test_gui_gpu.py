@@ -52,6 +52,23 @@ def test_the_device_list_names_the_gpu(h200, plugin, qtbot):
 
 def test_without_a_driver_the_device_is_plain_cuda(no_driver, plugin):
     assert _device_labels(plugin.dock) == {"auto": "Auto (CUDA when available)", "cuda": "CUDA", "cpu": "CPU"}
+    assert not plugin.dock.segment.run_section.device_warning.isVisibleTo(plugin.dock)
+
+
+def test_a_gpu_this_onnxruntime_cannot_use_is_said_at_start(h200, plugin):
+    """'Auto' on a machine with a GPU and the CPU onnxruntime: not silently on the CPU."""
+    import onnxruntime
+
+    if "CUDAExecutionProvider" in onnxruntime.get_available_providers():
+        pytest.skip("this onnxruntime has the CUDA provider")
+    run_section = plugin.dock.segment.run_section
+    assert run_section.device_combo.currentData() == "auto"
+    assert run_section.device_warning.isVisibleTo(plugin.dock)
+    assert run_section.device_warning.text() == (
+        "This machine has an NVIDIA GPU: install onnxruntime-gpu[cuda,cudnn] to use it."
+    )
+    run_section.device_combo.setCurrentIndex(run_section.device_combo.findData("cpu"))
+    assert not run_section.device_warning.isVisibleTo(plugin.dock)
 
 
 def test_progress_shows_tiles_per_second_and_the_provider(plugin, qtbot, tmp_path):

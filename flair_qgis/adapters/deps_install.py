@@ -85,6 +85,11 @@ def cuda_present() -> bool:
     return done.returncode == 0 and b"GPU" in done.stdout
 
 
+def gpu_present() -> bool:
+    """True when the NVIDIA driver lists a GPU (asked once per process, as for :func:`cuda_label`)."""
+    return bool(list_gpus())
+
+
 def cuda_label() -> str:
     """The dock's name for the CUDA device: ``CUDA — NVIDIA H200`` where the driver names a GPU, else ``CUDA``.
 

@@ -2261,5 +2261,10 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>{rate} tiles/s</source>
         <translation>{rate} tuiles/s</translation>
     </message>
+    <message>
+        <location filename="../gui/segment/segment_panel.py" line="107" />
+        <source>This machine has an NVIDIA GPU: install {package} to use it.</source>
+        <translation>Cette machine a un GPU NVIDIA : installez {package} pour l&apos;utiliser.</translation>
+    </message>
 </context>
 </TS>
