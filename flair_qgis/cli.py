@@ -44,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     where = seg.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://10.0.0.1:8786")
     where.add_argument("--workers", type=int, help="worker processes of a local cluster (default: one per core)")
+    where.add_argument(
+        "--gpus",
+        metavar="all|0,1",
+        help="a local cluster of one worker per GPU (all, or the indices nvidia-smi -L gives), each pinned to "
+        "its GPU with CUDA_VISIBLE_DEVICES; --device auto becomes cuda",
+    )
     seg.add_argument("--threads", type=int, help="onnxruntime threads per worker (default: the worker's Dask threads)")
     seg.add_argument("--chunk-tiles", type=int, default=8, help="edge of a work unit in tiles (default 8)")
     seg.add_argument("--tile-size", type=int, help="model input edge in px (default: the model's)")
@@ -120,13 +126,12 @@ class ProgressBar:
 
 def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     """Plan, check the folder, connect, check the workers, run; returns the exit code."""
-    from .scale.cluster import check_workers, dashboard_link, open_client
+    from .scale.cluster import check_workers, dashboard_link, open_client, pinned_gpus
     from .scale.manifest import open_output_dir
     from .scale.plan import plan_job
     from .scale.runner import execute
 
-    if args.workers is not None and args.workers < 1:
-        raise InputError(f"--workers must be at least 1, got {args.workers}.")
+    gpus = _local_cluster(args)
     vector = _vector_options(args)
     job, model, notes = plan_job(
         args.input,
@@ -137,7 +142,7 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
         tile_size_px=args.tile_size,
         overlap_px=args.overlap,
         batch_size=args.batch_size,
-        device=args.device,
+        device="cuda" if gpus and args.device == "auto" else args.device,
         threads=args.threads,
         chunk_tiles=args.chunk_tiles,
     )
@@ -151,9 +156,10 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
         f"flair: {g.width} x {g.height} px ({g.area_km2:.3f} km²) at {g.pixel_size_m:g} m, "
         f"{len(job.chunks())} chunk(s) of up to {job.chunk_tiles}x{job.chunk_tiles} tiles of {job.tile_size_px} px\n"
     )
-    with open_client(args.scheduler, args.workers) as client:
+    with open_client(args.scheduler, args.workers, gpus=gpus) as client:
         reports = check_workers(client)
         out.write(f"flair: {len(reports)} worker(s) ready\n")
+        out.writelines(f"flair: {line}\n" for line in (pinned_gpus(reports, gpus) if gpus else []))
         link = dashboard_link(client)
         if link:
             out.write(f"flair: Dask dashboard at {link}\n")
@@ -178,6 +184,19 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     if result.vector is not None:
         out.write(f"flair: {result.vector.polygons} polygon(s) in {result.vector.path}\n")
     return EXIT_OK
+
+
+def _local_cluster(args: argparse.Namespace) -> list[str]:
+    """Check ``--workers``; the GPUs of ``--gpus`` (checked against the machine's), or ``[]`` without it."""
+    if args.workers is not None and args.workers < 1:
+        raise InputError(f"--workers must be at least 1, got {args.workers}.")
+    if args.gpus is None:
+        return []
+    from .scale.cluster import available_gpus, parse_gpus
+
+    if args.device == "cpu":
+        raise InputError("--gpus runs one worker per GPU: drop --device cpu, or drop --gpus to run on the CPU.")
+    return parse_gpus(args.gpus, available_gpus())
 
 
 def _vector_options(args: argparse.Namespace):

@@ -6,6 +6,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one of them, chosen by
+# whether an NVIDIA driver answers on this machine. The GPU build comes with its CUDA and cuDNN
+# wheels ([cuda,cudnn]): a machine with only the driver has no CUDA toolkit for it to load.
+# onnxruntime-gpu >= 1.27 is built for CUDA 13: a driver that runs only CUDA 12 (nvidia-smi's
+# header) gets the last CUDA 12 build (flair_qgis/adapters/deps_install.py chooses the same).
+ort_package() {
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    local driver_cuda
+    driver_cuda=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9]*\).*/\1/p' | head -n 1 || true)
+    if [ -n "$driver_cuda" ] && [ "$driver_cuda" -lt 13 ]; then
+      echo "onnxruntime-gpu[cuda,cudnn]<1.27"
+    else
+      echo "onnxruntime-gpu[cuda,cudnn]"
+    fi
+  else
+    echo onnxruntime
+  fi
+}
+[ "${FLAIR_SETUP_ONLY_PRINT_ORT:-}" = 1 ] && { ort_package; exit 0; }  # tests/test_gpu_setup.py
+
 APT_PACKAGES=(qgis python3-qgis qgis-providers python3-rasterio python3-geopandas python3-pyproj python3-scipy
   python3-sklearn python3-venv python3-pip proj-bin gdal-bin xvfb
   qttools5-dev-tools  # lrelease: make package compiles the translations
@@ -36,10 +56,7 @@ if ! compgen -G "/usr/share/postgresql/*/extension/postgis.control" >/dev/null; 
     "postgresql-$pg_major-postgis-3" >/dev/null
 fi
 
-# onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one of them, chosen by
-# whether an NVIDIA driver answers on this machine.
-ORT=onnxruntime
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then ORT=onnxruntime-gpu; fi
+ORT=$(ort_package)
 
 stamp_src="$(cat requirements-dev.txt scripts/setup.sh; echo "$ORT"; cat /etc/debian_version)"
 stamp="$VENV/.flair-setup-$(printf '%s' "$stamp_src" | sha256sum | cut -c1-16)"
@@ -55,7 +72,7 @@ fi
 numpy_version=$("$SYS_PY" -c 'import numpy; print(numpy.__version__)')
 constraints="$VENV/constraints.txt"
 echo "numpy==$numpy_version" > "$constraints"
-other=onnxruntime-gpu; [ "$ORT" = onnxruntime-gpu ] && other=onnxruntime
+other=onnxruntime-gpu; [ "$ORT" = onnxruntime ] || other=onnxruntime
 "$VENV/bin/python" -m pip uninstall -q -y "$other" >/dev/null 2>&1 || true
 echo "setup: installing $ORT and test tools into $VENV (numpy pinned to Debian's $numpy_version)"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" \

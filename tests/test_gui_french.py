@@ -375,3 +375,18 @@ def test_follow_view_status_beside_its_toggle_in_sight(french_qgis, plugin, qtbo
     # Scrolling the tab does not move them.
     area.verticalScrollBar().setValue(area.verticalScrollBar().maximum())
     assert QRect(status.mapTo(dock, status.rect().topLeft()), status.size()) == status_rect
+
+
+def test_band_count_refusal_in_french(french_qgis, plugin, tmp_path):  # noqa: F811
+    """A one-band layer for the five-band demo model: the Segment tab says why in French."""
+    import numpy as np
+    from rasters import write_raster
+
+    single = write_raster(tmp_path / "single.tif", np.zeros((1, 8, 8), dtype=np.uint8))
+    dock = plugin.dock
+    channels = dock.segment.model.inputs[0].channels
+    dock.set_input_layer(0, add_raster(single))
+    reason = dock.segment.run_section.reason_label.text()
+    assert reason.startswith(f"Le modèle attend {channels} bandes mais la couche n'en a que 1 :"), reason
+    assert _english([reason]) == []
+    assert not dock.segment.run_section.run_button.isEnabled()

@@ -151,7 +151,7 @@ def test_setup_installs_each_imports_debian_package():
 
 def test_setup_pip_installs_onnxruntime():
     text = SETUP_SH.read_text(encoding="utf-8")
-    assert re.search(r"^ORT=onnxruntime$", text, re.MULTILINE)
+    assert re.search(r"^ORT=\$\(ort_package\)$", text, re.MULTILINE)  # its choice: tests/test_gpu_setup.py
     assert re.search(r'-m pip install [^\n]*\\\n\s*"\$ORT"', text)
 
 

@@ -56,7 +56,10 @@ def test_install_command_targets_plugin_folder():
     import numpy
 
     assert f"numpy=={numpy.__version__}" in command
-    assert deps.onnxruntime_package(cuda=True) == "onnxruntime-gpu"
+    assert deps.onnxruntime_package(cuda=True) == "onnxruntime-gpu[cuda,cudnn]"
+    gpu_command = deps.install_command_text(deps.onnxruntime_package(cuda=True), "/p/flair_qgis_deps")
+    # One argument for pip, quoted for the shell: the brackets reach pip intact.
+    assert gpu_command.endswith((" 'onnxruntime-gpu[cuda,cudnn]'", " onnxruntime-gpu[cuda,cudnn]"))
     assert deps.onnxruntime_package(cuda=False) == "onnxruntime"
     assert deps.deps_dir().endswith("python/flair_qgis_deps")
 

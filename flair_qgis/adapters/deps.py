@@ -27,11 +27,14 @@ from .deps_check import (
 )
 from .deps_install import (
     DEPS_FOLDER_NAME,
+    GPU_PACKAGE,
     DependencyError,
     InstallTask,
     activate_deps_dir,
+    cuda_label,
     cuda_present,
     deps_dir,
+    gpu_present,
     install,
     install_command_text,
     numpy_pin,
@@ -43,6 +46,7 @@ from .deps_install import (
 
 __all__ = [
     "DEPS_FOLDER_NAME",
+    "GPU_PACKAGE",
     "ONNXRUNTIME",
     "OPTIONAL",
     "QUANTIZE",
@@ -56,8 +60,10 @@ __all__ = [
     "InstallTask",
     "Requirement",
     "activate_deps_dir",
+    "cuda_label",
     "cuda_present",
     "deps_dir",
+    "gpu_present",
     "install",
     "install_command_text",
     "missing_modules",

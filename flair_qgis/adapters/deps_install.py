@@ -9,7 +9,9 @@ numpy is also pinned to the version QGIS already has, so pip never brings a seco
 would break GDAL's array bindings.
 
 onnxruntime and onnxruntime-gpu overwrite each other's files: exactly one is installed,
-onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``).
+onnxruntime-gpu when an NVIDIA driver answers (``nvidia-smi -L``), with its ``[cuda,cudnn]``
+extras: a machine with only the driver has no CUDA runtime nor cuDNN for it to load, and
+``scripts/setup.sh`` makes the same choice.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Callable, Sequence
 from qgis.core import QgsApplication, QgsTask
 
 from ..core.errors import FlairError
+from ..core.segment.cuda import CUDA12_PACKAGE, list_gpus, parse_driver_cuda
 
 DEPS_FOLDER_NAME = "flair_qgis_deps"
 _NVIDIA_SMI_TIMEOUT_S = 5
@@ -82,11 +85,53 @@ def cuda_present() -> bool:
     return done.returncode == 0 and b"GPU" in done.stdout
 
 
-def onnxruntime_package(cuda: bool | None = None) -> str:
-    """``onnxruntime-gpu`` when CUDA is present, else ``onnxruntime``."""
+def gpu_present() -> bool:
+    """True when the NVIDIA driver lists a GPU (asked once per process, as for :func:`cuda_label`)."""
+    return bool(list_gpus())
+
+
+def cuda_label() -> str:
+    """The dock's name for the CUDA device: ``CUDA — NVIDIA H200`` where the driver names a GPU, else ``CUDA``.
+
+    The driver is asked once per process (:func:`~flair_qgis.core.segment.cuda.list_gpus`, with a
+    timeout; nothing to ask where ``nvidia-smi`` is absent).
+    """
+    names = list(dict.fromkeys(gpu.name for gpu in list_gpus()))
+    count = len(list_gpus())
+    if not names:
+        return "CUDA"
+    return f"CUDA — {count} × {names[0]}" if count > 1 and len(names) == 1 else f"CUDA — {', '.join(names)}"
+
+
+GPU_PACKAGE = "onnxruntime-gpu[cuda,cudnn]"
+"""onnxruntime-gpu with the CUDA and cuDNN wheels it loads (``onnxruntime.preload_dlls``)."""
+
+
+def driver_cuda_major() -> int | None:
+    """The CUDA major version the NVIDIA driver runs (``nvidia-smi``'s header), or None."""
+    exe = shutil.which("nvidia-smi")
+    if exe is None:
+        return None
+    try:
+        done = subprocess.run([exe], capture_output=True, text=True, timeout=_NVIDIA_SMI_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return parse_driver_cuda(done.stdout) if done.returncode == 0 else None
+
+
+def onnxruntime_package(cuda: bool | None = None, driver_cuda: int | None = None) -> str:
+    """:data:`GPU_PACKAGE` when an NVIDIA driver answers, else ``onnxruntime``.
+
+    A driver older than CUDA 13 (``driver_cuda``, read from ``nvidia-smi`` when ``cuda`` is not
+    given) gets the last onnxruntime-gpu built for CUDA 12 (:data:`~flair_qgis.core.segment.cuda.CUDA12_PACKAGE`),
+    as ``scripts/setup.sh`` does.
+    """
     if cuda is None:
         cuda = cuda_present()
-    return "onnxruntime-gpu" if cuda else "onnxruntime"
+        driver_cuda = driver_cuda_major() if cuda else None
+    if not cuda:
+        return "onnxruntime"
+    return CUDA12_PACKAGE if driver_cuda is not None and driver_cuda < 13 else GPU_PACKAGE
 
 
 def python_executable() -> str:

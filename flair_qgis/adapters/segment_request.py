@@ -36,6 +36,7 @@ from ..core.segment import (
 )
 from ..core.vectorize import PolygonOutput
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
+from ..i18n.errors import error_text
 from . import settings
 from .layers import extent_in_crs
 from .mask_input import selected_polygons
@@ -180,7 +181,7 @@ def _input_reason(spec: InputSpec, layer: QgsMapLayer | None, bands: Sequence[in
     try:
         choose_bands(spec, tuple(bands), layer_band_labels(layer))
     except FlairError as err:
-        return str(err)
+        return error_text(err)  # the dock's wording, in the user's language
     return ""
 
 

@@ -10,6 +10,7 @@ class map by the job, as ``flair:segment``'s ``OUTPUT_VECTOR`` is).
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,8 +20,16 @@ from qgis.core import QgsMapLayer, QgsTask
 from ..core import vocabulary
 from ..core.atomic import remove_outputs
 from ..core.errors import Canceled, FlairError
-from ..core.segment import TASK_SEGMENTATION, OutputSpec, SegmentResult, WrittenPolygons, run_job
-from ..i18n import localized, tr
+from ..core.segment import (
+    POLYGON_PROGRESS_START,
+    TASK_SEGMENTATION,
+    OutputSpec,
+    SegmentResult,
+    WrittenPolygons,
+    create_session,
+    run_job,
+)
+from ..i18n import decimal, localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map
 from .polygon_layer import add_polygons
@@ -76,6 +85,9 @@ class SegmentTask(QgsTask):
         self.error: BaseException | None = None
         self.error_traceback = ""
         self.abandon_reason = ""
+        self.started = 0.0
+        self.percent = 0.0
+        self.provider = ""  # "CUDA" or "CPU" once the session is built ("" with a tile cache)
 
     def abandon(self, reason: str) -> None:
         """Stop the run because its input went away; :meth:`finished` deletes any output."""
@@ -89,7 +101,9 @@ class SegmentTask(QgsTask):
     def run(self) -> bool:
         keep_proj_context()  # before any pyproj use on this pooled thread
         try:
-            self.polygons = run_job(self.prepared.job, self.isCanceled, self.setProgress, self._segmented).polygons
+            self.started = time.monotonic()
+            job = run_job(self.prepared.job, self.isCanceled, self._progress, self._segmented, session=self._session())
+            self.polygons = job.polygons
         except Canceled:
             return False
         except FlairError as err:
@@ -100,6 +114,32 @@ class SegmentTask(QgsTask):
             self.error_traceback = traceback.format_exc()
             return False
         return True
+
+    def _session(self):
+        """The run's onnxruntime session, built here so progress can name its provider.
+
+        None with a tile cache: the run loads the model only when some tile is not cached.
+        """
+        plan = self.prepared.plan
+        if plan.cache is not None:
+            return None
+        session, info = create_session(plan.model.path, plan.request.device, plan.request.threads)
+        self.provider = info.label
+        return session, info
+
+    def _progress(self, percent: float) -> None:
+        self.percent = percent
+        self.setProgress(percent)
+
+    def speed_text(self) -> str:
+        """Tiles per second so far and the provider, e.g. ``12.3 tiles/s · CUDA``; ``""`` before a tile."""
+        elapsed = time.monotonic() - self.started
+        share = 100.0 if self.prepared.job.polygons is None else POLYGON_PROGRESS_START  # the polygons come last
+        tiles = len(self.prepared.plan.tiles) * min(self.percent / share, 1.0)
+        if not self.started or tiles <= 0 or elapsed <= 0:
+            return ""
+        text = tr("{rate} tiles/s").format(rate=decimal(tiles / elapsed))
+        return f"{text} · {self.provider}" if self.provider else text
 
     def _discard_outputs(self) -> None:
         request = self.prepared.plan.request

@@ -118,6 +118,20 @@ def _no_confidence(params: dict, where: str) -> str:
     return tr("This model outputs class indices, not scores: it cannot give a confidence; untick it.")
 
 
+def _too_few_bands(params: dict, where: str) -> str:
+    if where == DOCK:
+        text = tr(
+            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, "
+            "or a layer band for each model channel."
+        )
+    else:
+        text = tr(
+            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands "
+            "or set BANDS to map the layer's bands to the model's."
+        )
+    return text.format(channels=params.get("channels", ""), count=params.get("band_count", ""))
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -126,6 +140,7 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "unknown_field": _unknown_field,
     "value_map_polygons": _value_map_polygons,
     "no_confidence": _no_confidence,
+    "too_few_bands": _too_few_bands,
 }
 
 

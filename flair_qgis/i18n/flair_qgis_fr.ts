@@ -2316,5 +2316,25 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>another CPU</source>
         <translation>un autre processeur</translation>
     </message>
+    <message>
+        <location filename="../i18n/errors.py" line="110" />
+        <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, or a layer band for each model channel.</source>
+        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes, ou une bande de la couche pour chaque canal du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../i18n/errors.py" line="115" />
+        <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
+        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_task.py" line="145" />
+        <source>{rate} tiles/s</source>
+        <translation>{rate} tuiles/s</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/segment_panel.py" line="107" />
+        <source>This machine has an NVIDIA GPU: install {package} to use it.</source>
+        <translation>Cette machine a un GPU NVIDIA : installez {package} pour l&apos;utiliser.</translation>
+    </message>
 </context>
 </TS>

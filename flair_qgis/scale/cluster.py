@@ -10,7 +10,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core.errors import InputError, NotSupportedError
@@ -49,14 +49,63 @@ def parse_scheduler(text: str | None) -> tuple[str, str | int | None]:
     raise InputError(f"SCHEDULER must be empty, local:N or an address like tcp://host:8786, got {text!r}.")
 
 
+GPUS_FOR_TESTS = "FLAIR_GPUS_FOR_TESTS"
+"""Comma-separated GPU indices standing in for the driver's list on a machine without a GPU (tests)."""
+
+
+def available_gpus() -> list[str]:
+    """The GPU indices a local cluster may pin workers to.
+
+    The driver's list (:func:`~flair_qgis.core.segment.cuda.list_gpus`), narrowed to
+    ``CUDA_VISIBLE_DEVICES`` when this process was given some; :data:`GPUS_FOR_TESTS` instead
+    when it is set.
+    """
+    given = os.environ.get(GPUS_FOR_TESTS)
+    if given is not None:
+        return [g.strip() for g in given.split(",") if g.strip()]
+    from ..core.segment.cuda import list_gpus
+
+    indices = [gpu.index for gpu in list_gpus()]
+    visible = [g.strip() for g in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if g.strip()]
+    return [g for g in visible if g in indices] if visible else indices
+
+
+def parse_gpus(text: str, available: Sequence[str]) -> list[str]:
+    """The GPUs of ``--gpus``: ``all`` or a list like ``0,1``, each one the machine has.
+
+    Raises:
+        InputError: no GPU on this machine, or one it does not have.
+    """
+    if not available:
+        raise InputError(
+            "--gpus needs an NVIDIA GPU, and nvidia-smi lists none on this machine: "
+            "drop --gpus to run on the CPU, or run where `nvidia-smi -L` answers."
+        )
+    text = text.strip()
+    if text == "all":
+        return list(available)
+    wanted = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in wanted if g not in available]
+    if not wanted or unknown or len(set(wanted)) != len(wanted):
+        raise InputError(
+            f"--gpus must be 'all' or distinct GPU indices among {','.join(available)} (nvidia-smi -L), got {text!r}."
+        )
+    return wanted
+
+
 @contextlib.contextmanager
-def open_client(scheduler: str | None, workers: int | None, threads_per_worker: int = 1) -> Iterator[Any]:
+def open_client(
+    scheduler: str | None, workers: int | None, threads_per_worker: int = 1, gpus: Sequence[str] = ()
+) -> Iterator[Any]:
     """A connected ``distributed.Client``, closed (with its local cluster) on exit.
 
     Args:
         scheduler: address of an existing scheduler, or None for a local cluster.
         workers: worker processes of the local cluster; None for one per core.
         threads_per_worker: Dask threads (and onnxruntime threads) per local worker.
+        gpus: GPU indices: the local cluster has one worker per GPU instead, named ``gpu<i>``,
+            started with ``CUDA_VISIBLE_DEVICES=<i>`` (it sees that GPU only) and the resource
+            ``GPU=1`` (one chunk at a time on it).
 
     Raises:
         InputError: the scheduler cannot be reached, or has no worker.
@@ -82,18 +131,36 @@ def open_client(scheduler: str | None, workers: int | None, threads_per_worker: 
         return
     count = workers or max(1, (os.cpu_count() or 1) // threads_per_worker)
     _fix_spawn_executable()
-    cluster = LocalCluster(
-        n_workers=count,
-        threads_per_worker=threads_per_worker,
-        processes=True,
-        dashboard_address=":0" if _has_dashboard() else None,
-        silence_logs=logging.CRITICAL,
-    )
+    options = dict(threads_per_worker=threads_per_worker, processes=True, silence_logs=logging.CRITICAL,
+                   dashboard_address=":0" if _has_dashboard() else None)  # fmt: skip
+    cluster = _gpu_cluster(gpus, options) if gpus else LocalCluster(n_workers=count, **options)
     try:
         with Client(cluster) as client:
+            if gpus:
+                client.wait_for_workers(len(gpus))
             yield client
     finally:
         cluster.close()
+
+
+def _gpu_cluster(gpus: Sequence[str], options: dict[str, Any]) -> Any:
+    """A local cluster of one worker process per GPU, each pinned to its GPU (what dask-cuda's
+    ``LocalCUDACluster`` does, without dask-cuda): the nanny sets ``CUDA_VISIBLE_DEVICES`` in
+    the worker process before it starts, and a worker it restarts gets the same GPU."""
+    from distributed import LocalCluster
+
+    class GpuCluster(LocalCluster):
+        def new_worker_spec(self) -> dict[str, Any]:
+            taken = set(self.worker_spec)
+            gpu = next(g for g in gpus if f"gpu{g}" not in taken)
+            ((_name, spec),) = super().new_worker_spec().items()
+            env = {**spec["options"].get("env", {}), "CUDA_VISIBLE_DEVICES": gpu}
+            worker = {**spec["options"], "env": env, "resources": {"GPU": 1}, "name": f"gpu{gpu}"}
+            return {f"gpu{gpu}": {**spec, "options": worker}}
+
+    cluster = GpuCluster(n_workers=0, **options)
+    cluster.scale(len(gpus))
+    return cluster
 
 
 def _reachable(address: str) -> None:
@@ -171,3 +238,18 @@ def check_workers(client: Any) -> dict[str, dict[str, Any]]:
             "workers' PYTHONPATH) and restart them."
         )
     return reports
+
+
+def pinned_gpus(reports: dict[str, dict[str, Any]], gpus: Sequence[str]) -> list[str]:
+    """One line per worker of a ``--gpus`` cluster: the GPU it sees (its ``CUDA_VISIBLE_DEVICES``).
+
+    Raises:
+        InputError: a worker sees no GPU, several, or the same as another worker.
+    """
+    seen = {address: report.get("gpu") for address, report in reports.items()}
+    if sorted(str(g) for g in seen.values()) != sorted(gpus):
+        raise InputError(
+            f"The workers are not pinned one per GPU ({', '.join(f'{a}: {g}' for a, g in sorted(seen.items()))}; "
+            f"expected {','.join(gpus)}): check that nothing overrides CUDA_VISIBLE_DEVICES in the workers."
+        )
+    return [f"worker {address} uses GPU {gpu} (CUDA_VISIBLE_DEVICES={gpu})" for address, gpu in sorted(seen.items())]

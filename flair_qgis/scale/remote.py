@@ -16,7 +16,10 @@ NEEDED = ("numpy", "rasterio", "onnxruntime", "flair_qgis.scale.worker")
 
 
 def probe_worker() -> dict[str, Any]:
-    """``{missing: [...], python, pid, onnxruntime}`` of the process running it."""
+    """``{missing: [...], python, pid, versions, gpu}`` of the process running it.
+
+    ``gpu`` is the process's ``CUDA_VISIBLE_DEVICES`` (None when unset: it sees every GPU).
+    """
     import importlib
     import os
     import sys
@@ -29,7 +32,8 @@ def probe_worker() -> dict[str, Any]:
             versions[name] = getattr(module, "__version__", "")
         except Exception as err:  # any import failure is reported, not raised: the driver names the worker
             missing.append(f"{name} ({type(err).__name__}: {str(err)[:120]})")
-    return {"missing": missing, "python": sys.executable, "pid": os.getpid(), "versions": versions}
+    gpu = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return {"missing": missing, "python": sys.executable, "pid": os.getpid(), "versions": versions, "gpu": gpu}
 
 
 class ChunkError(Exception):

@@ -230,7 +230,9 @@ def validate_bands(spec: InputSpec, bands: Sequence[int], band_count: int) -> tu
     if band_count < channels and (not bands or 0 in bands):
         raise InputError(
             f"The model expects {channels} bands but the layer has {band_count}: choose a "
-            f"layer with {channels} bands or set BANDS to map the layer's bands to the model's."
+            f"layer with {channels} bands or set BANDS to map the layer's bands to the model's.",
+            key="too_few_bands",
+            params={"channels": channels, "band_count": band_count},
         )
     if len(bands) != channels:
         raise InputError(

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, ModelError
+from .cuda import failure_reason, prepare_cuda
 
 DEVICES = ("auto", "cuda", "cpu")
 CUDA = "CUDAExecutionProvider"
@@ -93,6 +94,7 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
 
     providers: list = [CPU]
     if device in ("auto", "cuda") and cuda_available():
+        prepare_cuda()  # CUDA's libraries from NVIDIA's wheels, before the first CUDA session
         providers = [(CUDA, {"arena_extend_strategy": "kSameAsRequested"}), CPU]
     try:
         session = ort.InferenceSession(model_path, options, providers=providers)
@@ -100,13 +102,13 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
         raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
     provider = session.get_providers()[0]
     warning = ""
-    if device == "cuda" and provider != CUDA:
+    if provider != CUDA and (device == "cuda" or (device == "auto" and cuda_available())):
         reason = (
             "the installed onnxruntime has no CUDA provider (install onnxruntime-gpu)"
             if not cuda_available()
-            else "the CUDA provider failed to load (check the NVIDIA driver, CUDA and cuDNN)"
+            else f"the CUDA provider failed to load: {failure_reason(prepare_cuda()) or 'check the NVIDIA driver'}"
         )
-        warning = f"CUDA was asked for but {reason}: running on the CPU."
+        warning = f"CUDA was asked for but {reason}. Running on the CPU."
     return session, SessionInfo(device=device, provider=provider, threads=threads, warning=warning)
 
 

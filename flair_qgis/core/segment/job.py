@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from .engine import SessionInfo
 from .model import ModelInfo
 from .pipeline import ignore_progress, never_canceled
 from .plan import CapturedRaster, SegmentPlan, SegmentRequest, SourceFactory, file_source, plan_segment
@@ -157,6 +158,7 @@ def run_job(
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
     on_segmented: Callable[[SegmentResult], None] = lambda result: None,
+    session: tuple[Any, SessionInfo] | None = None,
 ) -> SegmentJobResult:
     """Run a planned job: segment, then write the polygons when asked.
 
@@ -166,6 +168,8 @@ def run_job(
         on_progress: receives 0..100 (the polygons, when asked, take the last 20).
         on_segmented: called with the segmentation's result once its maps are written, before
             the polygons (Processing logs the run there).
+        session: an onnxruntime session and its info already built by the caller (the dock builds
+            it in its task to name the provider in its progress); None to build it here.
 
     Raises:
         Canceled: ``is_canceled`` answered True; the step running wrote nothing (a class map
@@ -173,7 +177,9 @@ def run_job(
         ModelError, InputError: the model fails on the tiles, or the polygons cannot be written.
     """
     share = 100.0 if job.polygons is None else POLYGON_PROGRESS_START
-    segment = run_plan(job.plan, is_canceled=is_canceled, on_progress=lambda p: on_progress(p * share / 100.0))
+    segment = run_plan(
+        job.plan, is_canceled=is_canceled, on_progress=lambda p: on_progress(p * share / 100.0), session=session
+    )
     on_segmented(segment)
     if job.polygons is None:
         return SegmentJobResult(segment)

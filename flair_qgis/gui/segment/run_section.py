@@ -17,7 +17,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ...adapters import settings
+from ...adapters import deps, settings
 from ...core.segment import ModelInfo
 from ...core.vectorize import PolygonOutput
 from ...i18n import tr
@@ -31,7 +31,7 @@ class RunSection(QGroupBox):
         super().__init__(tr("Run"), parent)
         form = QFormLayout(self)
         self.device_combo = QComboBox()
-        for label, value in ((tr("Auto (CUDA when available)"), "auto"), ("CUDA", "cuda"), ("CPU", "cpu")):
+        for label, value in ((tr("Auto (CUDA when available)"), "auto"), (deps.cuda_label(), "cuda"), ("CPU", "cpu")):
             self.device_combo.addItem(label, value)
         self.device_combo.setCurrentIndex(max(0, self.device_combo.findData(settings.device())))
         form.addRow(tr("Device"), compact(self.device_combo))
@@ -152,9 +152,15 @@ class RunSection(QGroupBox):
         self.reason_label.setVisible(bool(reason))
         self.run_button.setEnabled(not reason and not running)
 
+    def show_progress(self, percent: float, speed: str) -> None:
+        """The progress bar at ``percent``, with the run's speed and provider when known."""
+        self.progress.setValue(int(percent))
+        self.progress.setFormat(f"%p% — {speed}" if speed else "%p%")
+
     def set_running(self, running: bool) -> None:
         """Buttons and progress bar of a run that starts (True) or ended (False)."""
         self.progress.setValue(0)
+        self.progress.setFormat("%p%")
         self.progress.setVisible(running)
         self.cancel_button.setEnabled(running)
         if running:

@@ -13,7 +13,7 @@ import os
 from qgis.core import Qgis, QgsApplication, QgsProject
 from qgis.PyQt.QtWidgets import QVBoxLayout, QWidget
 
-from ...adapters import settings
+from ...adapters import deps, settings
 from ...adapters.segment_request import RunRequest, prepare_segment, ready_reason
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
@@ -81,7 +81,7 @@ class SegmentPanel(QWidget):
         settings.remember_model(path)
         settings.set_value("last_model_dir", os.path.dirname(os.path.abspath(path)))
         self.model_section.fill_recent(path)
-        card.show_model(self.model, self.provider_label())
+        self._on_device_changed()  # the model card's provider, and whether the GPU is left unused
         self.run_section.reset_tiling(self.model)
         self.inputs_section.sync(self.model)
         self.update_ready()
@@ -103,6 +103,9 @@ class SegmentPanel(QWidget):
         warning = ""
         if device == "cuda" and provider != "CUDAExecutionProvider" and self.dock.onnxruntime_ok:
             warning = tr("CUDA is not available in this onnxruntime: the run will use the CPU.")
+        if device != "cpu" and provider != "CUDAExecutionProvider" and self.dock.onnxruntime_ok and deps.gpu_present():
+            hint = tr("This machine has an NVIDIA GPU: install {package} to use it.").format(package=deps.GPU_PACKAGE)
+            warning = f"{warning} {hint}".strip()
         self.run_section.device_warning.setText(warning)
         self.run_section.device_warning.setVisible(bool(warning))
         if self.model is not None:
@@ -147,7 +150,8 @@ class SegmentPanel(QWidget):
         if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
-        self.task.progressChanged.connect(lambda p: self.run_section.progress.setValue(int(p)))
+        task = self.task
+        self.task.progressChanged.connect(lambda p: self.run_section.show_progress(p, task.speed_text()))
         self.run_section.set_running(True)
         grid = prepared.plan.grid
         self.result_section.result_label.setText(
