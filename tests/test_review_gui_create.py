@@ -171,7 +171,7 @@ def test_box_and_headline_in_french(french_qgis, plugin, qgis_canvas, inputs, qt
     path = tmp_path / "revue.gpkg"
     create_review(
         SampleRequest(
-            str(prediction), str(path), design="stratified_confidence", samples=30, min_per_class=1, seed=4,
+            str(prediction), str(path), design="stratified_confidence", samples=30, min_per_class=2, seed=4,
             reference_raster=str(reference), confidence_path=str(confidence), double_review=0.2,
         )
     )  # fmt: skip

@@ -81,7 +81,8 @@ def test_report_estimates_the_demo_models_accuracy_within_its_interval(run_alg, 
     assert (report["items"], report["reviewed"], report["unsure"]) == (300, 300, 1)
     assert report["label_errors"]["rate"] == 0.0 and report["label_errors"]["reviewed"] == 299
     assert report["label_errors"]["ci95"][0] == 0.0 and 0 < report["label_errors"]["ci95"][1] < 0.02
-    assert "Wilson on the domain" in report["label_errors"]["estimator"]
+    assert report["label_errors"]["interval"] == "korn-graubard"  # issue 34: was "Wilson on the domain"
+    assert "Kish effective sample size" in report["label_errors"]["note"]  # no error seen: Kish's n
     pred, mask = read_band(prediction), read_band(reference)
     true_oa = float((pred == mask).mean())
     accuracy = report["map_accuracy"]

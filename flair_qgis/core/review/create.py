@@ -215,6 +215,7 @@ def design_table(
         "confidence_threshold": request.confidence_threshold,
         "low_confidence_share": request.low_confidence_share,
         "double_review": request.double_review,
+        "review_order": "shuffled",
         "extent": list(request.extent) if request.extent else None,
         "crs_wkt": grid.crs_wkt or "",
         "pixel_area_m2": sum(strata[h] * pixel_area_m2[h] for h in strata) / sum(strata.values()),

@@ -4,8 +4,8 @@ Designs (``DESIGNS``):
 
 * ``stratified``: stratified random pixel sample, strata = predicted classes (Olofsson et al.
   2014). Allocation: every stratum gets ``min(MIN_PER_CLASS, N_h)`` pixels (a stratum smaller
-  than ``MIN_PER_CLASS`` gives all its pixels), the rest of ``SAMPLES`` is shared in proportion to
-  ``N_h`` (largest remainders).
+  than ``MIN_PER_CLASS`` gives all its pixels; never fewer than ``min(2, N_h)``), the rest of
+  ``SAMPLES`` is shared in proportion to ``N_h`` (largest remainders).
 * ``random``: simple random sample of the valid pixels.
 * ``grid``: systematic sample: pixel centres every ``step = round(sqrt(N / SAMPLES))`` pixels in
   both directions from a random offset in ``[0, step)`` (about ``SAMPLES`` points).
@@ -21,7 +21,10 @@ Memory: two passes over windows of the class map; the first counts pixels per cl
 draws the chosen ranks per class in each window. Nothing is held but counts and the sample.
 
 Items of the random designs are shuffled (seeded): a review stopped halfway is still a random
-sample of every stratum. Grid items run row by row (a systematic sweep, as in ThRasE).
+sample of every stratum. Grid items are shuffled too (issue 34; they ran row by row before, a
+systematic sweep as in ThRasE): the set of points is the systematic sample either way, so the
+design is kept, but a review stopped part-way has seen the whole map rather than its top rows.
+The report still gives a grid's figures only once every item has a verdict.
 """
 
 from __future__ import annotations
@@ -162,13 +165,19 @@ def class_pixel_areas_m2(
     return stratum_pixel_areas_m2(grid, strata, windows_read)
 
 
+MIN_ITEMS_PER_STRATUM = 2
+"""Every stratum gets at least ``min(2, N_h)`` items whatever ``MIN_PER_CLASS`` says: a stratum with
+no item leaves the review incomplete for ever, one with a single item has no variance (issue 34)."""
+
+
 def allocate(strata: Mapping[int, int], samples: int, min_per_class: int) -> dict[int, int]:
-    """Sample size per stratum: ``min(min_per_class, N_h)`` each, the rest proportional to ``N_h``.
+    """Sample size per stratum: ``min(max(min_per_class, 2), N_h)`` each, the rest proportional to ``N_h``.
 
     The total is ``samples`` unless the minimums alone exceed it (then it is their sum) or the
     map has fewer pixels.
     """
-    sizes = {h: min(max(0, min_per_class), n) for h, n in strata.items()}
+    floor = max(MIN_ITEMS_PER_STRATUM, min_per_class)
+    sizes = {h: min(floor, n) for h, n in strata.items()}
     left = samples - sum(sizes.values())
     room = {h: strata[h] - sizes[h] for h in strata}
     while left > 0 and any(room.values()):
@@ -304,11 +313,9 @@ def sample_pixels(
     rng = np.random.default_rng(seed)
     if design == "grid":
         step_px, offset = grid_plan(strata, samples, rng)
-        return (
-            grid,
-            strata,
-            draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress),
-        )
+        points = draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress)
+        # Shuffled after the offset is drawn: the same points for a seed, in a random review order.
+        return grid, strata, points[rng.permutation(len(points))]
     low_share = split.low_share if split else 0.5
     ranks = plan_ranks(strata, design, samples, min_per_class, rng, low_share)
     pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress, split=split)
@@ -326,12 +333,19 @@ def allocate_confidence(
 ) -> dict[int, int]:
     """``stratified_confidence`` allocation: ``round(low_share * samples)`` to the low-band strata,
     the rest to the high band, each with :func:`allocate` (``MIN_PER_CLASS`` per stratum, the rest in
-    proportion to ``N_h``). A band without pixels gives its share to the other.
+    proportion to ``N_h``). A band without pixels, or with fewer pixels than its share, gives what it
+    cannot use to the other (issue 34: a low band of 12 px kept its share of 100 and 112 of 200
+    items were drawn).
     """
     low = {h: n for h, n in strata.items() if h % 2 == 0}
     high = {h: n for h, n in strata.items() if h % 2 == 1}
     to_low = round(min(max(low_share, 0.0), 1.0) * samples) if low and high else (samples if low else 0)
-    return {**allocate(low, to_low, min_per_class), **allocate(high, samples - to_low, min_per_class)}
+    low_sizes = allocate(low, to_low, min_per_class)
+    high_sizes = allocate(high, samples - sum(low_sizes.values()), min_per_class)
+    short = samples - sum(low_sizes.values()) - sum(high_sizes.values())
+    if short > 0:  # the high band could not take its share: the low band takes the rest
+        low_sizes = allocate(low, sum(low_sizes.values()) + short, min_per_class)
+    return {**low_sizes, **high_sizes}
 
 
 def plan_ranks(

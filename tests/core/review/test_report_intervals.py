@@ -1,0 +1,145 @@
+"""The review report reads the intervals of issue 34: Korn-Graubard and exact bounds with their method,
+no zero-width interval at a rate that is neither 0 nor 1, figures withheld with a note, honest
+partial grids, and per-class label-error rates withheld where a label class is split thinly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from flair_qgis.core.review.report import review_report
+from flair_qgis.core.review.store import ReviewStore
+
+
+def _review(tmp_path, design, strata, rows, cells=None, name="r"):
+    """A review file whose items are ``rows`` of ``(stratum, map class, label class, true class or None)``
+    (None: no verdict yet); ``cells`` the (stratum, label class) pixel counts, if recorded."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.schema import create_review_file
+
+    n = len(rows)
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": [r[0] for r in rows], "map_class": [r[1] for r in rows],
+         "label_class": [r[2] for r in rows]},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    path = str(tmp_path / f"{name}.gpkg")
+    create_review_file(path, items, strata, 1.0, {"design": design}, label_cells=cells)
+    store = ReviewStore.open(path)
+    for k, row in enumerate(rows):
+        if row[3] is not None:
+            store.set_verdict(k + 1, "correct" if row[3] == row[2] else "wrong", row[3], "t")
+    return store
+
+
+def test_rare_errors_in_a_small_stratum_get_an_interval_of_positive_width(tmp_path):
+    """Issue 34: 30 items in a stratum of 900,000 px, all labels right, 3 in a stratum of 3,000 px, all
+    wrong. The rate is 3,000 / 903,000 = 0.0033; main printed CI [0.0033, 0.0033] (the normal
+    interval: no variance seen in either stratum). Korn-Graubard falls back on Kish's n (about 30)."""
+    rows = [(1, 1, 1, 1)] * 30 + [(2, 2, 2, 3)] * 3
+    with _review(tmp_path, "stratified", {1: 900_000, 2: 3_000}, rows) as store:
+        report = review_report(store)
+    errors = report.label_errors
+    assert errors.rate == pytest.approx(3_000 / 903_000)
+    low, high = errors.ci95
+    assert errors.interval == "korn-graubard" and "Kish" in errors.note
+    assert low < 1e-9 and 0.08 < high < 0.13  # the issue: [0, 0.112]
+    accuracy = report.map_accuracy
+    assert accuracy.overall_accuracy_interval == "korn-graubard"
+    oa_low, oa_high = accuracy.overall_accuracy_ci95
+    assert oa_low < 0.92 and oa_high == pytest.approx(1.0)  # not 0.9967 +- 0
+    ua = {c.value: c for c in accuracy.classes}[1]
+    # UA of class 1 = 30/30 in its own stratum: Clopper-Pearson, lower bound (a/2)^(1/30) = 0.8843.
+    assert ua.users_accuracy == 1.0 and ua.users_accuracy_interval == "clopper-pearson"
+    assert ua.users_accuracy_ci95[0] == pytest.approx(0.025 ** (1 / 30)) and ua.users_accuracy_ci95[1] == 1.0
+
+
+def test_report_json_names_every_interval_and_flags_thin_areas(tmp_path):
+    rows = [(1, 1, 1, 1)] * 25 + [(1, 1, 1, 2)] * 5 + [(2, 2, 2, 2)] * 8 + [(2, 2, 2, 1)] * 2
+    with _review(tmp_path, "stratified", {1: 9_000, 2: 1_000}, rows) as store:
+        data = json.loads(json.dumps(review_report(store).as_json()))
+    accuracy = data["map_accuracy"]
+    assert accuracy["overall_accuracy_interval"] == "korn-graubard" and len(accuracy["overall_accuracy_ci95"]) == 2
+    assert any("truncated to [0, map area]" in n for n in accuracy["notes"])
+    by_value = {c["value"]: c for c in accuracy["classes"]}
+    assert by_value[1]["producers_accuracy_interval"] == by_value[1]["area_proportion_interval"] == "korn-graubard"
+    assert by_value[2]["users_accuracy_interval"] == "clopper-pearson"  # 10 of 1,000: fraction 1 %
+    assert by_value[2]["area_ha_interval"] == "normal" and by_value[2]["reference_items"] == 13
+    assert 0 <= by_value[2]["area_ha_bounds"][0] < by_value[2]["area_ha"] < by_value[2]["area_ha_bounds"][1]
+    assert by_value[1]["area_ha_note"] == "" and by_value[2]["area_ha_note"] == ""
+    thin = [(1, 1, 1, 1)] * 30 + [(2, 2, 2, 2)] * 6 + [(2, 2, 2, 1)] * 3
+    with _review(tmp_path, "stratified", {1: 9_000, 2: 1_000}, thin, name="thin") as store:
+        classes = {c.value: c for c in review_report(store).map_accuracy.classes}
+    assert "rests on 6 reviewed items of the class (< 10)" in classes[2].area_ha_note
+    per_class = data["label_errors"]["per_class"]
+    assert [c["interval"] for c in per_class] == ["korn-graubard"] * 2 and all("note" in c for c in per_class)
+
+
+def test_a_figure_without_a_variance_keeps_its_estimate_and_withholds_its_interval(tmp_path):
+    """A stratum with a single reviewed item of more pixels: its variance is unknown, so every
+    interval resting on it is withheld with a note; the estimate stays."""
+    rows = [(1, 1, 1, 1)] * 19 + [(1, 1, 1, 2)] + [(2, 2, 2, 2)]
+    with _review(tmp_path, "stratified", {1: 9_000, 2: 1_000}, rows) as store:
+        report = review_report(store)
+    errors = report.label_errors
+    assert errors.rate == pytest.approx(0.9 / 20) and errors.ci95 is None
+    assert "variance unknown" in errors.note and errors.interval == "korn-graubard"
+    assert report.map_accuracy.overall_accuracy is not None and report.map_accuracy.overall_accuracy_ci95 is None
+    assert "variance unknown" in report.map_accuracy.overall_accuracy_note
+
+
+def _grid_rows(decided: int) -> list:
+    """400 grid items, the first 160 (the top rows, as grids were stored) 151 right (0.944), the other
+    240 180 right (0.75): 331 of 400 right overall."""
+    rows = []
+    for k in range(400):
+        right = (k % 100) < (91 if k < 160 else 80)
+        truth = 1 if right else 2
+        rows.append((0, 1, 1, truth if k < decided else None))
+    return rows
+
+
+def test_a_partial_grid_gives_no_figure_until_every_item_has_a_verdict(tmp_path):
+    """Issue 34: a reviewer stopping at 160 of 400 grid items got OA 0.9125 +- 0.044 with
+    complete=true against a truth of 0.840. Now every figure is null and complete false."""
+    with _review(tmp_path, "grid", {0: 1_000_000}, _grid_rows(160)) as store:
+        report = review_report(store)
+    assert report.label_errors.complete is False and report.label_errors.rate is None
+    assert "240 of 400 grid items without a verdict" in report.label_errors.note
+    accuracy = report.map_accuracy
+    assert accuracy.complete is False and accuracy.overall_accuracy is None and accuracy.classes == ()
+    assert any("systematic sample stands for the whole map" in n for n in accuracy.notes)
+    with _review(tmp_path, "grid", {0: 1_000_000}, _grid_rows(400), name="done") as store:
+        done = review_report(store)
+    assert done.label_errors.complete is True and done.map_accuracy.complete is True
+    assert done.map_accuracy.overall_accuracy == pytest.approx(331 / 400)
+
+
+def _split_label_rows(items_in_big: int) -> list:
+    # Label class 5 under map stratum 1 (800,000 px, 3,000 of them labelled 5) and stratum 2 (1,500 px,
+    # all labelled 5); the big stratum's few items labelled 5 decide half the class.
+    return [(1, 1, 1, 1)] * 40 + [(1, 1, 5, 1)] * items_in_big + [(2, 5, 5, 5)] * 20
+
+
+CELLS = {(1, 1): 797_000, (1, 5): 3_000, (2, 5): 1_500}
+
+
+def test_a_label_class_split_thinly_across_strata_has_its_rate_withheld(tmp_path):
+    with _review(tmp_path, "stratified", {1: 800_000, 2: 1_500}, _split_label_rows(2), CELLS) as store:
+        errors = review_report(store).label_errors
+    by_value = {c.value: c for c in errors.per_class}
+    assert by_value[5].rate is None and by_value[5].ci95 is None
+    assert "stratum 1 holds 67 % of this label class's pixels but 2 reviewed items" in by_value[5].note
+    assert by_value[1].rate == 0.0 and errors.rate is not None  # the overall rate and other classes stay
+    with _review(tmp_path, "stratified", {1: 800_000, 2: 1_500}, _split_label_rows(5), CELLS, "enough") as store:
+        enough = {c.value: c for c in review_report(store).label_errors.per_class}
+    assert enough[5].rate is not None and "reviewed items" not in enough[5].note
+
+
+def test_an_old_review_without_label_cells_says_the_check_was_not_made(tmp_path):
+    with _review(tmp_path, "stratified", {1: 800_000, 2: 1_500}, _split_label_rows(2)) as store:
+        errors = review_report(store).label_errors
+    assert {c.value: c for c in errors.per_class}[5].rate is not None
+    assert "does not record the pixels of each stratum x label class" in errors.note
