@@ -31,7 +31,8 @@ are left out and counted (nonresponse: see ``response``).
   label-error rates as combined ratios (``estimator`` says so).
 * Two interpreters: an item's true class is the adjudicated one where there is one, else the
   first interpreter's. ``agreement`` gives Cohen's kappa and Gwet's AC1 on the true classes of
-  the double-reviewed items (:mod:`flair_qgis.core.review.agreement`), ``disagreements`` the
+  the double-reviewed items (:mod:`flair_qgis.core.review.agreement`; AC1's ``q`` is the review's
+  class list; ``basis`` says the figures are on the reviewed items, unweighted), ``disagreements`` the
   items whose two classes differ, ``seconds`` the median time per verdict per reviewer and per
   true class.
 """
@@ -48,7 +49,8 @@ import statistics
 from ..atomic import check_output_path, write_text_atomic
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .agreement import agreement
-from .report_figures import GRID_NOTE, NOT_PROBABILITY, STEHMAN_NOTE, label_errors, map_accuracy
+from .label_strata import stratum_map_class
+from .report_figures import GRID_NOTE, NOT_PROBABILITY, STEHMAN_NOTE, label_errors, map_accuracy, stratum_name
 from .report_types import Agreement, Response, ReviewReport, Seconds
 from .schema import ReviewItem
 from .store import ReviewStore
@@ -58,7 +60,15 @@ CSV_FIELDS = (
     "label_error_ci95_high", "users_accuracy", "producers_accuracy", "area_proportion", "area_proportion_se",
     "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed", "note",
 )  # fmt: skip
-__all__ = ["GRID_NOTE", "NOT_PROBABILITY", "STEHMAN_NOTE", "report_csv", "review_report", "write_review_report"]
+__all__ = [
+    "GRID_NOTE",
+    "NOT_PROBABILITY",
+    "STEHMAN_NOTE",
+    "report_csv",
+    "review_report",
+    "stratum_name",
+    "write_review_report",
+]
 
 
 def class_names(store: ReviewStore) -> dict[int, str]:
@@ -67,13 +77,6 @@ def class_names(store: ReviewStore) -> dict[int, str]:
         return {int(c["value"]): str(c["name"]) for c in json.loads(store.design.get("classes", "[]"))}
     except (ValueError, KeyError, TypeError):
         return {}
-
-
-def stratum_name(design: str, stratum: int) -> str:
-    """A stratum as a reader names it: ``class 5``, or ``class 5, low confidence``."""
-    if design == "stratified_confidence":
-        return f"class {stratum // 2}, {'low' if stratum % 2 == 0 else 'high'} confidence"
-    return f"class {stratum}"
 
 
 def adjudicated(store: ReviewStore, items: list[ReviewItem]) -> list[ReviewItem]:
@@ -114,7 +117,8 @@ def _agreement(store: ReviewStore, items: list[ReviewItem]) -> Agreement:
         if i.item_id in second and i.verdict in ("correct", "wrong") and i.true_class is not None
         and second[i.item_id].verdict in ("correct", "wrong") and second[i.item_id].true_class is not None
     ]  # fmt: skip
-    coefficients = agreement([a for a, _ in pairs], [b for _, b in pairs])
+    # AC1's q: the classes the interpreters could choose from (the review's class list), not those used.
+    coefficients = agreement([a for a, _ in pairs], [b for _, b in pairs], classes=sorted(class_names(store)) or None)
     return Agreement(coefficients, len(store.doubles()), len(second), len(store.adjudications()))
 
 
@@ -174,9 +178,13 @@ def report_csv(report: ReviewReport) -> str:
         )  # fmt: skip
     for figures in accuracy.classes if accuracy else ():
         rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures))
-    by_band = report.design == "stratified_confidence"
+    by_band = report.design in ("stratified_confidence", "stratified_label")
     for stratum in accuracy.strata_without_reviewed_items if accuracy else ():
-        value = stratum // 2 if by_band else stratum
+        value = (
+            (stratum // 2 if report.design == "stratified_confidence" else stratum_map_class(stratum))
+            if by_band
+            else stratum
+        )
         row = rows.setdefault(value, {"value": value, "name": f"class {value}"})
         what = f"no reviewed item ({stratum_name(report.design, stratum)} stratum)" if by_band else ""
         row["note"] = "; ".join(n for n in (row.get("note", ""), what or "no reviewed item") if n)

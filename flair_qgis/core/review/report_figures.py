@@ -26,6 +26,7 @@ import numpy as np
 from ..vocabulary import STRATIFIED_DESIGNS
 from .estimators import Z95, design_estimate, domain_rates, thin_label_classes
 from .intervals import Interval
+from .label_strata import stratum_label, stratum_map_class
 from .report_types import ClassAccuracy, ClassLabelErrors, LabelErrors, MapAccuracy
 from .schema import ReviewItem
 from .store import ReviewStore
@@ -184,7 +185,7 @@ def _class_accuracy(est, k: int, value: int, names: dict[int, str], store: Revie
 def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> MapAccuracy | None:
     """The report's ``map_accuracy`` (module docstring); None for designs that are not probability samples."""
     design = store.design.get("design", "")
-    if design not in ("stratified", "random", "grid", "stratified_confidence"):
+    if design not in ("stratified", "random", "grid", "stratified_confidence", "stratified_label"):
         return None
     units = units_of(items)
     strata = strata_of(store, design)
@@ -199,15 +200,18 @@ def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
             "stratified": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction",
             "stratified_confidence": "Stehman (2014): strata differ from the map classes; stratified means and "
             "combined ratios, finite-population correction",
+            "stratified_label": "Stehman (2014): strata are map class x label class; stratified means and "
+            "combined ratios, finite-population correction",
         }.get(design, "simple random sample (one stratum)"),
         complete=not missing and bool(units) and not waiting,
-        strata_names={str(h): _stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
+        strata_names={str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
         notes=base_notes + ((waiting,) if waiting else ()),
     )  # fmt: skip
     if not out.complete:
         return out
     areas = store.stratum_pixel_area_m2 if design in STRATIFIED_DESIGNS else store.pixel_area_m2
-    owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata}}.get(design)
+    owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata},
+             "stratified_label": {h: stratum_map_class(h) for h in strata}}.get(design)  # fmt: skip
     unit_strata = [i.stratum if design in STRATIFIED_DESIGNS else 0 for i in units]
     est = design_estimate(
         unit_strata, [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],
@@ -228,7 +232,11 @@ def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
     )  # fmt: skip
 
 
-def _stratum_name(design: str, stratum: int) -> str:
+def stratum_name(design: str, stratum: int) -> str:
+    """A stratum as a reader names it: ``class 5``, ``class 5, low confidence``, ``class 5, label 3``."""
     if design == "stratified_confidence":
         return f"class {stratum // 2}, {'low' if stratum % 2 == 0 else 'high'} confidence"
+    if design == "stratified_label":
+        label = stratum_label(stratum)
+        return f"class {stratum_map_class(stratum)}, " + ("no label" if label is None else f"label {label}")
     return f"class {stratum}"

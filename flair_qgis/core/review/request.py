@@ -77,6 +77,10 @@ def check_request(request: SampleRequest) -> None:
         )
     if not 0.0 <= request.double_review <= 1.0:
         raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
+    if request.design == "stratified_label" and not request.reference_raster and request.reference_polygons is None:
+        raise InputError(
+            "DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels)."
+        )
     if request.design == "stratified_confidence":
         if not request.confidence_path:
             raise InputError(

@@ -16,6 +16,8 @@ Designs (``DESIGNS``):
   to the low strata and the rest to the high strata, each share in proportion to ``N_h`` with
   ``MIN_PER_CLASS`` per stratum (:func:`allocate_confidence`). The strata are not the map classes:
   the estimates are Stehman's (2014).
+* ``stratified_label``: stratified random pixel sample whose strata are map class x label class
+  (:mod:`.label_strata`), allocated as ``stratified``: for reviews whose aim is the labels.
 
 Memory: two passes over windows of the class map; the first counts pixels per class, the second
 draws the chosen ranks per class in each window. Nothing is held but counts and the sample.
@@ -39,7 +41,8 @@ from ..errors import Canceled, InputError
 from ..score.evaluate import prediction_grid, windows
 from ..score.reference import ClassRasterSource
 from ..segment.grid import Grid
-from ..vocabulary import PIXEL_DESIGNS
+from ..vocabulary import DESIGN_STRATIFIED_LABEL, PIXEL_DESIGNS
+from .label_strata import LabelSplit, label_strata
 
 CONFIDENCE_BANDS = ("low", "high")
 """Band 0 and 1 of ``stratified_confidence``."""
@@ -81,31 +84,42 @@ class ConfidenceSplit:
 
 Progress = Callable[[float], None] | None
 CancelCheck = Callable[[], bool] | None
+Split = ConfidenceSplit | LabelSplit | None
+"""What splits the map classes into strata: the confidence bands, the label classes, or nothing."""
 
 
-def _window_reads(
+def window_reads(
     grid: Grid,
     prediction_path: str,
     is_canceled: CancelCheck,
     on_progress: Progress,
     share: tuple[float, float],
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """``(row, col, values, valid)`` for each window, in a fixed order; progress in ``share``.
 
-    ``values`` are the map classes, or with ``split`` the ``stratified_confidence`` strata.
+    ``values`` are the map classes, or with ``split`` the ``stratified_confidence`` or
+    ``stratified_label`` strata.
     """
     plan = windows(grid)
     with contextlib.ExitStack() as stack:
         reader = stack.enter_context(ClassRasterSource(prediction_path, grid).open())
-        confidence = stack.enter_context(_confidence_source(split.path, grid).open()) if split else None
+        other = None
+        if isinstance(split, ConfidenceSplit):
+            other = stack.enter_context(_confidence_source(split.path, grid).open())
+        elif isinstance(split, LabelSplit):
+            other = stack.enter_context(split.source(grid).open())
         for done, (row, col, rows, cols) in enumerate(plan):
             if is_canceled is not None and is_canceled():
                 raise Canceled()
             values, valid = reader.read(row, col, rows, cols)
-            if split is not None and confidence is not None:
-                level, known = confidence.read(row, col, rows, cols)
-                values = confidence_strata(values, level, known, split.threshold)
+            if other is not None:
+                level, known = other.read(row, col, rows, cols)
+                values = (
+                    confidence_strata(values, level, known, split.threshold)
+                    if isinstance(split, ConfidenceSplit)
+                    else label_strata(values, level, known)
+                )
             yield row, col, values, valid
             if on_progress is not None:
                 on_progress(share[0] + (share[1] - share[0]) * (done + 1) / len(plan))
@@ -124,7 +138,7 @@ def count_classes(
     *,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> dict[int, int]:
     """Valid pixels per class value of the class map on ``grid`` (``N_h``); per
     ``stratified_confidence`` stratum with ``split``.
@@ -134,7 +148,7 @@ def count_classes(
         Canceled: on cancel.
     """
     totals: dict[int, int] = {}
-    reads = _window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0), split)
+    reads = window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0), split)
     for _row, _col, values, valid in reads:
         classes, counts = np.unique(values[valid], return_counts=True)
         for value, count in zip(classes.tolist(), counts.tolist()):
@@ -153,13 +167,13 @@ def class_pixel_areas_m2(
     strata: Mapping[int, int],
     *,
     is_canceled: CancelCheck = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> dict[int, float]:
     """Mean pixel area (m²) per stratum (one more pass over the map only for a geographic CRS)."""
     from ..areas import stratum_pixel_areas_m2
 
     def windows_read():
-        for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0), split):
+        for row, _col, values, valid in window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0), split):
             yield row, values, valid
 
     return stratum_pixel_areas_m2(grid, strata, windows_read)
@@ -216,7 +230,7 @@ def draw_pixels(
     *,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> np.ndarray:
     """The pixels holding the chosen ranks, counted in window order.
 
@@ -229,7 +243,7 @@ def draw_pixels(
     """
     seen = dict.fromkeys(ranks, 0)
     found: list[np.ndarray] = []
-    reads = _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0), split)
+    reads = window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0), split)
     for row, col, values, valid in reads:
         cols = values.shape[1]
         flat, flat_valid = values.ravel(), valid.ravel()
@@ -256,7 +270,7 @@ def draw_grid(
 ) -> np.ndarray:
     """Valid pixels on the systematic grid ``offset + k * step``, row by row: ``(n, 3)`` row, col, class."""
     found: list[np.ndarray] = []
-    for row, col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
+    for row, col, values, valid in window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
         rows_here = np.arange(row + (offset_px[0] - row) % step_px, row + values.shape[0], step_px)
         cols_here = np.arange(col + (offset_px[1] - col) % step_px, col + values.shape[1], step_px)
         if rows_here.size == 0 or cols_here.size == 0:
@@ -280,7 +294,7 @@ def sample_pixels(
     extent: tuple[float, float, float, float] | None = None,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> tuple[Grid, dict[int, int], np.ndarray]:
     """Draw a pixel sample of a class map.
 
@@ -305,9 +319,11 @@ def sample_pixels(
         raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
     if design not in PIXEL_DESIGNS:
         raise InputError(f"Unknown pixel design '{design}': use {', '.join(PIXEL_DESIGNS)}.")
-    if design == "stratified_confidence" and split is None:
+    if design == "stratified_confidence" and not isinstance(split, ConfidenceSplit):
         raise InputError("DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE.")
-    split = split if design == "stratified_confidence" else None
+    if design == DESIGN_STRATIFIED_LABEL and not isinstance(split, LabelSplit):
+        raise InputError("DESIGN=stratified_label splits each class by the labels: give REFERENCE.")
+    split = split if design in ("stratified_confidence", DESIGN_STRATIFIED_LABEL) else None
     grid = prediction_grid(prediction_path, extent)
     strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress, split=split)
     rng = np.random.default_rng(seed)
@@ -316,7 +332,7 @@ def sample_pixels(
         points = draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress)
         # Shuffled after the offset is drawn: the same points for a seed, in a random review order.
         return grid, strata, points[rng.permutation(len(points))]
-    low_share = split.low_share if split else 0.5
+    low_share = split.low_share if isinstance(split, ConfidenceSplit) else 0.5
     ranks = plan_ranks(strata, design, samples, min_per_class, rng, low_share)
     pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress, split=split)
     return grid, strata, pixels[rng.permutation(len(pixels))]
@@ -360,7 +376,7 @@ def plan_ranks(
 
     Args:
         strata: ``N_h`` per stratum.
-        design: ``stratified`` (ranks per class, :func:`allocate`), ``stratified_confidence``
+        design: ``stratified`` and ``stratified_label`` (ranks per stratum, :func:`allocate`), ``stratified_confidence``
             (ranks per stratum, :func:`allocate_confidence`) or ``random`` (ranks among all
             valid pixels, key None).
         low_share: ``stratified_confidence`` only.
@@ -371,11 +387,11 @@ def plan_ranks(
     Returns:
         Per class value (None: all valid pixels), sorted distinct ranks.
     """
-    if design in ("stratified", "stratified_confidence"):
+    if design in ("stratified", "stratified_confidence", DESIGN_STRATIFIED_LABEL):
         sizes = (
-            allocate(strata, samples, min_per_class)
-            if design == "stratified"
-            else allocate_confidence(strata, samples, min_per_class, low_share)
+            allocate_confidence(strata, samples, min_per_class, low_share)
+            if design == "stratified_confidence"
+            else allocate(strata, samples, min_per_class)
         )
         return {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
     return {None: _choose_ranks(rng, sum(strata.values()), samples)}

@@ -143,3 +143,33 @@ def test_an_old_review_without_label_cells_says_the_check_was_not_made(tmp_path)
         errors = review_report(store).label_errors
     assert {c.value: c for c in errors.per_class}[5].rate is not None
     assert "does not record the pixels of each stratum x label class" in errors.note
+
+
+def test_agreement_counts_every_class_of_the_review_for_ac1(tmp_path):
+    """AC1's chance agreement divides by q - 1, q the classes offered (the review's 5 classes), not the
+    2 the interpreters used. With 60 pairs agreeing on 54 (45 + 9) of class 1 / 2: p_a = 0.9,
+    pi = (0.8, 0.2) gives p_e = (0.8 * 0.2 + 0.2 * 0.8) / 4 = 0.08 and AC1 = 0.82 / 0.92 = 0.8913;
+    with q = 2 it would be (0.9 - 0.32) / 0.68 = 0.8529."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.schema import create_review_file
+
+    first = [1] * 45 + [2] * 9 + [1] * 3 + [2] * 3
+    second = [1] * 45 + [2] * 9 + [2] * 3 + [1] * 3
+    n = len(first)
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": [1] * n, "map_class": [1] * n, "label_class": first,
+         "double": [1] * n},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    classes = json.dumps([{"value": v, "name": f"c{v}", "color": "#000000"} for v in range(1, 6)])
+    path = str(tmp_path / "pairs.gpkg")
+    create_review_file(path, items, {1: 10_000}, 1.0, {"design": "stratified", "classes": classes})
+    with ReviewStore.open(path) as store:
+        for k in range(n):
+            store.set_verdict(k + 1, "correct", first[k], "ana")
+            store.set_second_verdict(k + 1, "correct", second[k], "bob")
+        coefficients = review_report(store).agreement.coefficients
+    assert coefficients["classes"] == 5 and coefficients["items"] == 60
+    assert coefficients["ac1"] == pytest.approx(0.82 / 0.92)
+    assert "unweighted" in coefficients["basis"]
