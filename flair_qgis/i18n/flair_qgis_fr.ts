@@ -2346,5 +2346,10 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a single item has no variance, so its figures get no interval.</source>
         <translation>Le min. par classe doit valoir au moins 2 : une classe sans élément laisse la revue incomplète, et une classe à un seul élément n'a pas de variance, donc ses chiffres n'ont pas d'intervalle.</translation>
     </message>
+    <message>
+        <location filename="../adapters/deps_check.py" line="1" />
+        <source>Computing the review's intervals</source>
+        <translation>Le calcul des intervalles de la revue</translation>
+    </message>
 </context>
 </TS>

@@ -173,3 +173,40 @@ def test_agreement_counts_every_class_of_the_review_for_ac1(tmp_path):
     assert coefficients["classes"] == 5 and coefficients["items"] == 60
     assert coefficients["ac1"] == pytest.approx(0.82 / 0.92)
     assert "unweighted" in coefficients["basis"]
+
+
+def test_without_scipy_the_report_writes_its_estimates_and_says_what_to_install(tmp_path):
+    """scipy is optional for the plugin: with it unimportable the report JSON keeps every estimate and
+    SE, the intervals are null with a note naming the package, and the dependency check words it."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    rows = [(1, 1, 1, 1)] * 25 + [(1, 1, 1, 2)] * 5 + [(2, 2, 2, 2)] * 8 + [(2, 2, 2, 1)] * 2
+    with _review(tmp_path, "stratified", {1: 9_000, 2: 1_000}, rows) as store:
+        expected = review_report(store)
+    code = f"""
+import json, sys
+sys.modules["scipy"] = None  # import scipy raises ImportError
+sys.path.insert(0, {str(REPO)!r})
+from flair_qgis.core.review import ReviewStore, review_report, write_review_report
+with ReviewStore.open({store.path!r}) as store:
+    report = review_report(store)
+write_review_report(report, {str(tmp_path / "report.json")!r})
+from flair_qgis.adapters.deps_check import review_dependency_error
+print("MESSAGE", json.dumps(review_dependency_error("linux")))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    message = json.loads(done.stdout.split("MESSAGE ", 1)[1])
+    assert "scipy" in message and "sudo apt install python3-scipy" in message and "pip install" in message
+    data = json.loads((tmp_path / "report.json").read_text())
+    errors, accuracy = data["label_errors"], data["map_accuracy"]
+    assert errors["rate"] == pytest.approx(expected.label_errors.rate) and errors["se"] is not None
+    assert errors["ci95"] is None and "python3-scipy" in errors["note"]
+    assert accuracy["overall_accuracy"] == pytest.approx(expected.map_accuracy.overall_accuracy)
+    assert accuracy["overall_accuracy_ci95"] is None and "python3-scipy" in accuracy["overall_accuracy_note"]
+    for entry in accuracy["classes"]:
+        assert entry["users_accuracy"] is not None and entry["users_accuracy_ci95"] is None
+        assert entry["area_ha_bounds"] is not None  # the areas' normal interval needs no scipy
