@@ -238,3 +238,26 @@ def test_headline_says_where_an_interval_is_withheld(tmp_path):
         text = headline_text(review_report(store))
     assert "Label errors 4.5 % (not enough items for an interval)" in text
     assert "map OA 95.5 % (not enough items for an interval)" in text
+
+
+def test_headline_of_a_partial_grid_gives_no_figure(tmp_path):
+    """Issue 34: a grid review stopped part-way covers part of the map: no figure until every item."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.report import review_report
+    from flair_qgis.core.review.schema import create_review_file
+    from flair_qgis.core.review.store import ReviewStore
+    from flair_qgis.gui.review.review_view import headline_text
+
+    n = 40
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": [0] * n, "map_class": [1] * n, "label_class": [1] * n},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    path = str(tmp_path / "grid.gpkg")
+    create_review_file(path, items, {1: 9_000, 2: 1_000}, 1.0, {"design": "grid"})
+    with ReviewStore.open(path) as store:
+        for k in range(16):
+            store.set_verdict(k + 1, "correct", 1, "t")
+        text = headline_text(review_report(store))
+    assert text == "figures once every grid item is reviewed (24 to go)"

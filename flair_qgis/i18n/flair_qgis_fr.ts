@@ -2351,5 +2351,10 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>Computing the review's intervals</source>
         <translation>Le calcul des intervalles de la revue</translation>
     </message>
+    <message>
+        <location filename="../gui/review/review_view.py" line="1" />
+        <source>figures once every grid item is reviewed ({n} to go)</source>
+        <translation>chiffres une fois tous les points de la grille revus (encore {n})</translation>
+    </message>
 </context>
 </TS>

@@ -51,7 +51,7 @@ from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .agreement import agreement
 from .label_strata import stratum_map_class
 from .report_figures import GRID_NOTE, NOT_PROBABILITY, STEHMAN_NOTE, label_errors, map_accuracy, stratum_name
-from .report_types import Agreement, Response, ReviewReport, Seconds
+from .report_types import Agreement, ClassAccuracy, Response, ReviewReport, Seconds
 from .schema import ReviewItem
 from .store import ReviewStore
 
@@ -59,6 +59,9 @@ CSV_FIELDS = (
     "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "label_error_ci95_low",
     "label_error_ci95_high", "users_accuracy", "producers_accuracy", "area_proportion", "area_proportion_se",
     "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed", "note",
+    # issue 34, appended: the intervals' methods and bounds
+    "label_error_interval", "label_error_note", "users_accuracy_ci95_low", "users_accuracy_ci95_high",
+    "producers_accuracy_ci95_low", "producers_accuracy_ci95_high", "area_ha_low", "area_ha_high",
 )  # fmt: skip
 __all__ = [
     "GRID_NOTE",
@@ -174,10 +177,11 @@ def report_csv(report: ReviewReport) -> str:
         ci = entry.ci95 or (None, None)
         rows.setdefault(entry.value, {"value": entry.value, "name": entry.name}).update(
             label_reviewed=entry.reviewed, label_wrong=entry.wrong, label_error_rate=entry.rate,
-            label_error_ci95_low=ci[0], label_error_ci95_high=ci[1],
+            label_error_ci95_low=ci[0], label_error_ci95_high=ci[1], label_error_interval=entry.interval,
+            label_error_note=entry.note,
         )  # fmt: skip
     for figures in accuracy.classes if accuracy else ():
-        rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures))
+        rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures), **_bounds_columns(figures))
     by_band = report.design in ("stratified_confidence", "stratified_label")
     for stratum in accuracy.strata_without_reviewed_items if accuracy else ():
         value = (
@@ -196,6 +200,7 @@ def report_csv(report: ReviewReport) -> str:
     ci = errors.ci95 or (None, None)
     first = {"value": "all", "name": "all", "label_reviewed": errors.reviewed, "label_wrong": errors.wrong,
              "label_error_rate": errors.rate, "label_error_ci95_low": ci[0], "label_error_ci95_high": ci[1],
+             "label_error_interval": errors.interval,
              "note": "; ".join(n for n in notes if n)}  # fmt: skip
     buffer = io.StringIO()
     out = csv.DictWriter(buffer, CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
@@ -204,6 +209,16 @@ def report_csv(report: ReviewReport) -> str:
     for value in sorted(rows):
         out.writerow({k: ("" if v is None else v) for k, v in rows[value].items()})
     return buffer.getvalue()
+
+
+def _bounds_columns(figures: ClassAccuracy) -> dict[str, float | None]:
+    """The CSV columns of a class's UA, PA and area bounds (empty where withheld)."""
+    out: dict[str, float | None] = {}
+    for name, bounds in (("users_accuracy_ci95", figures.users_accuracy_ci95),
+                         ("producers_accuracy_ci95", figures.producers_accuracy_ci95),
+                         ("area_ha", figures.area_ha_bounds)):  # fmt: skip
+        out[f"{name}_low"], out[f"{name}_high"] = bounds or (None, None)
+    return out
 
 
 def write_review_report(report: ReviewReport, json_path: str | os.PathLike[str], review_path: str | None = None) -> str:

@@ -210,3 +210,25 @@ print("MESSAGE", json.dumps(review_dependency_error("linux")))
     for entry in accuracy["classes"]:
         assert entry["users_accuracy"] is not None and entry["users_accuracy_ci95"] is None
         assert entry["area_ha_bounds"] is not None  # the areas' normal interval needs no scipy
+
+
+def test_csv_appends_the_intervals_columns(tmp_path):
+    import csv
+    import io
+
+    from flair_qgis.core.review.report import report_csv
+
+    rows = [(1, 1, 1, 1)] * 25 + [(1, 1, 1, 2)] * 5 + [(2, 2, 2, 2)] * 8 + [(2, 2, 2, 1)] * 2
+    with _review(tmp_path, "stratified", {1: 9_000, 2: 1_000}, rows) as store:
+        report = review_report(store)
+    table = list(csv.DictReader(io.StringIO(report_csv(report))))
+    head = list(table[0])
+    assert head[:16][-1] == "note" and head[16:] == [
+        "label_error_interval", "label_error_note", "users_accuracy_ci95_low", "users_accuracy_ci95_high",
+        "producers_accuracy_ci95_low", "producers_accuracy_ci95_high", "area_ha_low", "area_ha_high",
+    ]  # fmt: skip
+    assert table[0]["label_error_interval"] == "korn-graubard"
+    by_value = {row["value"]: row for row in table[1:]}
+    ua = {c.value: c for c in report.map_accuracy.classes}[2].users_accuracy_ci95
+    assert float(by_value["2"]["users_accuracy_ci95_low"]) == pytest.approx(ua[0])
+    assert float(by_value["2"]["area_ha_low"]) < float(by_value["2"]["area_ha"]) < float(by_value["2"]["area_ha_high"])
