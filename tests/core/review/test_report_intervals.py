@@ -232,3 +232,30 @@ def test_csv_appends_the_intervals_columns(tmp_path):
     ua = {c.value: c for c in report.map_accuracy.classes}[2].users_accuracy_ci95
     assert float(by_value["2"]["users_accuracy_ci95_low"]) == pytest.approx(ua[0])
     assert float(by_value["2"]["area_ha_low"]) < float(by_value["2"]["area_ha"]) < float(by_value["2"]["area_ha_high"])
+
+
+def test_no_error_seen_gets_kish_bounds_not_the_raw_item_count(tmp_path):
+    """Issue 34: 300 items, 100 of them in the stratum holding 99 % of the pixels, no error seen. The
+    Wilson interval on the 300 items said [0, 1.26 %]; Kish's effective n (about 102) gives about 3.6 %."""
+    rows = [(1, 1, 1, 1)] * 100 + [(h, h, h, h) for h in (2, 3, 4, 5) for _ in range(50)]
+    strata = {1: 990_000, 2: 2_500, 3: 2_500, 4: 2_500, 5: 2_500}
+    with _review(tmp_path, "stratified", strata, rows) as store:
+        report = review_report(store)
+    errors = report.label_errors
+    assert errors.rate == 0.0 and errors.ci95[0] == 0.0
+    assert 0.034 < errors.ci95[1] < 0.038 and "Kish" in errors.note
+    low, high = report.map_accuracy.overall_accuracy_ci95
+    assert high == 1.0 and 0.962 < low < 0.966  # OA = 1 is not "1 +- 0"
+
+
+def test_stratified_confidence_without_an_error_gives_no_zero_width_interval(tmp_path):
+    """Issue 34: under stratified_confidence, UA 0.95 +- 0 and OA = 1 +- 0 where no error was seen."""
+    rows = [(h, h // 2, h // 2, h // 2) for h in (2, 3, 4, 5) for _ in range(20)]
+    strata = {2: 50_000, 3: 400_000, 4: 20_000, 5: 130_000}
+    with _review(tmp_path, "stratified_confidence", strata, rows) as store:
+        accuracy = review_report(store).map_accuracy
+    low, high = accuracy.overall_accuracy_ci95
+    assert accuracy.overall_accuracy == 1.0 and low < 0.97 and high == 1.0
+    for entry in accuracy.classes:
+        assert entry.users_accuracy == 1.0 and entry.users_accuracy_ci95[0] < 0.95
+        assert entry.users_accuracy_interval == "korn-graubard"  # a ratio over two strata
