@@ -431,3 +431,16 @@ def test_sample_stratified_label_and_its_report(run_alg, inputs, tmp_path):
     assert report["design"] == "stratified_label" and report["label_errors"]["complete"] is True
     assert report["label_errors"]["rate"] == 0.0 and report["label_errors"]["interval"] == "korn-graubard"
     assert {c["value"] for c in report["label_errors"]["per_class"]} == {i.label_class for i in items} - {None}
+
+
+def test_label_cells_from_polygon_labels_match_the_mask(run_alg, inputs, tmp_path):
+    """The (stratum x label class) pixels recorded at sampling from polygon labels: the mask's own
+    regions as polygons give the mask's counts (pixel centres inside the polygons)."""
+    prediction, _confidence, reference = inputs
+    polygons = polygons_of_mask(reference, tmp_path / "labels.gpkg")
+    result = _sample(run_alg, inputs, tmp_path / "review.gpkg", REFERENCE=str(polygons), REFERENCE_FIELD="code")
+    pred, mask = read_band(prediction), read_band(reference)
+    keep = pred != 255
+    pairs, counts = np.unique(np.stack([pred[keep], mask[keep]]), axis=1, return_counts=True)
+    with ReviewStore.open(result["OUTPUT"]) as store:
+        assert store.label_cells == {(int(h), int(c)): int(n) for h, c, n in zip(pairs[0], pairs[1], counts)}

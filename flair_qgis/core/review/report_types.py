@@ -5,8 +5,10 @@ keys and their order are public: see the module docstring of :mod:`~flair_qgis.c
 Callers read fields (``report.label_errors.ci95``), never the JSON.
 
 Where a figure cannot be given its JSON key order says so: a withheld figure (a design that is not
-a probability sample, or strata without a reviewed item) lists ``rate, ci95, se``; an estimate
-lists ``rate, se, ci95`` and, for the stratified estimators, the ``interval`` method.
+a probability sample, strata without a reviewed item, a grid with items left) lists ``rate, ci95,
+se``; an estimate lists ``rate, se, ci95, interval`` (the interval's method; absent from reviews'
+reports before issue 34 for ``random``/``grid``). Keys added later are appended (per-class
+``note``; the map-accuracy intervals), so every key keeps its place.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class LabelErrors:
         probability_sample: False for ``suspicious`` (counts only, no rate).
         rate, se, ci95, interval: overall estimate (see :class:`ClassLabelErrors`).
         estimator: the method (``none`` without a probability sample).
-        complete: stratified designs: False while a stratum has no reviewed item; None otherwise.
+        complete: stratified designs and ``grid``: False while a stratum has no reviewed item (a
+            grid item no verdict); None for ``random`` and ``suspicious``.
         note: why a figure is withheld, or what the estimate assumes.
         per_class: per label class.
     """
@@ -81,7 +84,8 @@ class LabelErrors:
 
     @property
     def withheld(self) -> bool:
-        """No rate is given: not a probability sample, or a stratum lacks a reviewed item."""
+        """No rate is given: not a probability sample, a stratum lacks a reviewed item, or a grid
+        item a verdict."""
         return self.estimator == "none" or self.complete is False
 
     def as_json(self) -> dict[str, Any]:

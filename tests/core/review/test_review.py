@@ -90,7 +90,10 @@ def test_random_sample_avoids_nodata(class_map, tmp_path):
 
 def test_grid_sample_is_systematic_with_a_common_offset(class_map, tmp_path):
     _, data = class_map
-    _, items = _sample(class_map, tmp_path, "grid", samples=100)
+    store, items = _sample(class_map, tmp_path, "grid", samples=100)
+    assert store.design["review_order"] == "shuffled"
+    with ReviewStore.open(store.path) as reopened:
+        assert review_report(reopened).response.order == "random, fixed at sampling"
     rows = sorted({_pixel(i, data)[0] for i in items})
     cols = sorted({_pixel(i, data)[1] for i in items})
     step = round(math.sqrt((data > 0).sum() / 100))
