@@ -110,10 +110,15 @@ def _read(path) -> np.ndarray:
 class Sampler:
     """Draws pixel samples of a :class:`Population` with the sampling module's own plans."""
 
-    def __init__(self, pop: Population, threshold: float | None = None) -> None:
-        """``threshold``: sample the ``stratified_confidence`` strata instead of the map classes."""
+    def __init__(self, pop: Population, threshold: float | None = None, by_label: bool = False) -> None:
+        """``threshold``: sample the ``stratified_confidence`` strata instead of the map classes;
+        ``by_label``: the ``stratified_label`` strata (map class x label class)."""
+        from flair_qgis.core.review.label_strata import label_strata
+
         self.pop = pop
         self.stratum = pop.map if threshold is None else pop.confidence_strata(threshold)
+        if by_label:
+            self.stratum = label_strata(pop.map, pop.label, np.ones(pop.map.shape, bool))
         values, counts = np.unique(self.stratum, return_counts=True)
         self.strata = dict(zip(values.tolist(), counts.tolist()))
         order = np.argsort(self.stratum, kind="stable")

@@ -390,3 +390,44 @@ def test_band_count_refusal_in_french(french_qgis, plugin, tmp_path):  # noqa: F
     assert reason.startswith(f"Le modèle attend {channels} bandes mais la couche n'en a que 1 :"), reason
     assert _english([reason]) == []
     assert not dock.segment.run_section.run_button.isEnabled()
+
+
+def test_withheld_intervals_and_review_box_warnings_in_french(french_qgis, plugin, inputs, tmp_path):  # noqa: F811
+    """Issue 34 in French: a figure whose interval is withheld says so in the Review tab's headline,
+    the New review box refuses a minimum per class below 2 and warns below 50 double-reviewed items."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.report import review_report
+    from flair_qgis.core.review.schema import create_review_file
+    from flair_qgis.core.review.store import ReviewStore
+    from flair_qgis.gui.review.review_view import headline_text
+
+    rows = [(1, 1, 1)] * 19 + [(1, 1, 2)] + [(2, 2, 2)]  # stratum 2: a single item, no variance
+    n = len(rows)
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": [r[0] for r in rows], "map_class": [r[1] for r in rows],
+         "label_class": [r[1] for r in rows]},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    path = str(tmp_path / "seul.gpkg")
+    create_review_file(path, items, {1: 9_000, 2: 1_000}, 1.0, {"design": "stratified"})
+    with ReviewStore.open(path) as store:
+        for k, (_h, label, truth) in enumerate(rows):
+            store.set_verdict(k + 1, "correct" if label == truth else "wrong", truth, "t")
+        text = headline_text(review_report(store))
+    assert text.count("(pas assez d'éléments pour un intervalle)") == 2, text
+    assert _english([text]) == []
+    add_raster(inputs[0])
+    box = plugin.dock.findChild(ReviewPanel).create_box
+    box.setCollapsed(False)
+    failures = []
+    box.failed.connect(failures.append)
+    box.output_widget.setFilePath(str(tmp_path / "refusee.gpkg"))
+    box.min_spin.setValue(1)
+    assert box.start() is None and failures[-1].startswith("Le min. par classe doit valoir au moins 2")
+    box.samples_spin.setValue(200)
+    box.double_spin.setValue(10)
+    assert box.pairs_hint.text().startswith("20 éléments pour le second interprète")
+    box.design_combo.setCurrentIndex(box.design_combo.findData("stratified_label"))
+    assert box.design_combo.currentText() == "stratifié par classe et étiquette"
+    assert _english([failures[-1], box.pairs_hint.text()]) == []

@@ -114,7 +114,7 @@ def test_box_writes_a_review_stratified_by_confidence_with_double_review(panel, 
     box.threshold_spin.setValue(0.8)
     box.low_share_spin.setValue(40)
     box.samples_spin.setValue(60)
-    box.min_spin.setValue(0)
+    box.min_spin.setValue(2)  # issue 34: 0 and 1 are refused
     box.double_spin.setValue(25)
     path = tmp_path / "by_confidence.gpkg"
     box.output_widget.setFilePath(str(path))
@@ -171,7 +171,7 @@ def test_box_and_headline_in_french(french_qgis, plugin, qgis_canvas, inputs, qt
     path = tmp_path / "revue.gpkg"
     create_review(
         SampleRequest(
-            str(prediction), str(path), design="stratified_confidence", samples=30, min_per_class=1, seed=4,
+            str(prediction), str(path), design="stratified_confidence", samples=30, min_per_class=2, seed=4,
             reference_raster=str(reference), confidence_path=str(confidence), double_review=0.2,
         )
     )  # fmt: skip
@@ -183,3 +183,81 @@ def test_box_and_headline_in_french(french_qgis, plugin, qgis_canvas, inputs, qt
         panel.headline.text()
     )
     panel.close_review()
+
+
+def test_box_refuses_min_per_class_below_two_and_warns_of_few_pairs(panel, inputs, tmp_path):
+    """Issue 34: MIN_PER_CLASS 0 or 1 leaves a class without an interval for ever; kappa and AC1 get
+    no interval below 50 pairs (DOUBLE_REVIEW 10 % of the default 200 items gives 20)."""
+    box = panel.create_box
+    box.setCollapsed(False)
+    box.prediction_combo.setLayer(add_raster(inputs[0]))
+    failures = []
+    box.failed.connect(failures.append)
+    box.output_widget.setFilePath(str(tmp_path / "refused.gpkg"))
+    box.min_spin.setValue(1)
+    assert box.start() is None and failures[-1].startswith("Min. per class must be at least 2")
+    assert not (tmp_path / "refused.gpkg").exists()
+    box.design_combo.setCurrentIndex(box.design_combo.findData("random"))
+    assert box._refusal(str(tmp_path / "refused.gpkg")) == ""  # no class minimum in a random sample
+    assert box.pairs_hint.isHidden()  # no second interpreter
+    box.samples_spin.setValue(200)
+    box.double_spin.setValue(10)
+    assert not box.pairs_hint.isHidden()
+    assert box.pairs_hint.text().startswith("20 items for the second interpreter: kappa and AC1 get no interval")
+    box.double_spin.setValue(25)
+    assert box.pairs_hint.isHidden()  # 50 pairs
+    box.design_combo.setCurrentIndex(box.design_combo.findData("stratified_label"))
+    assert box.design_combo.currentText() == "stratified by class and label"
+    box.min_spin.setValue(2)
+    box.reference_combo.setLayer(None)
+    assert "needs the labels under review" in box._refusal(str(tmp_path / "refused.gpkg"))
+
+
+def test_headline_says_where_an_interval_is_withheld(tmp_path):
+    """A stratum with a single reviewed item leaves the label-error rate and OA without an interval:
+    the Review tab says so instead of showing a bare figure."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.report import review_report
+    from flair_qgis.core.review.schema import create_review_file
+    from flair_qgis.core.review.store import ReviewStore
+    from flair_qgis.gui.review.review_view import headline_text
+
+    rows = [(1, 1, 1)] * 19 + [(1, 1, 2)] + [(2, 2, 2)]
+    n = len(rows)
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": [r[0] for r in rows], "map_class": [r[1] for r in rows],
+         "label_class": [r[1] for r in rows]},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    path = str(tmp_path / "single.gpkg")
+    create_review_file(path, items, {1: 9_000, 2: 1_000}, 1.0, {"design": "stratified"})
+    with ReviewStore.open(path) as store:
+        for k, (_h, label, truth) in enumerate(rows):
+            store.set_verdict(k + 1, "correct" if label == truth else "wrong", truth, "t")
+        text = headline_text(review_report(store))
+    assert "Label errors 4.5 % (not enough items for an interval)" in text
+    assert "map OA 95.5 % (not enough items for an interval)" in text
+
+
+def test_headline_of_a_partial_grid_gives_no_figure(tmp_path):
+    """Issue 34: a grid review stopped part-way covers part of the map: no figure until every item."""
+    import geopandas as gpd
+
+    from flair_qgis.core.review.report import review_report
+    from flair_qgis.core.review.schema import create_review_file
+    from flair_qgis.core.review.store import ReviewStore
+    from flair_qgis.gui.review.review_view import headline_text
+
+    n = 40
+    items = gpd.GeoDataFrame(
+        {"item_id": range(1, n + 1), "stratum": [0] * n, "map_class": [1] * n, "label_class": [1] * n},
+        geometry=gpd.points_from_xy(range(n), [0] * n), crs="EPSG:2154",
+    )  # fmt: skip
+    path = str(tmp_path / "grid.gpkg")
+    create_review_file(path, items, {1: 9_000, 2: 1_000}, 1.0, {"design": "grid"})
+    with ReviewStore.open(path) as store:
+        for k in range(16):
+            store.set_verdict(k + 1, "correct", 1, "t")
+        text = headline_text(review_report(store))
+    assert text == "figures once every grid item is reviewed (24 to go)"

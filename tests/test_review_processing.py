@@ -81,7 +81,8 @@ def test_report_estimates_the_demo_models_accuracy_within_its_interval(run_alg, 
     assert (report["items"], report["reviewed"], report["unsure"]) == (300, 300, 1)
     assert report["label_errors"]["rate"] == 0.0 and report["label_errors"]["reviewed"] == 299
     assert report["label_errors"]["ci95"][0] == 0.0 and 0 < report["label_errors"]["ci95"][1] < 0.02
-    assert "Wilson on the domain" in report["label_errors"]["estimator"]
+    assert report["label_errors"]["interval"] == "korn-graubard"  # issue 34: was "Wilson on the domain"
+    assert "Kish effective sample size" in report["label_errors"]["note"]  # no error seen: Kish's n
     pred, mask = read_band(prediction), read_band(reference)
     true_oa = float((pred == mask).mean())
     accuracy = report["map_accuracy"]
@@ -397,3 +398,49 @@ def test_apply_raster_refuses_another_raster(run_alg, inputs, tmp_path):
     with pytest.raises(QgsProcessingException, match=f"drawn from the reference {inputs[2]}.*source differ"):
         run_alg("flair:apply_review", {"REFERENCE": str(copy), "REVIEW": review, "OUTPUT": str(tmp_path / "f.tif")})
     assert not (tmp_path / "f.tif").exists()
+
+
+def test_sample_refuses_min_per_class_below_two(run_alg, inputs, tmp_path):
+    with pytest.raises(QgsProcessingException, match="MIN_PER_CLASS must be at least 2"):
+        _sample(run_alg, inputs, tmp_path / "refused.gpkg", MIN_PER_CLASS=1)
+    assert not (tmp_path / "refused.gpkg").exists()
+
+
+def test_sample_stratified_label_and_its_report(run_alg, inputs, tmp_path):
+    """DESIGN=stratified_label on the demo model's map and the real mask: strata = map class x label
+    class, recorded with their pixels; the report's per-class label-error rates cover every label class."""
+    from flair_qgis.core.review.label_strata import stratum_label, stratum_map_class
+
+    prediction, _confidence, reference = inputs
+    result = _sample(run_alg, inputs, tmp_path / "by_label.gpkg", DESIGN="stratified_label", SAMPLES=150,
+                     MIN_PER_CLASS=2)  # fmt: skip
+    pred, mask = read_band(prediction), read_band(reference)
+    with ReviewStore.open(result["OUTPUT"]) as store:
+        strata, cells, items = store.strata, store.label_cells, store.items()
+        for item in items:
+            store.set_verdict(item.item_id, "correct", item.label_class, "t")
+    assert sum(strata.values()) == int((pred != 255).sum())
+    for h, n in strata.items():
+        label = stratum_label(h)
+        expected = (pred == stratum_map_class(h)) & ((mask == label) if label is not None else False)
+        if label is not None:
+            assert n == int(expected.sum()) and cells[(h, label)] == n
+    report_path = tmp_path / "report.json"
+    run_alg("flair:review_report", {"REVIEW": result["OUTPUT"], "OUTPUT_REPORT": str(report_path)})
+    report = json.loads(report_path.read_text())
+    assert report["design"] == "stratified_label" and report["label_errors"]["complete"] is True
+    assert report["label_errors"]["rate"] == 0.0 and report["label_errors"]["interval"] == "korn-graubard"
+    assert {c["value"] for c in report["label_errors"]["per_class"]} == {i.label_class for i in items} - {None}
+
+
+def test_label_cells_from_polygon_labels_match_the_mask(run_alg, inputs, tmp_path):
+    """The (stratum x label class) pixels recorded at sampling from polygon labels: the mask's own
+    regions as polygons give the mask's counts (pixel centres inside the polygons)."""
+    prediction, _confidence, reference = inputs
+    polygons = polygons_of_mask(reference, tmp_path / "labels.gpkg")
+    result = _sample(run_alg, inputs, tmp_path / "review.gpkg", REFERENCE=str(polygons), REFERENCE_FIELD="code")
+    pred, mask = read_band(prediction), read_band(reference)
+    keep = pred != 255
+    pairs, counts = np.unique(np.stack([pred[keep], mask[keep]]), axis=1, return_counts=True)
+    with ReviewStore.open(result["OUTPUT"]) as store:
+        assert store.label_cells == {(int(h), int(c)): int(n) for h, c, n in zip(pairs[0], pairs[1], counts)}

@@ -2,8 +2,8 @@
 
 :data:`REQUIREMENTS` lists every third-party module the plugin cannot load without, with the Debian
 package (installed by ``scripts/setup.sh``) and the pip distribution (offered by the installer,
-:mod:`.deps_install`) that provide it; :data:`QUANTIZE` and :data:`VECTORIZE` the ones only one
-feature needs, checked when it runs; ``tests/test_imports.py`` fails when a module in ``flair_qgis/``
+:mod:`.deps_install`) that provide it; :data:`QUANTIZE`, :data:`VECTORIZE` and :data:`REVIEW` the
+ones only one feature needs, checked when it runs; ``tests/test_imports.py`` fails when a module in ``flair_qgis/``
 imports anything else. rtree is deliberately absent: polygon references are indexed with shapely's
 ``STRtree`` (shapely 1.8 and 2.x), and rtree 1.4.1 from PyPI crashed QGIS 3.22 during scoring, so it
 is never offered.
@@ -89,6 +89,15 @@ exact polygons without scipy; :func:`require_vectorize` names it only when a mer
 
 VECTORIZE_MODULES = ("scipy.sparse.csgraph",)
 
+REVIEW = VECTORIZE
+"""The review's confidence intervals need scipy too (the same package): Clopper-Pearson and
+Korn-Graubard bounds are beta quantiles (``scipy.special.betaincinv``), the degrees-of-freedom factor
+Student's t (``scipy.stats``), imported inside :mod:`flair_qgis.core.review.intervals`. Without it
+``flair:review_report`` and the Review tab still give every estimate and standard error; the
+intervals are null with a note saying what to install, and :func:`review_dependency_error` words it."""
+
+REVIEW_MODULES = ("scipy.special", "scipy.stats")
+
 
 def optional_dependency_error(feature: str, modules: Sequence[str], install: str) -> str | None:
     """What to install before ``feature`` can run, or None when all of ``modules`` import.
@@ -133,6 +142,15 @@ def vectorize_dependency_error(platform: str | None = None) -> str | None:
     )
     feature = tr("Merging polygons (MIN_AREA_M2, FILL_HOLES_M2; 'Merge under', 'Fill holes under')")
     return optional_dependency_error(feature, VECTORIZE_MODULES, install)
+
+
+def review_dependency_error(platform: str | None = None) -> str | None:
+    """What to install before the review's figures get their intervals, or None when scipy imports."""
+    install = tr("{advice}\nOr install scipy into the plugin's folder with:\n{command}").format(
+        advice=platform_advice([REVIEW[0].module], platform, requirements=REVIEW),
+        command=install_command_text(REVIEW[0].pip),
+    )
+    return optional_dependency_error(tr("Computing the review's intervals"), REVIEW_MODULES, install)
 
 
 def require_vectorize(min_area_m2: float, fill_holes_m2: float) -> None:

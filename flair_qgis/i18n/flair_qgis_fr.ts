@@ -1589,12 +1589,12 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>Échantillonner des éléments pour la revue des étiquettes</translation>
     </message>
     <message>
-        <source>Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.
+        <source>Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict fields), table 'review_strata' (pixels per stratum), table 'review_design' and, with a reference, table 'review_label_cells' (pixels per stratum x label class).
 
-DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first), stratified_confidence (strata = predicted class x confidence below / at or above CONFIDENCE_THRESHOLD; LOW_CONFIDENCE_SHARE of the items go to the low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014). DOUBLE_REVIEW: share of the items, spread over the strata, that a second interpreter reviews blind (field 'double'). Review the items in the FLAIR dock's Review tab.</source>
-        <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l'étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par classe prédite) et table « review_design ».
+DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference polygons most contradicted by the model first), stratified_confidence (strata = predicted class x confidence below / at or above CONFIDENCE_THRESHOLD; LOW_CONFIDENCE_SHARE of the items go to the low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014), stratified_label (strata = predicted class x label class, for reviews whose aim is the labels; needs REFERENCE). MIN_PER_CLASS is at least 2 in the stratified designs. DOUBLE_REVIEW: share of the items, spread over the strata, that a second interpreter reviews blind (field 'double'); kappa and AC1 get an interval from 50 double-reviewed items on. Review the items in the FLAIR dock's Review tab.</source>
+        <translation>Écrit un GeoPackage de revue : couche « review » (un élément par centre de pixel tiré, ou par polygone de référence pour « suspicious », avec classe de la carte, classe de l'étiquette, confiance, suspicion et des champs de verdict vides), table « review_strata » (pixels par strate), table « review_design » et, avec une référence, table « review_label_cells » (pixels par strate x classe d'étiquette).
 
-DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord), stratified_confidence (strates = classe prédite x confiance sous / au-dessus de CONFIDENCE_THRESHOLD ; LOW_CONFIDENCE_SHARE des éléments vont aux strates de faible confiance ; demande CONFIDENCE ; estimations selon Stehman 2014). DOUBLE_REVIEW : part des éléments, répartie sur les strates, qu'un second interprète revoit à l'aveugle (champ « double »). Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
+DESIGN : stratified (strates = classes prédites, Olofsson et al. 2014 ; MIN_PER_CLASS par strate, le reste au prorata de la surface), random, grid (systématique, décalage aléatoire), suspicious (les polygones de référence les plus contredits par le modèle d'abord), stratified_confidence (strates = classe prédite x confiance sous / au-dessus de CONFIDENCE_THRESHOLD ; LOW_CONFIDENCE_SHARE des éléments vont aux strates de faible confiance ; demande CONFIDENCE ; estimations selon Stehman 2014), stratified_label (strates = classe prédite x classe de l'étiquette, pour une revue qui vise les étiquettes ; demande REFERENCE). MIN_PER_CLASS vaut au moins 2 dans les plans stratifiés. DOUBLE_REVIEW : part des éléments, répartie sur les strates, qu'un second interprète revoit à l'aveugle (champ « double ») ; kappa et AC1 ont un intervalle à partir de 50 éléments revus deux fois. Revoyez les éléments dans l'onglet Revue du panneau FLAIR.</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="61" />
@@ -2335,6 +2335,46 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <location filename="../gui/segment/segment_panel.py" line="107" />
         <source>This machine has an NVIDIA GPU: install {package} to use it.</source>
         <translation>Cette machine a un GPU NVIDIA : installez {package} pour l&apos;utiliser.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_view.py" line="1" />
+        <source>Label errors {rate}</source>
+        <translation>Erreurs d'étiquette {rate}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_view.py" line="1" />
+        <source>not enough items for an interval</source>
+        <translation>pas assez d'éléments pour un intervalle</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_create.py" line="1" />
+        <source>stratified by class and label</source>
+        <translation>stratifié par classe et étiquette</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_create.py" line="1" />
+        <source>Stratified by class and label needs the labels under review: pick them under Labels.</source>
+        <translation>Le plan stratifié par classe et étiquette demande les étiquettes à revoir : choisissez-les sous Étiquettes.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_create.py" line="1" />
+        <source>{n} items for the second interpreter: kappa and AC1 get no interval below {minimum}. Raise the share or the items.</source>
+        <translation>{n} éléments pour le second interprète : kappa et AC1 n'ont pas d'intervalle en dessous de {minimum}. Augmentez la part ou le nombre d'éléments.</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_create.py" line="1" />
+        <source>Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a single item has no variance, so its figures get no interval.</source>
+        <translation>Le min. par classe doit valoir au moins 2 : une classe sans élément laisse la revue incomplète, et une classe à un seul élément n'a pas de variance, donc ses chiffres n'ont pas d'intervalle.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_check.py" line="1" />
+        <source>Computing the review's intervals</source>
+        <translation>Le calcul des intervalles de la revue</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_view.py" line="1" />
+        <source>figures once every grid item is reviewed ({n} to go)</source>
+        <translation>chiffres une fois tous les points de la grille revus (encore {n})</translation>
     </message>
 </context>
 </TS>

@@ -13,6 +13,7 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
 )
 
+from ..adapters.deps_check import review_dependency_error
 from ..core.review import ReviewReport, ReviewStore, review_report, write_review_report
 from .base import FlairAlgorithm, tr
 
@@ -80,6 +81,9 @@ class ReviewReportAlgorithm(FlairAlgorithm):
         feedback.pushInfo(tr("Estimator: {name}").format(name=errors.estimator))
         if report.response.warning:
             feedback.pushWarning(report.response.warning)
+        missing = review_dependency_error()
+        if missing:  # the estimates are written; their intervals are null with a note
+            feedback.pushWarning(missing)
         agreement = report.agreement
         if agreement.items:
             feedback.pushInfo(

@@ -46,14 +46,17 @@ class SampleAlgorithm(FlairAlgorithm):
         return tr(
             "Writes a review GeoPackage: layer 'review' (one item per sampled pixel centre, or per reference "
             "polygon for 'suspicious', with map class, label class, confidence, suspicion and empty verdict "
-            "fields), table 'review_strata' (pixels per predicted class) and table 'review_design'.\n\n"
+            "fields), table 'review_strata' (pixels per stratum), table 'review_design' and, with a reference, table "
+            "'review_label_cells' (pixels per stratum x label class).\n\n"
             "DESIGN: stratified (strata = predicted classes, Olofsson et al. 2014; MIN_PER_CLASS per stratum, "
             "the rest in proportion to area), random, grid (systematic, random offset), suspicious (reference "
             "polygons most contradicted by the model first), stratified_confidence (strata = predicted class x "
             "confidence below / at or above CONFIDENCE_THRESHOLD; LOW_CONFIDENCE_SHARE of the items go to the "
-            "low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014). DOUBLE_REVIEW: share of the "
-            "items, spread over the strata, that a second interpreter reviews blind (field 'double'). Review the "
-            "items in the FLAIR dock's Review tab."
+            "low-confidence strata; needs CONFIDENCE; estimates after Stehman 2014), stratified_label (strata = "
+            "predicted class x label class, for reviews whose aim is the labels; needs REFERENCE). MIN_PER_CLASS "
+            "is at least 2 in the stratified designs. DOUBLE_REVIEW: share of the items, spread over the strata, "
+            "that a second interpreter reviews blind (field 'double'); kappa and AC1 get an interval from 50 "
+            "double-reviewed items on. Review the items in the FLAIR dock's Review tab."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:

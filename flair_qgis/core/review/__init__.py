@@ -6,6 +6,7 @@ Entry points: :func:`job.create_review` (the sampling job: a :class:`SampleReque
 :func:`polygon_apply.apply_review_polygons`. The names below are what ``gui/`` and ``processing/`` use.
 """
 
+from .agreement import MIN_PAIRS
 from .apply import ApplyResult, Conflict, apply_review_raster
 from .identity import file_identity
 from .job import SampleRequest, SampleResult, create_review
@@ -35,6 +36,7 @@ from .store import ReviewStore
 
 __all__ = [
     "DISAGREE",
+    "MIN_PAIRS",
     "MISSING_FID",
     "OUTSIDE_FID",
     "Agreement",

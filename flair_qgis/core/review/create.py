@@ -29,14 +29,11 @@ from ..nomenclature import default_color
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from ..segment.grid import Grid
-from ..vocabulary import STRATIFIED_DESIGNS
+from ..vocabulary import DESIGN_STRATIFIED_LABEL, STRATIFIED_DESIGNS
 from .identity import file_identity
+from .label_strata import LABEL_FACTOR, LabelSplit, label_cells_of_strata
 from .request import SampleRequest
-from .sampling import (
-    count_classes,
-    stratum_band,
-    stratum_map_class,
-)
+from .sampling import Split, count_classes, stratum_band, stratum_map_class, window_reads
 
 
 def double_items(strata: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
@@ -70,7 +67,48 @@ def strata_columns(design: str, strata: dict[int, int]) -> dict[int, tuple[int, 
     """``map_class`` and ``confidence_band`` of each stratum (the band only under ``stratified_confidence``)."""
     if design == "stratified_confidence":
         return {h: (stratum_map_class(h), stratum_band(h)) for h in strata}
+    if design == DESIGN_STRATIFIED_LABEL:
+        return {h: (h // LABEL_FACTOR, None) for h in strata}
     return {h: (h, None) for h in strata}
+
+
+def map_classes_of(design: str, strata: np.ndarray) -> np.ndarray:
+    """The map class of each stratum value of ``design``."""
+    if design == "stratified_confidence":
+        return strata // 2
+    return strata // LABEL_FACTOR if design == DESIGN_STRATIFIED_LABEL else strata
+
+
+def labels_of(request: SampleRequest) -> LabelSplit | None:
+    """The labels of a request as a :class:`LabelSplit` (None without a reference)."""
+    if request.reference_raster:
+        return LabelSplit(raster_path=request.reference_raster)
+    if request.reference_polygons is not None:
+        return LabelSplit(polygons=request.reference_polygons, field=request.reference_field)
+    return None
+
+
+def label_cells(request: SampleRequest, grid: Grid, strata: dict[int, int], split: Split,
+                is_canceled=None) -> dict[tuple[int, int], int] | None:  # fmt: skip
+    """Pixels of each (stratum, label class) cell (table ``review_label_cells``), for the stratified
+    designs with a reference; None otherwise. One more pass over the map and the labels, except
+    under ``stratified_label`` whose strata are the cells."""
+    labels = labels_of(request)
+    if labels is None or request.design not in STRATIFIED_DESIGNS:
+        return None
+    if request.design == DESIGN_STRATIFIED_LABEL:
+        return label_cells_of_strata(strata)
+    cells: dict[tuple[int, int], int] = {}
+    with labels.source(grid).open() as reader:
+        for row, col, values, valid in window_reads(grid, request.prediction_path, is_canceled, None, (0, 0), split):
+            label, known = reader.read(row, col, *values.shape)
+            keep = valid & known & (label.astype(np.int64) >= 0)
+            pairs, counts = np.unique(
+                np.stack([values[keep].astype(np.int64), label[keep].astype(np.int64)]), axis=1, return_counts=True
+            )
+            for h, c, n in zip(pairs[0].tolist(), pairs[1].tolist(), counts.tolist()):
+                cells[(h, c)] = cells.get((h, c), 0) + n
+    return cells
 
 
 def pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
@@ -79,7 +117,7 @@ def pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     import geopandas as gpd
 
     rows, cols, strata = pixels[:, 0], pixels[:, 1], pixels[:, 2]
-    classes = strata // 2 if request.design == "stratified_confidence" else strata
+    classes = map_classes_of(request.design, strata)
     xs, ys = grid.transform * (cols + 0.5, rows + 0.5)
     labels = _labels_at(request, grid, rows, cols, np.asarray(xs), np.asarray(ys))
     confidence = (
@@ -189,7 +227,7 @@ def design_table(
     """The rows of table ``review_design``: the request, the sampled grid and the classes met."""
     declared = {c.value: c for c in raster_classes(request.prediction_path)}
     seen = {int(v) for v in items["map_class"].tolist()} | {int(v) for v in items["label_class"].dropna().tolist()}
-    seen |= {stratum_map_class(h) for h in strata} if request.design == "stratified_confidence" else set(strata)
+    seen |= {int(v) for v in map_classes_of(request.design, np.array(sorted(strata), dtype=np.int64))}
     classes = [
         {"value": v, "name": declared[v].name if v in declared else f"class {v}",
          "color": (declared[v].color if v in declared else "") or default_color(v)}
@@ -215,6 +253,7 @@ def design_table(
         "confidence_threshold": request.confidence_threshold,
         "low_confidence_share": request.low_confidence_share,
         "double_review": request.double_review,
+        "review_order": "shuffled",
         "extent": list(request.extent) if request.extent else None,
         "crs_wkt": grid.crs_wkt or "",
         "pixel_area_m2": sum(strata[h] * pixel_area_m2[h] for h in strata) / sum(strata.values()),

@@ -34,8 +34,10 @@ for every pixel of the stratum) does not count.
 Intervals (:mod:`flair_qgis.core.review.intervals`): proportions (OA, PA, area shares, UA as a
 ratio, label-error rates) get the Korn-Graubard interval (:func:`proportion_intervals`,
 :func:`domain_rates`); the UA of a class mapped in one stratum only the exact interval on that
-stratum's items; areas in m² the normal interval truncated to ``[0, map area]``. The ``_se``
-fields and :func:`stratified_rates` keep their normal-interval meaning for their callers.
+stratum's items; areas in m² the normal interval truncated to ``[0, map area]``. The review report
+reads these (:mod:`.report_figures`); the ``_se`` fields are the standard errors it also prints, and
+:func:`stratified_rates` (normal interval, Wilson at 0/1) is kept only for the tests that measure
+the old interval beside the new one.
 """
 
 from __future__ import annotations
@@ -524,8 +526,8 @@ def domain_rates(
     """Share of each domain's pixels that are errors, with Korn-Graubard intervals (:mod:`.intervals`).
 
     The same estimate and standard error as :func:`stratified_rates` (a stratified domain ratio,
-    Stehman 2014), with the interval that holds where errors are rare; :func:`stratified_rates`
-    stays for its callers until they move here.
+    Stehman 2014), with the interval that holds where errors are rare; the review report's
+    label-error rates (every probability design; ``random``/``grid`` as one stratum).
 
     Args:
         unit_strata: stratum of each reviewed unit (all reviewed units, in a domain or not).

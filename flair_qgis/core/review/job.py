@@ -17,9 +17,9 @@ import numpy as np
 from ..atomic import check_output_path
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs
-from .create import design_table, double_items, pixel_items, strata_columns, suspicious_items
+from .create import design_table, double_items, label_cells, labels_of, pixel_items, strata_columns, suspicious_items
 from .request import SampleRequest, check_request
-from .sampling import ConfidenceSplit, class_pixel_areas_m2, sample_pixels
+from .sampling import ConfidenceSplit, Split, class_pixel_areas_m2, sample_pixels
 from .schema import create_review_file
 
 __all__ = ["SampleRequest", "SampleResult", "create_review"]
@@ -67,9 +67,11 @@ def create_review(
     reference = request.reference_raster or _path_or_none(request.reference_polygons)
     inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
     check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
-    split = (
+    split: Split = (
         ConfidenceSplit(request.confidence_path, request.confidence_threshold, request.low_confidence_share)
         if request.design == "stratified_confidence" and request.confidence_path
+        else labels_of(request)
+        if request.design == "stratified_label"
         else None
     )
     if request.design == "suspicious":
@@ -88,7 +90,10 @@ def create_review(
     )
     pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled, split=split)
     design = design_table(request, grid, strata, items, pixel_area_m2)
-    create_review_file(output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata))
+    cells = label_cells(request, grid, strata, split, is_canceled) if request.design != "suspicious" else None
+    create_review_file(
+        output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata), cells
+    )  # fmt: skip
     if on_progress is not None:
         on_progress(100.0)
     return SampleResult(output_path, len(items), dict(strata), request.design)

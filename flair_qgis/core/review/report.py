@@ -11,16 +11,19 @@ are left out and counted (nonresponse: see ``response``).
 * ``label_errors``: the share of the reference's labelled pixels whose label differs from the true
   class, overall and per label class (a domain). ``estimator`` names the method:
 
-  - ``stratified``: stratified domain ratio, weights ``N_h / n_h`` (Stehman 2014), normal interval;
-  - ``random`` and ``grid``: the share of the reviewed items with the Wilson interval (a grid is
-    treated as a simple random sample);
+  - ``stratified`` (and ``stratified_confidence``): stratified domain ratio, weights ``N_h / n_h``
+    (Stehman 2014), Korn-Graubard interval (``interval``: its method, ``note``: what it rests on);
+  - ``random`` and ``grid``: the same with one stratum (a grid is treated as a simple random
+    sample, and gives figures only once every grid item has a verdict: ``complete``);
   - ``suspicious``: not a probability sample: counts only (``wrong`` of ``reviewed``), no rate.
 
 * ``map_accuracy`` (``stratified``, ``random``, ``grid``): OA, UA, PA, area proportions and areas
-  (ha, 95 % half-width) with :func:`~flair_qgis.core.review.estimators.design_estimate`. While a
-  stratum with pixels has no reviewed item, ``complete`` is false and every figure is null
-  (``strata_without_reviewed_items`` names them). A stratum with a single reviewed item (of more
-  pixels) nulls the standard errors that need it, each with a note.
+  (ha, 95 % half-width) with :func:`~flair_qgis.core.review.estimators.design_estimate`, each
+  proportion with its interval (``*_ci95``, ``*_interval``, ``*_note``; :mod:`.report_figures`).
+  While a stratum with pixels has no reviewed item (or a grid item no verdict), ``complete`` is
+  false and every figure is null (``strata_without_reviewed_items`` names them). A stratum with a
+  single reviewed item (of more pixels) nulls the standard errors and withholds the intervals that
+  need it, each with a note.
 * ``response``: whether the reviewed items are a prefix of the review order, else how many were
   skipped (or marked unsure) before the last reviewed one, with a warning.
 * ``stratified_confidence``: the strata (map class x confidence band) are not the map classes;
@@ -28,7 +31,8 @@ are left out and counted (nonresponse: see ``response``).
   label-error rates as combined ratios (``estimator`` says so).
 * Two interpreters: an item's true class is the adjudicated one where there is one, else the
   first interpreter's. ``agreement`` gives Cohen's kappa and Gwet's AC1 on the true classes of
-  the double-reviewed items (:mod:`flair_qgis.core.review.agreement`), ``disagreements`` the
+  the double-reviewed items (:mod:`flair_qgis.core.review.agreement`; AC1's ``q`` is the review's
+  class list; ``basis`` says the figures are on the reviewed items, unweighted), ``disagreements`` the
   items whose two classes differ, ``seconds`` the median time per verdict per reviewer and per
   true class.
 """
@@ -39,34 +43,15 @@ import csv
 import dataclasses
 import io
 import json
-import math
 import os
 import statistics
 
-import numpy as np
-
 from ..atomic import check_output_path, write_text_atomic
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..vocabulary import STRATIFIED_DESIGNS
 from .agreement import agreement
-from .estimators import (
-    STRATIFIED_RATIO_METHOD,
-    WILSON_METHOD,
-    Z95,
-    design_estimate,
-    stratified_rates,
-    wilson_interval,
-)
-from .report_types import (
-    Agreement,
-    ClassAccuracy,
-    ClassLabelErrors,
-    LabelErrors,
-    MapAccuracy,
-    Response,
-    ReviewReport,
-    Seconds,
-)
+from .label_strata import stratum_map_class
+from .report_figures import GRID_NOTE, NOT_PROBABILITY, STEHMAN_NOTE, label_errors, map_accuracy, stratum_name
+from .report_types import Agreement, ClassAccuracy, Response, ReviewReport, Seconds
 from .schema import ReviewItem
 from .store import ReviewStore
 
@@ -74,13 +59,19 @@ CSV_FIELDS = (
     "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "label_error_ci95_low",
     "label_error_ci95_high", "users_accuracy", "producers_accuracy", "area_proportion", "area_proportion_se",
     "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed", "note",
+    # issue 34, appended: the intervals' methods and bounds
+    "label_error_interval", "label_error_note", "users_accuracy_ci95_low", "users_accuracy_ci95_high",
+    "producers_accuracy_ci95_low", "producers_accuracy_ci95_high", "area_ha_low", "area_ha_high",
 )  # fmt: skip
-NOT_PROBABILITY = "not a probability sample: counts of the reviewed items only, no rate for the reference"
-GRID_NOTE = "systematic sample treated as a simple random sample"
-
-
-def _number(value: float | None) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+__all__ = [
+    "GRID_NOTE",
+    "NOT_PROBABILITY",
+    "STEHMAN_NOTE",
+    "report_csv",
+    "review_report",
+    "stratum_name",
+    "write_review_report",
+]
 
 
 def class_names(store: ReviewStore) -> dict[int, str]:
@@ -89,26 +80,6 @@ def class_names(store: ReviewStore) -> dict[int, str]:
         return {int(c["value"]): str(c["name"]) for c in json.loads(store.design.get("classes", "[]"))}
     except (ValueError, KeyError, TypeError):
         return {}
-
-
-def _units(items: list[ReviewItem]) -> list[ReviewItem]:
-    return [i for i in items if i.verdict in ("correct", "wrong") and i.true_class is not None]
-
-
-STEHMAN_NOTE = "strata are map class x confidence band, not the map classes: Stehman (2014) estimators"
-
-
-def _strata_of(store: ReviewStore, design: str) -> dict[int, int]:
-    """``N_h`` of the design's strata: the map classes (or class x confidence band), or one stratum
-    0 for random and grid."""
-    return dict(store.strata) if design in STRATIFIED_DESIGNS else {0: sum(store.strata.values())}
-
-
-def stratum_name(design: str, stratum: int) -> str:
-    """A stratum as a reader names it: ``class 5``, or ``class 5, low confidence``."""
-    if design == "stratified_confidence":
-        return f"class {stratum // 2}, {'low' if stratum % 2 == 0 else 'high'} confidence"
-    return f"class {stratum}"
 
 
 def adjudicated(store: ReviewStore, items: list[ReviewItem]) -> list[ReviewItem]:
@@ -123,116 +94,11 @@ def adjudicated(store: ReviewStore, items: list[ReviewItem]) -> list[ReviewItem]
     ]  # fmt: skip
 
 
-def _missing(strata: dict[int, int], units: list[ReviewItem]) -> list[int]:
-    return sorted(h for h, n in strata.items() if n > 0 and h not in {i.stratum for i in units})
-
-
-def _label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> LabelErrors:
-    design = store.design.get("design", "")
-    units = _units(items)
-    labelled = [i for i in units if i.label_class is not None]
-    wrong = sum(1 for i in labelled if i.label_class != i.true_class)
-    values = sorted({int(i.label_class) for i in labelled if i.label_class is not None})
-    counts = dict(reviewed=len(labelled), wrong=wrong, probability_sample=design != "suspicious")
-    per_class = [
-        ClassLabelErrors(v, names.get(v, f"class {v}"), sum(1 for i in labelled if i.label_class == v),
-                         sum(1 for i in labelled if i.label_class == v and i.true_class != v))
-        for v in values
-    ]  # fmt: skip
-    if design == "suspicious":
-        note = f"{wrong} of {len(labelled)} reviewed items wrong; {NOT_PROBABILITY}"
-        return LabelErrors(**counts, estimator="none", note=note, per_class=tuple(per_class))
-    if design not in STRATIFIED_DESIGNS:
-
-        def wilson(bad: int, n: int) -> dict:
-            return {"rate": bad / n if n else None, "ci95": wilson_interval(bad, n)}
-
-        return LabelErrors(
-            **counts, **wilson(wrong, len(labelled)), estimator=WILSON_METHOD,
-            note=GRID_NOTE if design == "grid" else "",
-            per_class=tuple(dataclasses.replace(c, **wilson(c.wrong, c.reviewed)) for c in per_class),
-        )  # fmt: skip
-    strata = _strata_of(store, design)
-    missing = _missing(strata, units)
-    if missing or not units:
-        note = f"incomplete: strata {missing} have no reviewed item" if units else "no reviewed item"
-        return LabelErrors(**counts, estimator=STRATIFIED_RATIO_METHOD, complete=False, note=note,
-                           per_class=tuple(per_class))  # fmt: skip
-    labels = np.array([-1 if i.label_class is None else int(i.label_class) for i in units])
-    domains = np.column_stack([labels >= 0, labels[:, None] == np.array(values, dtype=np.int64)[None, :]])
-    errors = [i.label_class is not None and i.label_class != i.true_class for i in units]
-    rates = stratified_rates([i.stratum for i in units], domains, errors, strata)
-    single = sorted(
-        h for h in {i.stratum for i in units} if strata[h] > 1 and sum(1 for i in units if i.stratum == h) == 1
-    )
-
-    def figures(rate) -> dict:
-        return {"rate": rate.rate, "se": rate.se, "ci95": rate.ci95, "interval": rate.method}
-
-    note = f"no standard error: strata {single} have a single reviewed item" if single else ""
-    per_class = [dataclasses.replace(c, **figures(r)) for c, r in zip(per_class, rates[1:])]
-    return LabelErrors(**counts, **figures(rates[0]), estimator=rates[0].method, complete=True, note=note,
-                       per_class=tuple(per_class))  # fmt: skip
-
-
-def _map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> MapAccuracy | None:
-    design = store.design.get("design", "")
-    if design not in ("stratified", "random", "grid", "stratified_confidence"):
-        return None
-    units = _units(items)
-    strata = _strata_of(store, design)
-    missing = _missing(strata, units)
-    out = MapAccuracy(
-        reviewed=len(units), strata_without_reviewed_items=tuple(missing), z=Z95,
-        estimator={
-            "stratified": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction",
-            "stratified_confidence": "Stehman (2014): strata differ from the map classes; stratified means and "
-            "combined ratios, finite-population correction",
-        }.get(design, "simple random sample (one stratum)"),
-        complete=not missing and bool(units),
-        strata_names={str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
-        notes=(GRID_NOTE,) if design == "grid" else (STEHMAN_NOTE,) if design == "stratified_confidence" else (),
-    )  # fmt: skip
-    if missing or not units:
-        return out
-    areas = store.stratum_pixel_area_m2 if design in STRATIFIED_DESIGNS else store.pixel_area_m2
-    owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata}}.get(design)
-    est = design_estimate(
-        [i.stratum for i in units], [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],
-        strata, areas, owner,
-    )  # fmt: skip
-    notes = out.notes + tuple(
-        f"stratum {h} has a single reviewed item: standard errors that need its variance are null"
-        for h in est.single_item_strata
-    )
-    counts = {h: sum(1 for i in units if i.stratum == h) for h in strata}
-    classes = tuple(
-        ClassAccuracy(
-            value=value,
-            name=names.get(value, f"class {value}"),
-            users_accuracy=_number(est.users_accuracy[k]),
-            users_accuracy_se=_number(est.users_accuracy_se[k]),
-            producers_accuracy=_number(est.producers_accuracy[k]),
-            producers_accuracy_se=_number(est.producers_accuracy_se[k]),
-            area_proportion=_number(est.area_proportion[k]),
-            area_proportion_se=_number(est.area_proportion_se[k]),
-            area_ha=_number(est.area_m2[k] / 1e4),
-            area_ha_ci95=_number(est.area_m2_ci95[k] / 1e4),
-            stratum_pixels=store.strata.get(value) if design == "stratified" else None,
-            stratum_reviewed=counts.get(value) if design == "stratified" else None,
-        )
-        for k, value in enumerate(est.classes)
-    )
-    return dataclasses.replace(
-        out, notes=notes, overall_accuracy=_number(est.overall_accuracy),
-        overall_accuracy_se=_number(est.overall_accuracy_se), classes=classes,
-    )  # fmt: skip
-
-
 def _response(store: ReviewStore, items: list[ReviewItem]) -> Response:
     """Whether the decided items are the first ones of the review order (no skipping)."""
     design = store.design.get("design", "")
-    order = {"suspicious": "most suspicious first", "grid": "row by row"}.get(design, "random, fixed at sampling")
+    grid_order = "random, fixed at sampling" if store.design.get("review_order") == "shuffled" else "row by row"
+    order = {"suspicious": "most suspicious first", "grid": grid_order}.get(design, "random, fixed at sampling")
     decided = [k for k, i in enumerate(items) if i.verdict in ("correct", "wrong")]
     last = decided[-1] if decided else -1
     skipped = sum(1 for i in items[: last + 1] if not i.verdict)
@@ -254,7 +120,8 @@ def _agreement(store: ReviewStore, items: list[ReviewItem]) -> Agreement:
         if i.item_id in second and i.verdict in ("correct", "wrong") and i.true_class is not None
         and second[i.item_id].verdict in ("correct", "wrong") and second[i.item_id].true_class is not None
     ]  # fmt: skip
-    coefficients = agreement([a for a, _ in pairs], [b for _, b in pairs])
+    # AC1's q: the classes the interpreters could choose from (the review's class list), not those used.
+    coefficients = agreement([a for a, _ in pairs], [b for _, b in pairs], classes=sorted(class_names(store)) or None)
     return Agreement(coefficients, len(store.doubles()), len(second), len(store.adjudications()))
 
 
@@ -289,8 +156,8 @@ def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> 
         items=len(items),
         reviewed=sum(1 for i in items if i.reviewed),
         unsure=sum(1 for i in items if i.verdict == "unsure"),
-        label_errors=_label_errors(store, items, names),
-        map_accuracy=_map_accuracy(store, items, names),
+        label_errors=label_errors(store, items, names),
+        map_accuracy=map_accuracy(store, items, names),
         response=_response(store, items),
         agreement=_agreement(store, first),
         disagreements=tuple(store.disagreements(first)),
@@ -310,13 +177,18 @@ def report_csv(report: ReviewReport) -> str:
         ci = entry.ci95 or (None, None)
         rows.setdefault(entry.value, {"value": entry.value, "name": entry.name}).update(
             label_reviewed=entry.reviewed, label_wrong=entry.wrong, label_error_rate=entry.rate,
-            label_error_ci95_low=ci[0], label_error_ci95_high=ci[1],
+            label_error_ci95_low=ci[0], label_error_ci95_high=ci[1], label_error_interval=entry.interval,
+            label_error_note=entry.note,
         )  # fmt: skip
     for figures in accuracy.classes if accuracy else ():
-        rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures))
-    by_band = report.design == "stratified_confidence"
+        rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures), **_bounds_columns(figures))
+    by_band = report.design in ("stratified_confidence", "stratified_label")
     for stratum in accuracy.strata_without_reviewed_items if accuracy else ():
-        value = stratum // 2 if by_band else stratum
+        value = (
+            (stratum // 2 if report.design == "stratified_confidence" else stratum_map_class(stratum))
+            if by_band
+            else stratum
+        )
         row = rows.setdefault(value, {"value": value, "name": f"class {value}"})
         what = f"no reviewed item ({stratum_name(report.design, stratum)} stratum)" if by_band else ""
         row["note"] = "; ".join(n for n in (row.get("note", ""), what or "no reviewed item") if n)
@@ -328,6 +200,7 @@ def report_csv(report: ReviewReport) -> str:
     ci = errors.ci95 or (None, None)
     first = {"value": "all", "name": "all", "label_reviewed": errors.reviewed, "label_wrong": errors.wrong,
              "label_error_rate": errors.rate, "label_error_ci95_low": ci[0], "label_error_ci95_high": ci[1],
+             "label_error_interval": errors.interval,
              "note": "; ".join(n for n in notes if n)}  # fmt: skip
     buffer = io.StringIO()
     out = csv.DictWriter(buffer, CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
@@ -336,6 +209,16 @@ def report_csv(report: ReviewReport) -> str:
     for value in sorted(rows):
         out.writerow({k: ("" if v is None else v) for k, v in rows[value].items()})
     return buffer.getvalue()
+
+
+def _bounds_columns(figures: ClassAccuracy) -> dict[str, float | None]:
+    """The CSV columns of a class's UA, PA and area bounds (empty where withheld)."""
+    out: dict[str, float | None] = {}
+    for name, bounds in (("users_accuracy_ci95", figures.users_accuracy_ci95),
+                         ("producers_accuracy_ci95", figures.producers_accuracy_ci95),
+                         ("area_ha", figures.area_ha_bounds)):  # fmt: skip
+        out[f"{name}_low"], out[f"{name}_high"] = bounds or (None, None)
+    return out
 
 
 def write_review_report(report: ReviewReport, json_path: str | os.PathLike[str], review_path: str | None = None) -> str:

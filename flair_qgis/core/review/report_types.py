@@ -5,8 +5,10 @@ keys and their order are public: see the module docstring of :mod:`~flair_qgis.c
 Callers read fields (``report.label_errors.ci95``), never the JSON.
 
 Where a figure cannot be given its JSON key order says so: a withheld figure (a design that is not
-a probability sample, or strata without a reviewed item) lists ``rate, ci95, se``; an estimate
-lists ``rate, se, ci95`` and, for the stratified estimators, the ``interval`` method.
+a probability sample, strata without a reviewed item, a grid with items left) lists ``rate, ci95,
+se``; an estimate lists ``rate, se, ci95, interval`` (the interval's method; absent from reviews'
+reports before issue 34 for ``random``/``grid``). Keys added later are appended (per-class
+``note``; the map-accuracy intervals), so every key keeps its place.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ class ClassLabelErrors:
         reviewed: decided items with this label; wrong: those whose true class differs.
         rate, se, ci95: the estimated share of the class's labelled pixels that are wrong (None
             when withheld or not estimable).
-        interval: the interval's method (stratified estimators only).
+        interval: the interval's method (``korn-graubard``, ...).
+        note: why the rate or its interval is withheld, or what the interval rests on.
     """
 
     value: int
@@ -49,6 +52,7 @@ class ClassLabelErrors:
     se: float | None = None
     ci95: tuple[float, float] | None = None
     interval: str | None = None
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,8 @@ class LabelErrors:
         probability_sample: False for ``suspicious`` (counts only, no rate).
         rate, se, ci95, interval: overall estimate (see :class:`ClassLabelErrors`).
         estimator: the method (``none`` without a probability sample).
-        complete: stratified designs: False while a stratum has no reviewed item; None otherwise.
+        complete: stratified designs and ``grid``: False while a stratum has no reviewed item (a
+            grid item no verdict); None for ``random`` and ``suspicious``.
         note: why a figure is withheld, or what the estimate assumes.
         per_class: per label class.
     """
@@ -79,7 +84,8 @@ class LabelErrors:
 
     @property
     def withheld(self) -> bool:
-        """No rate is given: not a probability sample, or a stratum lacks a reviewed item."""
+        """No rate is given: not a probability sample, a stratum lacks a reviewed item, or a grid
+        item a verdict."""
         return self.estimator == "none" or self.complete is False
 
     def as_json(self) -> dict[str, Any]:
@@ -91,7 +97,7 @@ class LabelErrors:
         tail["note"] = self.note
         per_class = [
             {"value": c.value, "name": c.name, "reviewed": c.reviewed, "wrong": c.wrong,
-             **_figures(c.rate, c.se, c.ci95, c.interval, self.withheld)}
+             **_figures(c.rate, c.se, c.ci95, c.interval, self.withheld), "note": c.note}
             for c in self.per_class
         ]  # fmt: skip
         figures = _figures(self.rate, self.se, self.ci95, self.interval, self.withheld)
@@ -100,7 +106,13 @@ class LabelErrors:
 
 @dataclass(frozen=True)
 class ClassAccuracy:
-    """Map accuracy and area of one class (``stratum_*`` under ``stratified`` only, else None)."""
+    """Map accuracy and area of one class (``stratum_*`` under ``stratified`` only, else None).
+
+    The figures' intervals (appended to the public keys, issue 34): ``*_ci95`` the bounds (None:
+    withheld, the ``*_note`` says why), ``*_interval`` the method; ``area_ha_bounds`` the area's
+    normal interval truncated to ``[0, map area]`` (``area_ha_ci95`` stays its half-width);
+    ``reference_items`` the reviewed items of the class (an area on fewer than 10 is flagged).
+    """
 
     value: int
     name: str
@@ -114,6 +126,19 @@ class ClassAccuracy:
     area_ha_ci95: float | None
     stratum_pixels: int | None
     stratum_reviewed: int | None
+    users_accuracy_ci95: tuple[float, float] | None = None
+    users_accuracy_interval: str | None = None
+    users_accuracy_note: str = ""
+    producers_accuracy_ci95: tuple[float, float] | None = None
+    producers_accuracy_interval: str | None = None
+    producers_accuracy_note: str = ""
+    area_proportion_ci95: tuple[float, float] | None = None
+    area_proportion_interval: str | None = None
+    area_proportion_note: str = ""
+    area_ha_bounds: tuple[float, float] | None = None
+    area_ha_interval: str | None = None
+    area_ha_note: str = ""
+    reference_items: int | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +152,8 @@ class MapAccuracy:
         z: the normal quantile of the 95 % half-widths.
         estimator: the method, in words; notes: what the figures assume or lack.
         overall_accuracy, overall_accuracy_se: OA; classes: per class.
+        overall_accuracy_ci95, overall_accuracy_interval, overall_accuracy_note: OA's interval
+            (Korn-Graubard), its method and note (keys appended after ``classes``).
     """
 
     reviewed: int
@@ -139,6 +166,9 @@ class MapAccuracy:
     overall_accuracy: float | None = None
     overall_accuracy_se: float | None = None
     classes: tuple[ClassAccuracy, ...] = ()
+    overall_accuracy_ci95: tuple[float, float] | None = None
+    overall_accuracy_interval: str | None = None
+    overall_accuracy_note: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The report's ``map_accuracy`` object."""
@@ -152,7 +182,13 @@ class MapAccuracy:
             "notes": list(self.notes),
             "overall_accuracy": self.overall_accuracy,
             "overall_accuracy_se": self.overall_accuracy_se,
-            "classes": [dataclasses.asdict(c) for c in self.classes],
+            "classes": [
+                {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(c).items()}
+                for c in self.classes
+            ],
+            "overall_accuracy_ci95": _interval(self.overall_accuracy_ci95),
+            "overall_accuracy_interval": self.overall_accuracy_interval,
+            "overall_accuracy_note": self.overall_accuracy_note,
         }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..vocabulary import DESIGNS
+from ..vocabulary import DESIGNS, STRATIFIED_DESIGNS
 
 
 @dataclass(frozen=True)
@@ -62,15 +62,25 @@ def check_request(request: SampleRequest) -> None:
     """Refuse a request whose parameters cannot make a review.
 
     Raises:
-        InputError: unknown design, no items, a share out of range, or ``stratified_confidence``
+        InputError: unknown design, no items, ``MIN_PER_CLASS`` below 2 under a stratified design,
+            a share out of range, or ``stratified_confidence``
             without its confidence raster or with a threshold out of range.
     """
     if request.design not in DESIGNS:
         raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
     if request.samples <= 0:
         raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
+    if request.design in STRATIFIED_DESIGNS and request.min_per_class < 2:
+        raise InputError(
+            f"MIN_PER_CLASS must be at least 2 (got {request.min_per_class}): a stratum with no item leaves the review "
+            "incomplete for ever, and one with a single item has no variance, so its figures get no interval."
+        )
     if not 0.0 <= request.double_review <= 1.0:
         raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
+    if request.design == "stratified_label" and not request.reference_raster and request.reference_polygons is None:
+        raise InputError(
+            "DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels)."
+        )
     if request.design == "stratified_confidence":
         if not request.confidence_path:
             raise InputError(

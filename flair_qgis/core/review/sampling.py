@@ -4,8 +4,8 @@ Designs (``DESIGNS``):
 
 * ``stratified``: stratified random pixel sample, strata = predicted classes (Olofsson et al.
   2014). Allocation: every stratum gets ``min(MIN_PER_CLASS, N_h)`` pixels (a stratum smaller
-  than ``MIN_PER_CLASS`` gives all its pixels), the rest of ``SAMPLES`` is shared in proportion to
-  ``N_h`` (largest remainders).
+  than ``MIN_PER_CLASS`` gives all its pixels; never fewer than ``min(2, N_h)``), the rest of
+  ``SAMPLES`` is shared in proportion to ``N_h`` (largest remainders).
 * ``random``: simple random sample of the valid pixels.
 * ``grid``: systematic sample: pixel centres every ``step = round(sqrt(N / SAMPLES))`` pixels in
   both directions from a random offset in ``[0, step)`` (about ``SAMPLES`` points).
@@ -16,12 +16,17 @@ Designs (``DESIGNS``):
   to the low strata and the rest to the high strata, each share in proportion to ``N_h`` with
   ``MIN_PER_CLASS`` per stratum (:func:`allocate_confidence`). The strata are not the map classes:
   the estimates are Stehman's (2014).
+* ``stratified_label``: stratified random pixel sample whose strata are map class x label class
+  (:mod:`.label_strata`), allocated as ``stratified``: for reviews whose aim is the labels.
 
 Memory: two passes over windows of the class map; the first counts pixels per class, the second
 draws the chosen ranks per class in each window. Nothing is held but counts and the sample.
 
 Items of the random designs are shuffled (seeded): a review stopped halfway is still a random
-sample of every stratum. Grid items run row by row (a systematic sweep, as in ThRasE).
+sample of every stratum. Grid items are shuffled too (issue 34; they ran row by row before, a
+systematic sweep as in ThRasE): the set of points is the systematic sample either way, so the
+design is kept, but a review stopped part-way has seen the whole map rather than its top rows.
+The report still gives a grid's figures only once every item has a verdict.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from ..errors import Canceled, InputError
 from ..score.evaluate import prediction_grid, windows
 from ..score.reference import ClassRasterSource
 from ..segment.grid import Grid
-from ..vocabulary import PIXEL_DESIGNS
+from ..vocabulary import DESIGN_STRATIFIED_LABEL, PIXEL_DESIGNS
+from .label_strata import LabelSplit, label_strata
 
 CONFIDENCE_BANDS = ("low", "high")
 """Band 0 and 1 of ``stratified_confidence``."""
@@ -78,31 +84,42 @@ class ConfidenceSplit:
 
 Progress = Callable[[float], None] | None
 CancelCheck = Callable[[], bool] | None
+Split = ConfidenceSplit | LabelSplit | None
+"""What splits the map classes into strata: the confidence bands, the label classes, or nothing."""
 
 
-def _window_reads(
+def window_reads(
     grid: Grid,
     prediction_path: str,
     is_canceled: CancelCheck,
     on_progress: Progress,
     share: tuple[float, float],
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """``(row, col, values, valid)`` for each window, in a fixed order; progress in ``share``.
 
-    ``values`` are the map classes, or with ``split`` the ``stratified_confidence`` strata.
+    ``values`` are the map classes, or with ``split`` the ``stratified_confidence`` or
+    ``stratified_label`` strata.
     """
     plan = windows(grid)
     with contextlib.ExitStack() as stack:
         reader = stack.enter_context(ClassRasterSource(prediction_path, grid).open())
-        confidence = stack.enter_context(_confidence_source(split.path, grid).open()) if split else None
+        other = None
+        if isinstance(split, ConfidenceSplit):
+            other = stack.enter_context(_confidence_source(split.path, grid).open())
+        elif isinstance(split, LabelSplit):
+            other = stack.enter_context(split.source(grid).open())
         for done, (row, col, rows, cols) in enumerate(plan):
             if is_canceled is not None and is_canceled():
                 raise Canceled()
             values, valid = reader.read(row, col, rows, cols)
-            if split is not None and confidence is not None:
-                level, known = confidence.read(row, col, rows, cols)
-                values = confidence_strata(values, level, known, split.threshold)
+            if other is not None:
+                level, known = other.read(row, col, rows, cols)
+                values = (
+                    confidence_strata(values, level, known, split.threshold)
+                    if isinstance(split, ConfidenceSplit)
+                    else label_strata(values, level, known)
+                )
             yield row, col, values, valid
             if on_progress is not None:
                 on_progress(share[0] + (share[1] - share[0]) * (done + 1) / len(plan))
@@ -121,7 +138,7 @@ def count_classes(
     *,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> dict[int, int]:
     """Valid pixels per class value of the class map on ``grid`` (``N_h``); per
     ``stratified_confidence`` stratum with ``split``.
@@ -131,7 +148,7 @@ def count_classes(
         Canceled: on cancel.
     """
     totals: dict[int, int] = {}
-    reads = _window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0), split)
+    reads = window_reads(grid, prediction_path, is_canceled, on_progress, (0.0, 50.0), split)
     for _row, _col, values, valid in reads:
         classes, counts = np.unique(values[valid], return_counts=True)
         for value, count in zip(classes.tolist(), counts.tolist()):
@@ -150,25 +167,31 @@ def class_pixel_areas_m2(
     strata: Mapping[int, int],
     *,
     is_canceled: CancelCheck = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> dict[int, float]:
     """Mean pixel area (m²) per stratum (one more pass over the map only for a geographic CRS)."""
     from ..areas import stratum_pixel_areas_m2
 
     def windows_read():
-        for row, _col, values, valid in _window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0), split):
+        for row, _col, values, valid in window_reads(grid, prediction_path, is_canceled, None, (0.0, 0.0), split):
             yield row, values, valid
 
     return stratum_pixel_areas_m2(grid, strata, windows_read)
 
 
+MIN_ITEMS_PER_STRATUM = 2
+"""Every stratum gets at least ``min(2, N_h)`` items whatever ``MIN_PER_CLASS`` says: a stratum with
+no item leaves the review incomplete for ever, one with a single item has no variance (issue 34)."""
+
+
 def allocate(strata: Mapping[int, int], samples: int, min_per_class: int) -> dict[int, int]:
-    """Sample size per stratum: ``min(min_per_class, N_h)`` each, the rest proportional to ``N_h``.
+    """Sample size per stratum: ``min(max(min_per_class, 2), N_h)`` each, the rest proportional to ``N_h``.
 
     The total is ``samples`` unless the minimums alone exceed it (then it is their sum) or the
     map has fewer pixels.
     """
-    sizes = {h: min(max(0, min_per_class), n) for h, n in strata.items()}
+    floor = max(MIN_ITEMS_PER_STRATUM, min_per_class)
+    sizes = {h: min(floor, n) for h, n in strata.items()}
     left = samples - sum(sizes.values())
     room = {h: strata[h] - sizes[h] for h in strata}
     while left > 0 and any(room.values()):
@@ -207,7 +230,7 @@ def draw_pixels(
     *,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> np.ndarray:
     """The pixels holding the chosen ranks, counted in window order.
 
@@ -220,7 +243,7 @@ def draw_pixels(
     """
     seen = dict.fromkeys(ranks, 0)
     found: list[np.ndarray] = []
-    reads = _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0), split)
+    reads = window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0), split)
     for row, col, values, valid in reads:
         cols = values.shape[1]
         flat, flat_valid = values.ravel(), valid.ravel()
@@ -247,7 +270,7 @@ def draw_grid(
 ) -> np.ndarray:
     """Valid pixels on the systematic grid ``offset + k * step``, row by row: ``(n, 3)`` row, col, class."""
     found: list[np.ndarray] = []
-    for row, col, values, valid in _window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
+    for row, col, values, valid in window_reads(grid, prediction_path, is_canceled, on_progress, (50.0, 90.0)):
         rows_here = np.arange(row + (offset_px[0] - row) % step_px, row + values.shape[0], step_px)
         cols_here = np.arange(col + (offset_px[1] - col) % step_px, col + values.shape[1], step_px)
         if rows_here.size == 0 or cols_here.size == 0:
@@ -271,7 +294,7 @@ def sample_pixels(
     extent: tuple[float, float, float, float] | None = None,
     is_canceled: CancelCheck = None,
     on_progress: Progress = None,
-    split: ConfidenceSplit | None = None,
+    split: Split = None,
 ) -> tuple[Grid, dict[int, int], np.ndarray]:
     """Draw a pixel sample of a class map.
 
@@ -296,20 +319,20 @@ def sample_pixels(
         raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
     if design not in PIXEL_DESIGNS:
         raise InputError(f"Unknown pixel design '{design}': use {', '.join(PIXEL_DESIGNS)}.")
-    if design == "stratified_confidence" and split is None:
+    if design == "stratified_confidence" and not isinstance(split, ConfidenceSplit):
         raise InputError("DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE.")
-    split = split if design == "stratified_confidence" else None
+    if design == DESIGN_STRATIFIED_LABEL and not isinstance(split, LabelSplit):
+        raise InputError("DESIGN=stratified_label splits each class by the labels: give REFERENCE.")
+    split = split if design in ("stratified_confidence", DESIGN_STRATIFIED_LABEL) else None
     grid = prediction_grid(prediction_path, extent)
     strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress, split=split)
     rng = np.random.default_rng(seed)
     if design == "grid":
         step_px, offset = grid_plan(strata, samples, rng)
-        return (
-            grid,
-            strata,
-            draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress),
-        )
-    low_share = split.low_share if split else 0.5
+        points = draw_grid(prediction_path, grid, step_px, offset, is_canceled=is_canceled, on_progress=on_progress)
+        # Shuffled after the offset is drawn: the same points for a seed, in a random review order.
+        return grid, strata, points[rng.permutation(len(points))]
+    low_share = split.low_share if isinstance(split, ConfidenceSplit) else 0.5
     ranks = plan_ranks(strata, design, samples, min_per_class, rng, low_share)
     pixels = draw_pixels(prediction_path, grid, ranks, is_canceled=is_canceled, on_progress=on_progress, split=split)
     return grid, strata, pixels[rng.permutation(len(pixels))]
@@ -326,12 +349,19 @@ def allocate_confidence(
 ) -> dict[int, int]:
     """``stratified_confidence`` allocation: ``round(low_share * samples)`` to the low-band strata,
     the rest to the high band, each with :func:`allocate` (``MIN_PER_CLASS`` per stratum, the rest in
-    proportion to ``N_h``). A band without pixels gives its share to the other.
+    proportion to ``N_h``). A band without pixels, or with fewer pixels than its share, gives what it
+    cannot use to the other (issue 34: a low band of 12 px kept its share of 100 and 112 of 200
+    items were drawn).
     """
     low = {h: n for h, n in strata.items() if h % 2 == 0}
     high = {h: n for h, n in strata.items() if h % 2 == 1}
     to_low = round(min(max(low_share, 0.0), 1.0) * samples) if low and high else (samples if low else 0)
-    return {**allocate(low, to_low, min_per_class), **allocate(high, samples - to_low, min_per_class)}
+    low_sizes = allocate(low, to_low, min_per_class)
+    high_sizes = allocate(high, samples - sum(low_sizes.values()), min_per_class)
+    short = samples - sum(low_sizes.values()) - sum(high_sizes.values())
+    if short > 0:  # the high band could not take its share: the low band takes the rest
+        low_sizes = allocate(low, sum(low_sizes.values()) + short, min_per_class)
+    return {**low_sizes, **high_sizes}
 
 
 def plan_ranks(
@@ -346,7 +376,7 @@ def plan_ranks(
 
     Args:
         strata: ``N_h`` per stratum.
-        design: ``stratified`` (ranks per class, :func:`allocate`), ``stratified_confidence``
+        design: ``stratified`` and ``stratified_label`` (ranks per stratum, :func:`allocate`), ``stratified_confidence``
             (ranks per stratum, :func:`allocate_confidence`) or ``random`` (ranks among all
             valid pixels, key None).
         low_share: ``stratified_confidence`` only.
@@ -357,11 +387,11 @@ def plan_ranks(
     Returns:
         Per class value (None: all valid pixels), sorted distinct ranks.
     """
-    if design in ("stratified", "stratified_confidence"):
+    if design in ("stratified", "stratified_confidence", DESIGN_STRATIFIED_LABEL):
         sizes = (
-            allocate(strata, samples, min_per_class)
-            if design == "stratified"
-            else allocate_confidence(strata, samples, min_per_class, low_share)
+            allocate_confidence(strata, samples, min_per_class, low_share)
+            if design == "stratified_confidence"
+            else allocate(strata, samples, min_per_class)
         )
         return {h: _choose_ranks(rng, strata[h], sizes[h]) for h in sorted(strata)}
     return {None: _choose_ranks(rng, sum(strata.values()), samples)}

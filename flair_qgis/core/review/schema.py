@@ -16,6 +16,10 @@ Layout (checked by :meth:`~flair_qgis.core.review.store.ReviewStore.open`):
   ``adjudication`` (``item_id``, ``true_class``, ``reviewer``, ``decided_at``) the class decided
   where the two disagree. Reviews made before these existed open as they are; the tables are
   created by the first write that needs them (:func:`create_interpreter_tables`).
+* table ``review_label_cells`` (``stratum``, ``label_class``, ``pixels``; issue 34): the pixels of
+  each stratum x label class cell, counted at sampling from the map and a raster reference, so
+  the report can withhold the rate of a label class split across strata. Reviews made before
+  (or with a polygon reference) lack it; their report says the check was not made.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .gpkg_blob import register_gpkg_functions
 REVIEW_LAYER = "review"
 STRATA_TABLE = "review_strata"
 DESIGN_TABLE = "review_design"
+LABEL_CELLS_TABLE = "review_label_cells"
 SCHEMA_VERSION = "1"
 FIELDS: tuple[tuple[str, str], ...] = (
     ("item_id", "INTEGER"),
@@ -101,6 +106,7 @@ def create_review_file(
     pixel_area_m2: float | Mapping[int, float],
     design: Mapping[str, object],
     strata_columns: Mapping[int, tuple[int, str | None]] | None = None,
+    label_cells: Mapping[tuple[int, int], int] | None = None,
 ) -> None:
     """Write a new review GeoPackage, completely or not at all.
 
@@ -113,6 +119,7 @@ def create_review_file(
         design: the design parameters (values JSON-encoded unless strings).
         strata_columns: ``(map_class, confidence_band)`` per stratum (default: the stratum is the
             map class, no band).
+        label_cells: pixels per ``(stratum, label class)`` (table ``review_label_cells``), or None.
 
     Raises:
         InputError: bad output path.
@@ -129,6 +136,8 @@ def create_review_file(
             _fill_item_fields(conn, items)
             _write_design_tables(conn, strata, pixel_area_m2, design, strata_columns or {h: (h, None) for h in strata})
             create_interpreter_tables(conn)
+            if label_cells is not None:
+                _write_label_cells(conn, label_cells)
 
     write_atomic(path, write, suffix=".gpkg")
 
@@ -195,6 +204,20 @@ def _write_design_tables(
     conn.executemany(
         "INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
         [(STRATA_TABLE, STRATA_TABLE), (DESIGN_TABLE, DESIGN_TABLE)],
+    )
+
+
+def _write_label_cells(conn: sqlite3.Connection, cells: Mapping[tuple[int, int], int]) -> None:
+    """Table ``review_label_cells``, registered as an attribute table."""
+    conn.execute(
+        f"CREATE TABLE {LABEL_CELLS_TABLE} (stratum INTEGER, label_class INTEGER, pixels INTEGER, "
+        "PRIMARY KEY (stratum, label_class))"
+    )
+    rows = [(int(h), int(c), int(n)) for (h, c), n in sorted(cells.items())]
+    conn.executemany(f"INSERT INTO {LABEL_CELLS_TABLE} VALUES (?, ?, ?)", rows)
+    conn.execute(
+        "INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
+        (LABEL_CELLS_TABLE, LABEL_CELLS_TABLE),
     )
 
 

@@ -25,6 +25,7 @@ from .schema import (
     ADJUDICATION_TABLE,
     DESIGN_TABLE,
     FIELDS,
+    LABEL_CELLS_TABLE,
     REVIEW_LAYER,
     SECOND_TABLE,
     STRATA_TABLE,
@@ -184,6 +185,15 @@ class ReviewStore:
     def _has_table(self, name: str) -> bool:
         query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
         return bool(self._conn.execute(query, (name,)).fetchall())
+
+    @property
+    def label_cells(self) -> dict[tuple[int, int], int] | None:
+        """Pixels of each (stratum, label class) cell recorded at sampling (table ``review_label_cells``),
+        or None for a review made before they were recorded (or without a raster reference)."""
+        if not self._has_table(LABEL_CELLS_TABLE):
+            return None
+        rows = self._conn.execute(f"SELECT stratum, label_class, pixels FROM {LABEL_CELLS_TABLE}")
+        return {(int(h), int(c)): int(n) for h, c, n in rows}
 
     def doubles(self) -> set[int]:
         """Items marked for a second interpreter (``double = 1``); none in older reviews."""

@@ -23,7 +23,8 @@ from ...adapters.layers import extent_in_crs
 from ...adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ...adapters.review_sample import SampleDesign, SampleOutcome, SampleTask, capture_sample
 from ...core.errors import FlairError
-from ...core.vocabulary import DESIGNS
+from ...core.review import MIN_PAIRS
+from ...core.vocabulary import DESIGNS, STRATIFIED_DESIGNS
 from ...i18n.errors import PROCESSING, error_text
 from ..widgets import compact, tr
 
@@ -36,6 +37,7 @@ def design_label(design: str) -> str:
         "grid": tr("systematic grid"),
         "suspicious": tr("suspicious labels first"),
         "stratified_confidence": tr("stratified by confidence"),
+        "stratified_label": tr("stratified by class and label"),
     }
     return labels.get(design, design)
 
@@ -119,12 +121,23 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self.min_spin = _spin(0, 10_000, 20)
         self.seed_spin = _spin(0, 2**31 - 1, 0)
         self.confidence_rows = (self.threshold_spin, self.low_share_spin)
+        self.pairs_hint = QLabel()
+        self.pairs_hint.setWordWrap(True)
+        for spin in (self.samples_spin, self.double_spin):
+            spin.valueChanged.connect(lambda _value: self._show_pairs_hint())
+        self._show_pairs_hint()
         return (
             (tr("Design"), self.design_combo), (None, self.confidence_hint),
             (tr("Items"), self.samples_spin), (tr("Min. per class"), self.min_spin),
             (tr("Confidence threshold"), self.threshold_spin), (tr("Items below it"), self.low_share_spin),
-            (tr("Second interpreter"), self.double_spin), (tr("Seed"), self.seed_spin),
+            (tr("Second interpreter"), self.double_spin), (None, self.pairs_hint), (tr("Seed"), self.seed_spin),
         )  # fmt: skip
+
+    def _show_pairs_hint(self) -> None:
+        """A warning when a second interpreter reviews fewer than 50 items: kappa and AC1 get no interval."""
+        pairs = round(self.samples_spin.value() * self.double_spin.value() / 100)
+        self.pairs_hint.setText(pairs_warning(pairs))
+        self.pairs_hint.setVisible(bool(self.pairs_hint.text()))
 
     def _output_rows(self) -> tuple:
         """The review file row; the path shown and the create button are made here too."""
@@ -204,16 +217,28 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         )
 
     def _refusal(self, output: str) -> str:
-        """Why the sampling cannot start ("" when it can): no class map, no confidence layer for
-        "stratified by confidence", a temporary or existing review file."""
+        """Why the sampling cannot start ("" when it can): no class map, a design's missing layer,
+        a minimum per class below 2, a temporary or existing review file."""
         if self.prediction_combo.currentLayer() is None:
             return tr("Choose the class map to review.")
-        if self.design_combo.currentData() == "stratified_confidence" and self.confidence_combo.currentLayer() is None:
-            return confidence_needed()
+        refusal = self._design_refusal()
+        if refusal:
+            return refusal
         if is_temporary(output):
             return temporary_path_message(output)
         if os.path.exists(output):
             return tr("{path} exists: open it to resume, or choose another review file.").format(path=output)
+        return ""
+
+    def _design_refusal(self) -> str:
+        """What the chosen design lacks ("" when nothing)."""
+        design = self.design_combo.currentData()
+        if design == "stratified_confidence" and self.confidence_combo.currentLayer() is None:
+            return confidence_needed()
+        if design == "stratified_label" and self.reference_combo.currentLayer() is None:
+            return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
+        if design in STRATIFIED_DESIGNS and self.min_spin.value() < 2:
+            return min_per_class_refusal()
         return ""
 
     def _extent(self) -> tuple[float, float, float, float] | None:
@@ -263,6 +288,24 @@ def confidence_needed() -> str:
     return tr(
         "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
         "'Confidence layer' ticked writes it)."
+    )
+
+
+def pairs_warning(pairs: int) -> str:
+    """The New review box's warning for ``pairs`` double-reviewed items ("" from 50 on, or with none)."""
+    if not 0 < pairs < MIN_PAIRS:
+        return ""
+    return tr(
+        "{n} items for the second interpreter: kappa and AC1 get no interval below {minimum}. Raise the share "
+        "or the items."
+    ).format(n=pairs, minimum=MIN_PAIRS)
+
+
+def min_per_class_refusal() -> str:
+    """Why "Min. per class" below 2 is refused, in the person's language."""
+    return tr(
+        "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
+        "single item has no variance, so its figures get no interval."
     )
 
 

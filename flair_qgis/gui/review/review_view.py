@@ -134,8 +134,13 @@ def headline_text(report: ReviewReport, strata: int = 0) -> str:
     class x confidence band stratum) has no reviewed item. A review stratified by confidence starts
     with its design and its number of strata with pixels (``strata``).
     """
-    by_confidence = report.design == "stratified_confidence"
-    parts = _label_error_parts(report.label_errors) + _accuracy_parts(report.map_accuracy, by_confidence, strata)
+    by_confidence = report.design in ("stratified_confidence", "stratified_label")  # strata are not the classes
+    if report.design == "grid" and report.items > report.reviewed:
+        # A systematic sample stands for the map only when complete: no figure before (issue 34).
+        left = report.items - report.reviewed
+        parts = [tr("figures once every grid item is reviewed ({n} to go)").format(n=integer(left))]
+    else:
+        parts = _label_error_parts(report.label_errors) + _accuracy_parts(report.map_accuracy, by_confidence, strata)
     if report.unsure:
         parts.append(counted(report.unsure, tr("{n} unsure item"), tr("{n} unsure")))
     response = report.response
@@ -145,7 +150,7 @@ def headline_text(report: ReviewReport, strata: int = 0) -> str:
     if not parts:
         parts.append(tr("No verdict yet."))
     if by_confidence:
-        label = design_label("stratified_confidence")
+        label = design_label(report.design)
         parts.insert(0, f"{label[:1].upper()}{label[1:]}, {counted(strata, tr('{n} stratum'), tr('{n} strata'))}")
     return " · ".join(parts)
 
@@ -165,19 +170,24 @@ def _label_error_parts(errors: LabelErrors) -> list[str]:
             )
         ]
     if errors.rate is not None:
-        return [tr("Label errors {rate} (no interval yet)").format(rate=percent(errors.rate))]
+        return [tr("Label errors {rate}").format(rate=percent(errors.rate)) + f" ({no_interval()})"]
     return []
+
+
+def no_interval() -> str:
+    """What the tab says where a figure's interval is withheld (too few items back it)."""
+    return tr("not enough items for an interval")
 
 
 def _accuracy_parts(accuracy: MapAccuracy | None, by_confidence: bool, strata: int) -> list[str]:
     if accuracy and not accuracy.complete and accuracy.reviewed:
         missing = len(accuracy.strata_without_reviewed_items)
-        if by_confidence:  # the strata are class x confidence band: count them, not classes
+        if by_confidence:  # the strata are class x confidence band (or label): count them, not classes
             text = tr("map accuracy incomplete: {n} of {total} strata without a reviewed item")
             return [text.format(n=missing, total=strata)]
         return [tr("map accuracy incomplete: {n} classes without a reviewed item").format(n=missing)]
     if accuracy and accuracy.overall_accuracy is not None:
-        se = accuracy.overall_accuracy_se
-        margin = "" if se is None else f" ± {percent(1.96 * se)}"
+        bounds = accuracy.overall_accuracy_ci95
+        margin = f" [{percent(bounds[0])}–{percent(bounds[1])}]" if bounds else f" ({no_interval()})"
         return [tr("map OA {oa}").format(oa=percent(accuracy.overall_accuracy)) + margin]
     return []

@@ -90,14 +90,18 @@ def test_random_sample_avoids_nodata(class_map, tmp_path):
 
 def test_grid_sample_is_systematic_with_a_common_offset(class_map, tmp_path):
     _, data = class_map
-    _, items = _sample(class_map, tmp_path, "grid", samples=100)
+    store, items = _sample(class_map, tmp_path, "grid", samples=100)
+    assert store.design["review_order"] == "shuffled"
+    with ReviewStore.open(store.path) as reopened:
+        assert review_report(reopened).response.order == "random, fixed at sampling"
     rows = sorted({_pixel(i, data)[0] for i in items})
     cols = sorted({_pixel(i, data)[1] for i in items})
     step = round(math.sqrt((data > 0).sum() / 100))
     assert set(np.diff(rows)) == {step} and set(np.diff(cols)) == {step}
     assert 80 <= len(items) <= 120
     order = [_pixel(i, data) for i in items]
-    assert order == sorted(order)  # row by row
+    # Issue 34: shuffled (it ran row by row, so a review stopped part-way had seen the top of the map only).
+    assert order != sorted(order) and {r for r, _ in order[: len(order) // 4]} != set(rows[: len(rows) // 4])
 
 
 @pytest.mark.parametrize("samples", [0, -5])
@@ -243,7 +247,9 @@ def test_stratified_label_error_rate_is_weighted_and_says_so(tmp_path):
     assert errors.rate == pytest.approx((9900 * 1 / 20 + 100 * 9 / 20) / 10000)
     assert errors.estimator.startswith("stratified combined ratio")
     low, high = errors.ci95
-    assert low < errors.rate < high < 0.25
+    # Korn-Graubard: one error in the 20 items of the 9,900 px stratum leaves the upper bound wide
+    # (issue 34); the normal interval said [0.4 %, 10.4 %].
+    assert errors.interval == "korn-graubard" and low < errors.rate < high < 0.3
     per_class = {c.value: c for c in errors.per_class}
     assert per_class[2].rate == pytest.approx(9 / 20)  # one stratum: its own share
     assert report.map_accuracy.complete is True and report.response.prefix is True
@@ -259,12 +265,20 @@ def test_suspicious_design_gives_counts_only(tmp_path):
     assert "not a probability sample" in report_csv(report).splitlines()[1]
 
 
-def test_random_design_uses_wilson(tmp_path):
+def test_random_design_uses_korn_graubard_on_one_stratum(tmp_path):
+    """One stratum of 10,000 px, 10 wrong of 40: the design variance is ``(1 - f) p (1 - p) / (n - 1)``,
+    so ``n* = (n - 1) / (1 - f)`` and the bounds are Clopper-Pearson's at ``x = p n*`` of ``n*``
+    (checked here on the beta quantiles of Newcombe's method 5 with n* = 39 / 0.996: within the
+    Clopper-Pearson bounds of 9/39 and 11/39)."""
     with _two_strata_review(tmp_path, "random") as store:
         report = review_report(store)
     errors = report.label_errors
-    assert errors.rate == 0.25 and errors.ci95 == pytest.approx(wilson_interval(10, 40))
-    assert errors.estimator.startswith("simple random sample proportion, Wilson")
+    assert errors.rate == 0.25 and errors.interval == "korn-graubard"
+    low, high = errors.ci95
+    wilson = wilson_interval(10, 40)
+    assert low < wilson[0] and high > wilson[1]  # exact intervals are wider than Wilson's
+    assert 0.12 < low < 0.14 and 0.40 < high < 0.42  # Clopper-Pearson 10/40: 0.1269-0.4119
+    assert errors.estimator.startswith("simple random sample proportion (one stratum), Korn-Graubard")
 
 
 def test_skipped_items_are_counted_and_warned(tmp_path):
@@ -282,7 +296,7 @@ def test_skipped_items_are_counted_and_warned(tmp_path):
     ("design", "figures", "complete"),
     [
         ("stratified", ["rate", "se", "ci95", "interval"], ["complete"]),
-        ("random", ["rate", "se", "ci95"], []),
+        ("random", ["rate", "se", "ci95", "interval"], []),
         ("suspicious", ["rate", "ci95", "se"], []),  # withheld: not a probability sample
     ],
 )
@@ -295,7 +309,7 @@ def test_report_json_keeps_its_public_keys_in_order(tmp_path, design, figures, c
     errors = report["label_errors"]
     head = ["reviewed", "wrong", "probability_sample"]
     assert list(errors) == [*head, *figures, "estimator", *complete, "note", "per_class"]
-    assert list(errors["per_class"][0]) == ["value", "name", "reviewed", "wrong", *figures]
+    assert list(errors["per_class"][0]) == ["value", "name", "reviewed", "wrong", *figures, "note"]
     assert list(report["response"]) == ["order", "prefix", "skipped_before_last", "unsure_before_last", "warning"]
     assert list(report["seconds"]) == ["verdicts", "median_per_reviewer", "median_per_class"]
     assert list(report["agreement"])[-3:] == ["double_items", "second_reviewed", "adjudicated"]
@@ -303,10 +317,17 @@ def test_report_json_keeps_its_public_keys_in_order(tmp_path, design, figures, c
         assert list(report["map_accuracy"]) == [
             "reviewed", "strata_without_reviewed_items", "z", "estimator", "complete", "strata_names", "notes",
             "overall_accuracy", "overall_accuracy_se", "classes",
+            # issue 34: appended
+            "overall_accuracy_ci95", "overall_accuracy_interval", "overall_accuracy_note",
         ]  # fmt: skip
         assert list(report["map_accuracy"]["classes"][0]) == [
             "value", "name", "users_accuracy", "users_accuracy_se", "producers_accuracy", "producers_accuracy_se",
             "area_proportion", "area_proportion_se", "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed",
+            # issue 34: appended
+            "users_accuracy_ci95", "users_accuracy_interval", "users_accuracy_note", "producers_accuracy_ci95",
+            "producers_accuracy_interval", "producers_accuracy_note", "area_proportion_ci95",
+            "area_proportion_interval", "area_proportion_note", "area_ha_bounds", "area_ha_interval", "area_ha_note",
+            "reference_items",
         ]  # fmt: skip
 
 
@@ -318,3 +339,40 @@ def test_incomplete_stratified_report_withholds_its_rates_in_the_same_key_order(
     assert errors["complete"] is False and errors["rate"] is None
     assert list(errors) == ["reviewed", "wrong", "probability_sample", "rate", "ci95", "se", "estimator", "complete",
                             "note", "per_class"]  # fmt: skip
+
+
+# --- allocation (issue 34) ------------------------------------------------------------------------------
+
+
+def test_every_stratum_gets_two_items_whatever_min_per_class_says():
+    """MIN_PER_CLASS=0 left small strata at n_h = 0 (the review could never be complete) and 1 gave
+    no variance: now ``n_h >= min(2, N_h)`` in every stratified design."""
+    from flair_qgis.core.review.sampling import allocate_confidence
+
+    strata = {1: 1_000_000, 2: 400, 3: 1}
+    for minimum in (0, 1):
+        sizes = allocate(strata, 200, minimum)
+        assert sizes[2] == 2 and sizes[3] == 1 and sum(sizes.values()) == 200
+        banded = allocate_confidence({2: 1_000_000, 3: 50_000, 4: 300, 5: 7}, 200, minimum, 0.5)
+        assert min(banded.values()) == 2 and sum(banded.values()) == 200
+
+
+def test_a_confidence_band_too_small_for_its_share_gives_the_rest_to_the_other():
+    """Issue 34: a low band of 12 px kept its share (100 of 200), so 112 items were drawn."""
+    from flair_qgis.core.review.sampling import allocate_confidence
+
+    sizes = allocate_confidence({2: 12, 3: 500_000, 5: 80_000}, 200, 5, 0.5)
+    assert sizes[2] == 12 and sum(sizes.values()) == 200
+    assert sizes[3] > sizes[5] >= 5
+    high_short = allocate_confidence({2: 500_000, 4: 80_000, 3: 9, 5: 3}, 200, 5, 0.5)
+    assert (high_short[3], high_short[5]) == (9, 3) and sum(high_short.values()) == 200
+
+
+@pytest.mark.parametrize("design", ["stratified", "stratified_confidence"])
+@pytest.mark.parametrize("minimum", [0, 1])
+def test_min_per_class_below_two_is_refused(class_map, tmp_path, design, minimum):
+    request = SampleRequest(str(class_map[0]), str(tmp_path / "r.gpkg"), design=design, min_per_class=minimum,
+                            confidence_path=str(class_map[0]))  # fmt: skip
+    with pytest.raises(InputError, match="MIN_PER_CLASS must be at least 2"):
+        create_review(request)
+    assert not (tmp_path / "r.gpkg").exists()

@@ -95,7 +95,7 @@ def test_stratified_confidence_incomplete_report_names_the_strata(tmp_path):
     level = np.where(np.arange(data.size).reshape(data.shape) % 3 == 0, 0.4, 0.9).astype(np.float32)
     confidence = write_raster(tmp_path / "confidence.tif", level[None], nodata=None)
     path = tmp_path / "review.gpkg"
-    create_review(SampleRequest(str(classes), str(path), design="stratified_confidence", samples=40, min_per_class=1,
+    create_review(SampleRequest(str(classes), str(path), design="stratified_confidence", samples=40, min_per_class=2,
                                 seed=1, confidence_path=str(confidence)))  # fmt: skip
     with ReviewStore.open(path) as store:
         first = store.items()[0]
