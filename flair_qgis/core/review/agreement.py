@@ -140,32 +140,13 @@ def agreement(
         return {**out, "raw": None, "kappa": None, "kappa_se": None, "kappa_ci95": None, "ac1": None,
                 "ac1_se": None, "ac1_ci95": None, "note": "no double-reviewed item", "classes": 0,
                 "per_class": []}  # fmt: skip
-    classes_met = sorted({int(v) for v in first} | {int(v) for v in second})
-    position = {v: k for k, v in enumerate(classes_met)}
-    q = len(classes_met)
-    choices = max(q, classes if isinstance(classes, int) else len(set(classes or ()) | set(classes_met)))
-    counts = np.zeros((q, q))
-    for a, b in zip(first, second):
-        counts[position[int(a)], position[int(b)]] += 1
-    cells = counts / n
-    rows, cols = cells.sum(axis=1), cells.sum(axis=0)
-    weights = np.eye(q)
+    classes_met, counts = _contingency(first, second)
+    choices = max(len(classes_met), classes if isinstance(classes, int) else len(set(classes or ()) | set(classes_met)))
     fpc = 1.0 - n / population if population else 1.0
-    divisor = n - 1 if variance == "raw" else n
-    kappa, kappa_se = _coefficient(
-        cells, weights, float(rows @ cols), (cols[:, None] + rows[None, :]) / 2, n, fpc, divisor
-    )  # fmt: skip
-    pi = (rows + cols) / 2
-    if choices > 1:
-        pe_ac1 = float((pi * (1 - pi)).sum() / (choices - 1))
-        per_rater = (1 - pi) / (choices - 1)
-        ac1, ac1_se = _coefficient(
-            cells, weights, pe_ac1, (per_rater[:, None] + per_rater[None, :]) / 2, n, fpc, divisor
-        )  # fmt: skip
-    else:  # one class only: the raters agree on every item and no chance term exists
-        ac1, ac1_se = 1.0, 0.0
+    cells = counts / n
+    kappa, kappa_se, ac1, ac1_se = _kappa_and_ac1(cells, n, choices, fpc, n - 1 if variance == "raw" else n)
+    note = _withheld(n, (cells.sum(axis=1) + cells.sum(axis=0)) / 2, kappa_se, ac1_se)
     t = t_quantile_975(n - 1)
-    note = _withheld(n, pi, kappa_se, ac1_se)
 
     def interval(coef: float, se: float) -> list[float] | None:
         if note or math.isnan(coef) or math.isnan(se) or n < 2:
@@ -175,14 +156,51 @@ def agreement(
     def number(value: float) -> float | None:
         return None if math.isnan(value) else float(value)
 
-    per_class = [
-        {"value": v, "first": int(counts[k].sum()), "second": int(counts[:, k].sum()), "both": int(counts[k, k]),
-         "specific_agreement": float(2 * counts[k, k] / (counts[k].sum() + counts[:, k].sum()))}
-        for k, v in enumerate(classes_met)
-    ]  # fmt: skip
     return {
         **out, "raw": float(np.trace(cells)), "note": note, "classes": choices,
         "kappa": number(kappa), "kappa_se": number(kappa_se), "kappa_ci95": interval(kappa, kappa_se),
         "ac1": number(ac1), "ac1_se": number(ac1_se), "ac1_ci95": interval(ac1, ac1_se),
-        "per_class": per_class,
+        "per_class": _per_class(counts, classes_met),
     }  # fmt: skip
+
+
+def _contingency(first: Sequence[int], second: Sequence[int]) -> tuple[list[int], np.ndarray]:
+    """The classes met in either list, and the counts of (first, second) pairs: rows = first."""
+    classes_met = sorted({int(v) for v in first} | {int(v) for v in second})
+    position = {v: k for k, v in enumerate(classes_met)}
+    counts = np.zeros((len(classes_met), len(classes_met)))
+    for a, b in zip(first, second):
+        counts[position[int(a)], position[int(b)]] += 1
+    return classes_met, counts
+
+
+def _kappa_and_ac1(
+    cells: np.ndarray, n: int, choices: int, fpc: float, divisor: int
+) -> tuple[float, float, float, float]:
+    """Cohen's kappa and Gwet's AC1 with their standard errors, from the cell proportions.
+
+    ``choices`` is AC1's ``q``; ``divisor`` the variance's ``n - 1`` (raw data) or ``n`` (table).
+    """
+    rows, cols = cells.sum(axis=1), cells.sum(axis=0)
+    weights = np.eye(len(rows))
+    kappa, kappa_se = _coefficient(
+        cells, weights, float(rows @ cols), (cols[:, None] + rows[None, :]) / 2, n, fpc, divisor
+    )  # fmt: skip
+    if choices <= 1:  # one class only: the raters agree on every item and no chance term exists
+        return kappa, kappa_se, 1.0, 0.0
+    pi = (rows + cols) / 2
+    pe_ac1 = float((pi * (1 - pi)).sum() / (choices - 1))
+    per_rater = (1 - pi) / (choices - 1)
+    ac1, ac1_se = _coefficient(
+        cells, weights, pe_ac1, (per_rater[:, None] + per_rater[None, :]) / 2, n, fpc, divisor
+    )  # fmt: skip
+    return kappa, kappa_se, ac1, ac1_se
+
+
+def _per_class(counts: np.ndarray, classes_met: list[int]) -> list[dict]:
+    """Items each interpreter gave each class, and the specific agreement ``2 n_kk / (n_k+ + n_+k)``."""
+    return [
+        {"value": v, "first": int(counts[k].sum()), "second": int(counts[:, k].sum()), "both": int(counts[k, k]),
+         "specific_agreement": float(2 * counts[k, k] / (counts[k].sum() + counts[:, k].sum()))}
+        for k, v in enumerate(classes_met)
+    ]  # fmt: skip

@@ -2,7 +2,7 @@
 (:func:`map_accuracy`), each with the interval of :mod:`.intervals` that holds where errors are rare.
 
 * Label-error rates, overall and per label class (domains), of every probability design are
-  stratified domain ratios (Stehman 2014) with Korn-Graubard intervals (:func:`.estimators.domain_rates`);
+  stratified domain ratios (Stehman 2014) with Korn-Graubard intervals (:func:`.rates.domain_rates`);
   ``random`` and ``grid`` are one stratum ``{0: N}``. Each figure carries ``rate``, ``se``,
   ``ci95`` (the interval's bounds), ``interval`` (its method) and its ``note``.
 * Map accuracy: OA, UA, PA and area shares with their intervals (``*_ci95``, ``*_interval``,
@@ -11,7 +11,7 @@
 * Withheld: where too few items back an interval (a stratum with a single reviewed item, no item
   in the domain, scipy missing) the figure stays and its bounds are null, with a note. A label
   class split across strata whose (stratum x label class) cell holds more than 5 % of its pixels
-  with fewer than 5 reviewed items loses its rate (:func:`.estimators.thin_label_classes`).
+  with fewer than 5 reviewed items loses its rate (:func:`.rates.thin_label_classes`).
 * ``grid``: a systematic sample stands for the whole map only when complete: every figure is null
   and ``complete`` false while an item has no verdict (:func:`grid_pending`).
 """
@@ -24,9 +24,10 @@ import math
 import numpy as np
 
 from ..vocabulary import STRATIFIED_DESIGNS
-from .estimators import Z95, design_estimate, domain_rates, thin_label_classes
+from .estimators import Z95, design_estimate
 from .intervals import Interval
 from .label_strata import stratum_label, stratum_map_class
+from .rates import domain_rates, thin_label_classes
 from .report_types import ClassAccuracy, ClassLabelErrors, LabelErrors, MapAccuracy
 from .schema import ReviewItem
 from .store import ReviewStore

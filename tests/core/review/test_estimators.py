@@ -8,12 +8,8 @@ import numpy as np
 import pytest
 from review_population import Sampler, population
 
-from flair_qgis.core.review.estimators import (
-    design_estimate,
-    stratified_estimate,
-    stratified_rates,
-    wilson_interval,
-)
+from flair_qgis.core.review.estimators import design_estimate, stratified_estimate
+from flair_qgis.core.review.rates import stratified_rates, wilson_interval
 
 # --- Olofsson et al. (2014), RSE 148: 42-57, section 5, table 8 (counts) and p. 54 (estimates) ---------
 OLOFSSON_COUNTS = np.array([[66, 0, 5, 4], [0, 55, 8, 12], [1, 0, 153, 11], [2, 1, 9, 313]])

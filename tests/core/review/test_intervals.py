@@ -13,7 +13,7 @@ import pytest
 from review_population import Sampler, population, stratum_population
 from scipy import stats
 
-from flair_qgis.core.review.estimators import design_estimate, domain_rates, stratified_rates
+from flair_qgis.core.review.estimators import design_estimate
 from flair_qgis.core.review.intervals import (
     CENSUS,
     CLOPPER_PEARSON,
@@ -26,6 +26,7 @@ from flair_qgis.core.review.intervals import (
     korn_graubard,
     normal_interval,
 )
+from flair_qgis.core.review.rates import domain_rates, stratified_rates
 
 # --- Clopper-Pearson -------------------------------------------------------------------------------
 
@@ -316,7 +317,8 @@ import sys
 sys.modules["scipy"] = None
 sys.path.insert(0, {str(REPO)!r})
 import numpy as np
-from flair_qgis.core.review.estimators import design_estimate, domain_rates
+from flair_qgis.core.review.estimators import design_estimate
+from flair_qgis.core.review.rates import domain_rates
 from flair_qgis.core.review.intervals import NEEDS_SCIPY
 strata = [1, 1, 1, 2, 2, 2]
 est = design_estimate(strata, strata, [1, 2, 1, 2, 2, 2], {{1: 100, 2: 50}}, 1.0, {{1: 1, 2: 2}})
@@ -375,13 +377,13 @@ def test_a_split_label_class_is_biased_and_withheld():
 
 
 def _thin(cells, items):
-    from flair_qgis.core.review.estimators import thin_label_classes
+    from flair_qgis.core.review.rates import thin_label_classes
 
     return thin_label_classes(cells, items)
 
 
 def test_thin_label_classes_rule():
-    from flair_qgis.core.review.estimators import thin_label_classes
+    from flair_qgis.core.review.rates import thin_label_classes
 
     cells = {(1, 9): 3_000, (9, 9): 1_500, (1, 1): 797_000, (2, 9): 100}
     got = thin_label_classes(cells, {(1, 9): 2, (9, 9): 40, (1, 1): 200})

@@ -14,8 +14,8 @@ from review_population import Population, Sampler
 
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.review import SampleRequest, create_review
-from flair_qgis.core.review.estimators import domain_rates
 from flair_qgis.core.review.label_strata import LABEL_FACTOR, stratum_label, stratum_map_class
+from flair_qgis.core.review.rates import domain_rates
 from flair_qgis.core.review.report import review_report
 from flair_qgis.core.review.store import ReviewStore
 

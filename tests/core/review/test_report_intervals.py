@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from flair_qgis.core.review.estimators import domain_rates
+from flair_qgis.core.review.rates import domain_rates
 from flair_qgis.core.review.report import review_report
 from flair_qgis.core.review.store import ReviewStore
 

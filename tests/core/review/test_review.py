@@ -17,7 +17,7 @@ from review_data import classes_array
 
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.review import SampleRequest, create_review
-from flair_qgis.core.review.estimators import wilson_interval
+from flair_qgis.core.review.rates import wilson_interval
 from flair_qgis.core.review.report import report_csv, review_report
 from flair_qgis.core.review.sampling import allocate
 from flair_qgis.core.review.store import ReviewStore
