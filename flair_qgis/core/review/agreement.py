@@ -124,9 +124,7 @@ def agreement(
         ``{"items", "basis", "raw", "kappa", "kappa_se", "kappa_ci95", "ac1", "ac1_se", "ac1_ci95",
         "interval", "note", "classes", "per_class"}`` (``basis``: :data:`BASIS`); the intervals are
         None (with the reason in ``note``) below MIN_PAIRS pairs or MIN_MINORITY items outside the
-        dominant class; per class:
-        items each interpreter gave it and the specific agreement ``2 n_kk / (n_k+ + n_+k)``.
-        Figures are None without items.
+        dominant class; ``per_class``: :func:`_per_class`. Figures are None without items.
 
     Raises:
         ValueError: an unknown ``variance``.
