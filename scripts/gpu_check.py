@@ -57,7 +57,7 @@ def worker_view() -> dict:
 
 
 def check_session() -> None:
-    from flair_qgis.core.segment.cuda import failure_reason, list_gpus, prepare_cuda
+    from flair_qgis.core.cuda import failure_reason, list_gpus, prepare_cuda
     from flair_qgis.core.segment.engine import create_session
 
     gpus = list_gpus()

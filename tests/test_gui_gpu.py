@@ -11,7 +11,7 @@ import stat
 import pytest
 from gui_helpers import add_raster, big_raster, toy_model, wait_for_task
 
-from flair_qgis.core.segment.cuda import list_gpus
+from flair_qgis.core.cuda import list_gpus
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 

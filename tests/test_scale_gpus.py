@@ -16,8 +16,8 @@ from rasters import random_image, write_raster
 from scale_helpers import manifest, run_segment_cli
 from toy_models import box3x3_model
 
+from flair_qgis.core.cuda import Gpu, list_gpus, parse_gpu_query
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.cuda import Gpu, list_gpus, parse_gpu_query
 from flair_qgis.scale.cluster import GPUS_FOR_TESTS, available_gpus, open_client, parse_gpus, pinned_gpus
 
 META = {"mean": [0] * 5, "std": [1] * 5}

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 
 from qgis.core import QgsApplication, QgsTask
 
+from ..core.cuda import CUDA12_PACKAGE, list_gpus, parse_driver_cuda
 from ..core.errors import FlairError
-from ..core.segment.cuda import CUDA12_PACKAGE, list_gpus, parse_driver_cuda
 
 DEPS_FOLDER_NAME = "flair_qgis_deps"
 _NVIDIA_SMI_TIMEOUT_S = 5
@@ -93,7 +93,7 @@ def gpu_present() -> bool:
 def cuda_label() -> str:
     """The dock's name for the CUDA device: ``CUDA — NVIDIA H200`` where the driver names a GPU, else ``CUDA``.
 
-    The driver is asked once per process (:func:`~flair_qgis.core.segment.cuda.list_gpus`, with a
+    The driver is asked once per process (:func:`~flair_qgis.core.cuda.list_gpus`, with a
     timeout; nothing to ask where ``nvidia-smi`` is absent).
     """
     names = list(dict.fromkeys(gpu.name for gpu in list_gpus()))
@@ -123,7 +123,7 @@ def onnxruntime_package(cuda: bool | None = None, driver_cuda: int | None = None
     """:data:`GPU_PACKAGE` when an NVIDIA driver answers, else ``onnxruntime``.
 
     A driver older than CUDA 13 (``driver_cuda``, read from ``nvidia-smi`` when ``cuda`` is not
-    given) gets the last onnxruntime-gpu built for CUDA 12 (:data:`~flair_qgis.core.segment.cuda.CUDA12_PACKAGE`),
+    given) gets the last onnxruntime-gpu built for CUDA 12 (:data:`~flair_qgis.core.cuda.CUDA12_PACKAGE`),
     as ``scripts/setup.sh`` does.
     """
     if cuda is None:

@@ -2,6 +2,6 @@
 
 One subpackage per job, imports pointing down only: ``benchmark`` and ``review`` use ``score``,
 ``score`` uses ``segment``. The modules at this level (``errors``, ``paths``, ``atomic``,
-``crs``, ``nomenclature``, ``vocabulary``, ``areas``, ``classes``) are shared by every job and import
+``crs``, ``nomenclature``, ``vocabulary``, ``areas``, ``classes``, ``cuda``) are shared by every job and import
 none of the subpackages.
 """

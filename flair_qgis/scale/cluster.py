@@ -56,14 +56,14 @@ GPUS_FOR_TESTS = "FLAIR_GPUS_FOR_TESTS"
 def available_gpus() -> list[str]:
     """The GPU indices a local cluster may pin workers to.
 
-    The driver's list (:func:`~flair_qgis.core.segment.cuda.list_gpus`), narrowed to
+    The driver's list (:func:`~flair_qgis.core.cuda.list_gpus`), narrowed to
     ``CUDA_VISIBLE_DEVICES`` when this process was given some; :data:`GPUS_FOR_TESTS` instead
     when it is set.
     """
     given = os.environ.get(GPUS_FOR_TESTS)
     if given is not None:
         return [g.strip() for g in given.split(",") if g.strip()]
-    from ..core.segment.cuda import list_gpus
+    from ..core.cuda import list_gpus
 
     indices = [gpu.index for gpu in list_gpus()]
     visible = [g.strip() for g in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if g.strip()]

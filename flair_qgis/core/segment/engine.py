@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ..cuda import failure_reason, prepare_cuda
 from ..errors import InputError, ModelError
-from .cuda import failure_reason, prepare_cuda
 
 DEVICES = ("auto", "cuda", "cpu")
 CUDA = "CUDAExecutionProvider"

@@ -1,4 +1,4 @@
-"""core.segment.cuda: where NVIDIA's wheels put CUDA, which library fails to load, and what the user reads.
+"""core.cuda: where NVIDIA's wheels put CUDA, which library fails to load, and what the user reads.
 
 Folder trees are real folders; loads are real ``dlopen`` calls (an empty file fails as a damaged
 library does, a name found nowhere fails as a missing one, a real system library loads). The last
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from toy_models import identity_model
 
-from flair_qgis.core.segment import cuda
-from flair_qgis.core.segment.cuda import CudaLibrary, cuda_libraries, failure_reason, load_libraries, nvidia_dirs
+from flair_qgis.core import cuda
+from flair_qgis.core.cuda import CudaLibrary, cuda_libraries, failure_reason, load_libraries, nvidia_dirs
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -11,6 +11,9 @@ one ``nvidia/cu13`` package (``lib`` on Linux, ``bin/x86_64`` on Windows; cuDNN 
 When CUDA still does not load, onnxruntime only logs it and runs on the CPU: :func:`prepare_cuda`
 has tried each library with a real ``dlopen``, and :func:`failure_reason` names the first that
 failed and what installs it. :func:`list_gpus` names the GPUs (the dock's device list, ``--gpus``).
+
+A shared module (standard library only; onnxruntime inside the functions): the dependency dialog
+imports it where rasterio may be missing, so it lives outside the ``segment`` package.
 """
 
 from __future__ import annotations
