@@ -2,10 +2,10 @@
 
 The dock (:mod:`.segment_request`) and ``flair:segment`` (``processing/segment_algorithm.py``) each
 turn their widgets or parameters into layers, an extent and mask polygons, then call
-:func:`plan_layers`: it captures the rasters (a file rasterio reads, or a cloned data provider for
-web and database layers), names the mask's file, checks that polygons can be written, and plans
-the job with :func:`flair_qgis.core.segment.plan_job`, the function ``scripts/flair segment`` plans
-with too. The worker thread then runs the job and never touches a layer.
+:func:`job_request`: it captures the rasters (a file rasterio reads, or a cloned data provider for
+web and database layers), names the mask's file and checks that polygons can be written; the caller
+plans the job with :func:`flair_qgis.core.segment.plan_job`, the function ``scripts/flair segment``
+plans with too. The worker thread then runs the job and never touches a layer.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from qgis.core import QgsRasterLayer, QgsVectorLayer
 
-from ..core.segment import ModelInfo, SegmentJob, SegmentJobRequest, SegmentRequest, plan_job
+from ..core.segment import ModelInfo, SegmentJobRequest, SegmentRequest
 from ..core.vectorize import PolygonOutput
 from .deps import require_vectorize
 from .mask_input import vector_file
@@ -74,27 +74,3 @@ def job_request(
         polygons=polygons,
         make_source=make_source,
     )
-
-
-def plan_layers(
-    model: ModelInfo,
-    layers: Sequence[QgsRasterLayer],
-    options: SegmentRequest,
-    *,
-    bands: Sequence[Sequence[int]] = (),
-    extent: tuple[float, float, float, float] | None = None,
-    mask_wkbs: Sequence[bytes] = (),
-    mask_layer: QgsVectorLayer | None = None,
-    polygons: PolygonOutput | None = None,
-) -> SegmentJob:
-    """Capture the layers (:func:`job_request`) and plan the job (:func:`flair_qgis.core.segment.plan_job`).
-
-    Raises:
-        InputError, ModelError, NotSupportedError: see :func:`flair_qgis.core.segment.plan_job`.
-        DependencyError: see :func:`job_request`.
-    """
-    request = job_request(
-        model, layers, options, bands=bands, extent=extent, mask_wkbs=mask_wkbs, mask_layer=mask_layer,
-        polygons=polygons,
-    )  # fmt: skip
-    return plan_job(request)

@@ -2,7 +2,7 @@
 
 The dock's widgets freeze their choices into a :class:`RunRequest`; :func:`prepare_segment`
 finds the layers, the extent in the first layer's CRS and, for "selected polygons", the polygons,
-then :func:`~flair_qgis.adapters.segment_capture.plan_layers` captures them and plans the job with
+then :func:`~flair_qgis.adapters.segment_capture.job_request` captures them and the job is planned with
 :func:`flair_qgis.core.segment.plan_job`, as ``flair:segment`` does.
 :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs the job.
 """
@@ -33,6 +33,7 @@ from ..core.segment import (
     check_supported,
     choose_bands,
     input_title,
+    plan_job,
 )
 from ..core.vectorize import PolygonOutput
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
@@ -41,7 +42,7 @@ from . import settings
 from .layers import extent_in_crs
 from .mask_input import selected_polygons
 from .raster_input import layer_band_labels
-from .segment_capture import plan_layers
+from .segment_capture import job_request
 
 
 @dataclass(frozen=True)
@@ -288,10 +289,10 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
     if request.extent_mode == EXTENT_POLYGONS:
         mask_layer = project.mapLayer(request.mask_layer_id) if request.mask_layer_id else None
         wkbs = selected_polygons(mask_layer, first.crs())
-    job = plan_layers(
+    job = plan_job(job_request(
         model, layers, _core_request(request, model, first.name()),
         bands=[choice.bands for choice in request.input_choices()], extent=extent, mask_wkbs=wkbs,
         mask_layer=mask_layer, polygons=request.polygons,
-    )  # fmt: skip
+    ))  # fmt: skip
     ids, names = tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers)
     return PreparedRun(job, ids, names, request.opacity)

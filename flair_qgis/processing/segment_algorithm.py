@@ -28,7 +28,7 @@ from qgis.core import (
 from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb
 from ..adapters.raster_input import layer_grid_extent
-from ..adapters.segment_capture import plan_layers
+from ..adapters.segment_capture import job_request
 from ..core.segment import (
     DEVICES,
     ModelInfo,
@@ -37,6 +37,7 @@ from ..core.segment import (
     check_supported,
     output_name,
     parse_band_list,
+    plan_job,
     read_model_info,
     run_job,
 )
@@ -223,11 +224,11 @@ class SegmentAlgorithm(FlairAlgorithm):
         ]
         wkbs, mask_layer = self._mask(parameters, context, primary)
         polygons = self._polygons(parameters, context)
-        self.job = plan_layers(
+        self.job = plan_job(job_request(
             model, layers, self._request(parameters, context), bands=bands,
             extent=self._extent(parameters, context, primary), mask_wkbs=wkbs, mask_layer=mask_layer,
             polygons=polygons,
-        )  # fmt: skip
+        ))  # fmt: skip
         scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
         self.distributed = distributed_run(self.job.plan, self.job.request.rasters[0], scheduler)
         self.vector_styler = None
