@@ -1,15 +1,17 @@
 """Room for what a 300 px dock cannot hold: a table's other columns and the full-size confusion matrix.
 
 The dock's tables show their key columns; a "Details…" button opens :class:`DetailsDialog` with
-every column. The confusion matrix shows as a thumbnail as wide as the dock
-(:class:`MatrixThumbnail`); a click opens it full size in its own window (:class:`ImageWindow`).
+every column. A table filled from results is fed through :class:`TextRows`, one model reset per
+fill: a ``QTableWidget`` filled cell by cell on screen froze QGIS 300-600 ms for 144 rows.
+The confusion matrix shows as a thumbnail as wide as the dock (:class:`MatrixThumbnail`); a click
+opens it full size in its own window (:class:`ImageWindow`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qgis.PyQt.QtCore import QEvent, QObject, QSize, Qt, QTimer, pyqtSignal
+from qgis.PyQt.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QSize, Qt, QTimer, pyqtSignal
 from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
@@ -18,6 +20,7 @@ from qgis.PyQt.QtWidgets import (
     QLabel,
     QScrollArea,
     QSizePolicy,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -30,10 +33,11 @@ NARROW_MIN_WIDTH_PX = 60
 """The least width a dock table or thumbnail asks for: the dock decides, never its content."""
 
 
-def narrow(table: QTableWidget, stretch_column: int = 1) -> QTableWidget:
+def narrow(table: QTableView, stretch_column: int = 1) -> QTableView:
     """Let a dock table shrink with the dock: one stretching column, the others sized to content.
 
     Long names wrap onto a second line instead of being cut ("impervious surface", not "impervi…").
+    The table's model must be set: its changes refit the rows.
     """
     table.setMinimumWidth(NARROW_MIN_WIDTH_PX)
     table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -41,13 +45,14 @@ def narrow(table: QTableWidget, stretch_column: int = 1) -> QTableWidget:
     table.setTextElideMode(Qt.TextElideMode.ElideNone)
     header = table.horizontalHeader()
     header.setMinimumSectionSize(24)
-    for column in range(table.columnCount()):
+    for column in range(table.model().columnCount()):
         mode = QHeaderView.ResizeMode.Stretch if column == stretch_column else QHeaderView.ResizeMode.ResizeToContents
         header.setSectionResizeMode(column, mode)
     fitter = _RowFitter(table)
     table.viewport().installEventFilter(fitter)
-    table.model().rowsInserted.connect(fitter.later)
-    table.model().dataChanged.connect(fitter.later)
+    model = table.model()
+    for changed in (model.rowsInserted, model.dataChanged, model.modelReset, model.layoutChanged):
+        changed.connect(fitter.later)
     return table
 
 
@@ -58,7 +63,7 @@ class _RowFitter(QObject):
     refit per request measured every row's text each time (0.8 s of frozen QGIS).
     """
 
-    def __init__(self, table: QTableWidget) -> None:
+    def __init__(self, table: QTableView) -> None:
         super().__init__(table)
         self.table = table
         self.timer = QTimer(self)
@@ -74,6 +79,45 @@ class _RowFitter(QObject):
         if event.type() == QEvent.Type.Resize:
             self.later()
         return False
+
+
+class TextRows(QAbstractTableModel):
+    """Rows of text under column headers, read-only, replaced all at once.
+
+    :meth:`set_rows` is one model reset: the view lays out and measures once per fill, however
+    many rows, where a ``QTableWidget`` reacts to each cell set (a ``dataChanged`` per cell).
+
+    Args:
+        headers: the column headers.
+        parent: the owner (the view).
+    """
+
+    def __init__(self, headers: Sequence[str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.headers = list(headers)
+        self.rows: list[tuple[str, ...]] = []
+
+    def set_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        """Show these rows (one cell per header) instead of the previous ones."""
+        self.beginResetModel()
+        self.rows = [tuple(row) for row in rows]
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.headers)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
+        if role != Qt.ItemDataRole.DisplayRole or not index.isValid():
+            return None
+        return self.rows[index.row()][index.column()]
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers[section] if 0 <= section < len(self.headers) else None
+        return super().headerData(section, orientation, role)
 
 
 class DetailsDialog(QDialog):
