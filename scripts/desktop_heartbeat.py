@@ -100,7 +100,6 @@ def time_handlers() -> None:
         (qa_scores.ScoresSection, "show_report"), (qa_suspicious.SuspiciousTable, "show_ranked"),
         (follow_view.FollowView, "run_view"), (follow_view.FollowView, "_on_finished"),
         (follow_view, "show_live_layer"),
-        (qa_suspicious.SuspiciousTable, "resizeRowsToContents"),  # the posted row fit, after the fill
     ]  # fmt: skip
     for owner, name in handlers:
         setattr(owner, name, timed(f"{getattr(owner, '__name__', '')}.{name}", getattr(owner, name)))

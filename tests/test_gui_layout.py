@@ -270,7 +270,7 @@ def test_two_hundred_suspicious_rows_are_measured_once(qgis_canvas, qtbot):
     class CountingTable(SuspiciousTable):
         measured = 0
 
-        def sizeHintForRow(self, row):  # the Qt virtual resizeRowsToContents calls for each row
+        def sizeHintForRow(self, row):  # the Qt virtual resizeRowToContents calls
             CountingTable.measured += 1
             return super().sizeHintForRow(row)
 
@@ -296,7 +296,8 @@ def test_two_hundred_suspicious_rows_are_measured_once(qgis_canvas, qtbot):
     qtbot.waitExposed(table)
     CountingTable.measured = 0
     table.show_ranked(ranked, qgis_canvas.mapSettings().destinationCrs())
-    qtbot.wait(100)  # the posted refit runs
+    qtbot.waitUntil(lambda: CountingTable.measured >= rows)  # the posted refit runs, a few rows per event
+    qtbot.wait(100)
     assert table.model().rowCount() == rows
     assert rows <= CountingTable.measured <= 3 * rows
     # The refit happened: the wrapped label makes rows taller than one line of text.
