@@ -197,8 +197,8 @@ def wait_result() -> None:
         later(0.02, wait_result)
         return
     step["shown"] = time.perf_counter()
-    if step["name"] == "first score":  # the table in sight, as a user scrolls to it
-        dock.scroll_areas[1].ensureWidgetVisible(qa.suspicious_table, 0, 0)
+    if step["name"] == "first score":  # the table in sight, as a user scrolls to it (once laid out)
+        later(0.2, lambda: dock.scroll_areas[1].ensureWidgetVisible(qa.suspicious_table, 0, 0))
     later(SETTLE_S, finish_step)
 
 
