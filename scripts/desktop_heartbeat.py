@@ -90,7 +90,9 @@ class Heartbeat:
 
 
 def time_handlers() -> None:
-    """Time the main-thread handlers of each step (their Python and the C++ they call), per step."""
+    """Time the main-thread handlers of each step (their Python and the C++ they call), per step:
+    wall time and the main thread's CPU time (a handler whose CPU time is far below its wall time
+    waited: for a CPU the other processes held, or for the GIL a worker thread held)."""
     from flair_qgis.adapters.evaluate_task import EvaluateTask
     from flair_qgis.gui.evaluate import follow_view, qa_panel, qa_scores, qa_suspicious
 
@@ -107,12 +109,13 @@ def time_handlers() -> None:
 
 def timed(label: str, function):
     def wrapper(*args, **kwargs):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         try:
             return function(*args, **kwargs)
         finally:
             ms = 1000.0 * (time.perf_counter() - started)
-            state.setdefault("calls", []).append((label, round(ms, 1)))
+            cpu_ms = 1000.0 * (time.thread_time() - cpu_started)  # far below ms: the thread was waiting
+            state.setdefault("calls", []).append((label, round(ms, 1), round(cpu_ms, 1)))
 
     return wrapper
 
@@ -133,6 +136,7 @@ def reference_layer() -> QgsVectorLayer:
     layer = QgsVectorLayer(f"{path}|layername=labels", f"labels ({REFERENCE})", "ogr")
     if not layer.isValid():
         raise RuntimeError(f"cannot open {path}")
+    state["reference_features"] = layer.featureCount()
     return layer
 
 
@@ -243,7 +247,8 @@ def finish() -> None:
     state["dock"].follow.toggle.setChecked(False)
     dock = state["dock"]
     result = {
-        "reference": REFERENCE, "load_average": list(os.getloadavg()), "steps": state["steps"],
+        "reference": REFERENCE, "reference_features": state["reference_features"],
+        "load_average": list(os.getloadavg()), "steps": state["steps"],
         "dock_width_px": dock.width(), "table_height_px": dock.qa.suspicious_table.height(),
     }  # fmt: skip
     with open(OUTPUT, "w") as handle:
