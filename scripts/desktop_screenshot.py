@@ -91,12 +91,12 @@ def start() -> None:
 
 
 def run() -> None:
-    state["dock"].run()
+    state["dock"].segment.run()
     later(0.5, wait_run)
 
 
 def wait_run() -> None:
-    if state["dock"].task is not None:
+    if state["dock"].segment.task is not None:
         later(0.5, wait_run)
         return
     iface.mapCanvas().refreshAllLayers()
@@ -134,7 +134,7 @@ def wait_score() -> None:
     if qa.report is None:
         raise RuntimeError("scoring failed: " + qa.summary_label.text())
     qa.suspicious_table.selectRow(0)
-    qa.suspicious_table.cellClicked.emit(0, 0)
+    qa.suspicious_table.clicked.emit(qa.suspicious_table.model().index(0, 0))
     iface.mapCanvas().refreshAllLayers()
     iface.layerTreeView().scrollToTop()  # the run's group: suspicious labels, error map and their legends
     later(4, shoot_evaluate)

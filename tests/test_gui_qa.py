@@ -9,7 +9,7 @@ import pytest
 import rasterio
 from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_and_wait, toy_model
 from qgis.core import Qgis, QgsFeature, QgsField, QgsGeometry, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
-from qgis.PyQt.QtCore import QVariant
+from qgis.PyQt.QtCore import Qt, QVariant
 
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 
@@ -150,11 +150,11 @@ def test_polygon_reference_suspicious_labels_and_zoom(scored_setup, qgis_canvas,
     assert ranked.iloc[-1]["label"] == squares[0][1]
     assert ranked.iloc[-1]["agreement"] == pytest.approx(share, abs=0.01)
     assert list(ranked.iloc[:2]["agreement"]) == [0.0, 0.0]
-    assert qa.suspicious_table.rowCount() == 3
+    assert qa.suspicious_table.model().rowCount() == 3
     kinds = {lyr.customProperty("flair_qgis/kind") for lyr in QgsProject.instance().mapLayers().values()}
     assert "suspicious_labels" in kinds
     # Clicking the first row zooms to that polygon.
-    qa.suspicious_table.cellClicked.emit(0, 1)
+    qa.suspicious_table.clicked.emit(qa.suspicious_table.model().index(0, 1))
     first = ranked.geometry.iloc[0].bounds
     view = qgis_canvas.extent()
     assert view.contains(QgsRectangle(*first))
@@ -213,3 +213,55 @@ def test_polygon_reference_in_another_crs_crosses_to_the_task_as_wkt(scored_setu
     assert ranked.iloc[0]["pixels"] == pytest.approx(100 * 100, rel=0.05)
     assert ranked.iloc[0]["agreement"] == pytest.approx(float(np.mean(block == majority)), abs=0.02)
     assert ranked.geometry.iloc[0].bounds[0] == pytest.approx(rect.xMinimum(), abs=0.5)
+
+
+def ranked_squares(rows: int):
+    """``rows`` ranked unit squares, as :func:`flair_qgis.core.score.labels.rank_labels` returns them."""
+    import geopandas as gpd
+    from shapely.geometry import box
+
+    return gpd.GeoDataFrame(
+        {
+            "rank": range(1, rows + 1),
+            "label": [5] * rows,
+            "label_name": ["impervious surface"] * rows,
+            "predicted": [1.0] * (rows - 1) + [None],
+            "predicted_name": ["building"] * (rows - 1) + [None],
+            "agreement": [0.25] * rows,
+            "suspicion": [0.75] * (rows - 1) + [float("nan")],
+            "disagreeing_px": [1200] * rows,
+        },
+        geometry=[box(i, 0, i + 1, 1) for i in range(rows)],
+        crs="EPSG:2154",
+    )
+
+
+@pytest.mark.parametrize("rows", [144, 1000])
+def test_ranked_rows_reach_the_table_in_one_model_reset(qgis_canvas, qtbot, rows):
+    """The scores of each view fill the suspicious-labels table in one model reset: filled cell by
+    cell (a signal per cell, each re-laid out and measured by the view on screen), 144 rows blocked
+    QGIS's main thread 240-620 ms at each re-score (heartbeat in the real desktop)."""
+    from flair_qgis.gui.evaluate.qa_suspicious import SuspiciousTable
+
+    table = SuspiciousTable(qgis_canvas)
+    qtbot.addWidget(table)
+    table.show()
+    model = table.model()
+    signals: list[str] = []
+    for name in ("modelReset", "rowsInserted", "rowsRemoved", "dataChanged", "layoutChanged"):
+        getattr(model, name).connect(lambda *_args, name=name: signals.append(name))
+    crs = qgis_canvas.mapSettings().destinationCrs()
+    for _fill in range(2):  # a score, then the same click again
+        table.show_ranked(ranked_squares(rows), crs)
+    assert signals == ["modelReset", "modelReset"]
+    shown = min(rows, 200)
+    assert model.rowCount() == shown and table.isVisible() and table.details_button.isVisible()
+    texts = [[model.data(model.index(r, c)) for c in range(model.columnCount())] for r in (0, shown - 1)]
+    assert texts[0] == ["1", "impervious surface (5)", "building (1)", "25 %", "0.75"]
+    last = ["—", "25 %", "—"] if rows <= 200 else ["building (1)", "25 %", "0.75"]
+    assert texts[1] == [str(shown), "impervious surface (5)", *last]
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in (0, 1, 4)] == ["Rank", "Label", "Suspicion"]
+    details = table.open_details()
+    assert details.table.rowCount() == shown and details.table.item(0, 5).text() == "1,200"
+    table.show_ranked(None, crs)
+    assert model.rowCount() == 0 and not table.isVisible()

@@ -89,6 +89,7 @@ class FollowView(QObject):
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.run_view)
+        dock.qa.scoring_ended.connect(self._score_again)
         self.widget = QWidget()
         self.widget.setObjectName("follow_view")
         self.toggle = QCheckBox(tr("Follow the view"))
@@ -253,18 +254,17 @@ class FollowView(QObject):
         """Re-score the view with the score request the Evaluate tab builds for it (none without a
         reference layer there)."""
         qa = self.dock.qa
-        if qa.task is not None:  # a score in flight: score again once it ends
-            qa.task.cancel()
-            if not self._score_pending:
-                self._score_pending = True
-                qa.task.taskTerminated.connect(self._score_again)
-                qa.task.taskCompleted.connect(self._score_again)
+        if qa.task is not None:  # a score in flight: score again once it ends (qa.scoring_ended)
+            qa.cancel_score()
+            self._score_pending = True
             return
         request = qa.view_request(layer)
         if request is not None:
             qa.run(request)
 
     def _score_again(self) -> None:
+        if not self._score_pending:
+            return
         self._score_pending = False
         layer = self.live_layer()
         if layer is not None and self.toggle.isChecked():

@@ -6,11 +6,16 @@ scores) and :class:`~.qa_suspicious.SuspiciousTable`. The panel wires them: it c
 job's request (:func:`flair_qgis.adapters.evaluate_task.prepare_evaluation`), runs the
 :class:`~flair_qgis.adapters.evaluate_task.EvaluateTask` and shows the typed report that comes back.
 "Follow the view" asks the panel for the request of each view (:meth:`QaPanel.view_request`).
+
+A score's result reaches the screen in two events: the task's ``finished`` adds the overlays, the
+next event shows the scores and the suspicious labels. QGIS paints and handles input between the
+two (in the real desktop each half blocks its main thread 20-50 ms, the whole 60-120 ms).
 """
 
 from __future__ import annotations
 
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsRasterLayer
+from qgis.PyQt.QtCore import QTimer, pyqtSignal
 from qgis.PyQt.QtWidgets import QFileDialog, QVBoxLayout, QWidget
 
 from ...adapters import settings
@@ -36,7 +41,15 @@ class QaPanel(QWidget):
     Args:
         iface: the QGIS interface.
         dock: the FLAIR dock (messages, error reporting).
+
+    Attributes:
+        task: the score in flight, from the click until its result is on screen; None when idle.
+
+    Signals:
+        scoring_ended(): a score ended and its result is on screen (or it failed or was cancelled).
     """
+
+    scoring_ended = pyqtSignal()
 
     def __init__(self, iface, dock) -> None:
         super().__init__()
@@ -44,6 +57,7 @@ class QaPanel(QWidget):
         self.dock = dock
         self.canvas = iface.mapCanvas()
         self.task = None
+        self._shown_next: EvaluationOutcome | None = None  # the result to show in the next event
         self.scored: ScoreReport | None = None
         self.ranked = None
         self.overlays: dict[str, str] = {}
@@ -164,9 +178,12 @@ class QaPanel(QWidget):
             if not group.children() and group.parent() is not None:
                 group.parent().removeChildNode(group)
 
+    def cancel_score(self) -> None:
+        """Cancel the score in flight; one whose result is already arriving finishes showing it."""
+        if self.task is not None and self._shown_next is None:
+            self.task.cancel()
+
     def _on_scored(self, outcome: EvaluationOutcome) -> None:
-        self.task = None
-        self.score_button.setEnabled(True)
         if outcome.status != "ok" or outcome.report is None:
             if outcome.status == "canceled":
                 self.summary_label.setText(tr("Canceled."))
@@ -176,17 +193,32 @@ class QaPanel(QWidget):
             else:
                 self.summary_label.setText(tr("Scoring failed (see the FLAIR log)."))
                 self.dock.report_unexpected(outcome.error, outcome.traceback)
+            self._end_scoring()
+            return
+        for layer in outcome.layers:
+            self.overlays[layer.customProperty(vocabulary.KIND_PROPERTY)] = layer.id()
+        self._shown_next = outcome
+        QTimer.singleShot(0, self._show_outcome)  # a method of this widget: dropped if the dock goes first
+
+    def _show_outcome(self) -> None:
+        """The second half of a score's result: the scores, the heat map and the suspicious labels."""
+        outcome, self._shown_next = self._shown_next, None
+        if outcome is None:
             return
         self.scored = outcome.report
         self.ranked = outcome.ranked
-        for layer in outcome.layers:
-            self.overlays[layer.customProperty(vocabulary.KIND_PROPERTY)] = layer.id()
         self.show_report(outcome.report)
         suspicious = QgsProject.instance().mapLayer(self.overlays.get(vocabulary.KIND_SUSPICIOUS_LABELS, ""))
         prediction = self.prediction_combo.currentLayer()
         crs = suspicious.crs() if suspicious is not None else prediction.crs()
         self.suspicious_table.show_ranked(outcome.ranked, crs)
         self.export_button.setEnabled(True)
+        self._end_scoring()
+
+    def _end_scoring(self) -> None:
+        self.task = None
+        self.score_button.setEnabled(True)
+        self.scoring_ended.emit()
 
     def show_report(self, report: ScoreReport) -> None:
         """Fill the summary, the per-class table and the confusion heat map."""
@@ -254,5 +286,4 @@ class QaPanel(QWidget):
         """Release what the panel holds in the project (overlay layers stay the user's)."""
         self.identify.release()
         self.suspicious_table.release()
-        if self.task is not None:
-            self.task.cancel()
+        self.cancel_score()
