@@ -56,7 +56,7 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def create_session(model_path: str, device: str = "auto", threads: int | None = None):
+def create_session(model_path: str, device: str = "auto", threads: int | None = None, model_bytes: bytes | None = None):
     """Build an onnxruntime session on the requested device.
 
     Session options are set on purpose: full graph optimisation; intra-op threads on every core
@@ -67,6 +67,8 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
         model_path: the ONNX file.
         device: ``auto`` (CUDA when it works, else CPU), ``cuda`` or ``cpu``.
         threads: intra-op threads for the CPU provider; default all cores.
+        model_bytes: the model to load instead of the file (a graph wrapped in memory by
+            :mod:`.fused`); ``model_path`` then only names it in messages.
 
     Returns:
         ``(session, SessionInfo)``.
@@ -95,7 +97,7 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
     if device in ("auto", "cuda") and cuda_available():
         providers = [(CUDA, {"arena_extend_strategy": "kSameAsRequested"}), CPU]
     try:
-        session = ort.InferenceSession(model_path, options, providers=providers)
+        session = ort.InferenceSession(model_bytes or model_path, options, providers=providers)
     except Exception as err:  # onnxruntime raises untyped errors
         raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
     provider = session.get_providers()[0]

@@ -59,6 +59,10 @@ class SegmentRequest:
         cache_remote: cache remote layers too (web services, ``/vsicurl/``, databases), keyed by
             their address; off by default, since their content can change on the server.
         cache_remote_ttl_s: how long a remote layer's cached tiles are used.
+        readers: reader threads, each with its own dataset handles; None for the usable cores
+            minus one (at least one).
+        fuse_graph: normalise the pixels and reduce the class heads inside the model's graph
+            (:mod:`.fused`); False runs both on the host (comparisons, benchmarks).
     """
 
     output_path: str
@@ -74,6 +78,8 @@ class SegmentRequest:
     cache_max_bytes: int = DEFAULT_MAX_BYTES
     cache_remote: bool = False
     cache_remote_ttl_s: float = DEFAULT_REMOTE_TTL_S
+    readers: int | None = None
+    fuse_graph: bool = True
 
 
 class CapturedRaster(Protocol):

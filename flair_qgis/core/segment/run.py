@@ -20,6 +20,7 @@ import numpy as np
 
 from .cache_run import CachedRun, open_cached_run
 from .engine import SessionInfo, create_session, cuda_available
+from .fused import create_run_session, default_readers
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
 from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
@@ -69,6 +70,7 @@ class SegmentResult:
         tile_values: per-image head name -> values, one per tile (row-major).
         cached_tiles: tiles read from the tile cache instead of running the model.
         cache_summary: the tile cache's log line ("N of M tiles from the cache"); "" without one.
+        graph: what ran inside the model's graph (pixel normalisation, argmax), or why nothing did.
     """
 
     output_path: str
@@ -84,6 +86,7 @@ class SegmentResult:
     tile_values: dict[str, list[float]] = field(default_factory=dict)
     cached_tiles: int = 0
     cache_summary: str = ""
+    graph: str = ""
 
     @property
     def km2_per_hour(self) -> float:
@@ -259,7 +262,7 @@ def run_plan(
         cached = open_cached_run(
             plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append, device=device
         )
-    session, info, make_session = _session(plan, cached, session)
+    session, info, make_session, fusion = _session(plan, cached, session)
     writers, tile_values = _writers(plan, info.provider)
     outputs = [f for w in writers for f in w.files]
     sink = _TileSink(plan, writers, tile_values, cached)
@@ -275,6 +278,8 @@ def run_plan(
         is_canceled=is_canceled,
         lookup=sink.lookup if cached is not None and cached.cache is not None else None,
         make_session=make_session,
+        fusion=fusion,
+        readers=plan.request.readers or default_readers(),
     )
     try:
         pipeline.run(sink, outputs, on_progress)
@@ -287,7 +292,11 @@ def run_plan(
         out.commit()
     on_progress(100.0)
     warnings = [*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings]
-    return _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started)
+    if fusion is not None and fusion.failed:
+        warnings.append(f"Pre- and post-processing ran on the host: {fusion.failed}.")
+    result = _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started)
+    result.graph = fusion.note if fusion is not None else "pre- and post-processing on the host (a session given)"
+    return result
 
 
 def _result(
@@ -319,9 +328,10 @@ def _result(
 
 
 def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
-    """``(session, info, make_session)``: the session to run with (None when every tile is cached).
+    """``(session, info, make_session, fusion)``: the session to run with (None when every tile is
+    cached) and what its graph does (None: the plain graph, host pre- and post-processing).
 
-    ``make_session`` gives the pipeline a session when a cached run finds a damaged entry.
+    ``make_session`` gives the pipeline a plain session when a cached run finds a damaged entry.
     """
     request = plan.request
 
@@ -329,9 +339,13 @@ def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
         return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
 
     if reused is not None:
-        return reused[0], reused[1], make_session
+        return reused[0], reused[1], make_session, None
     if cached is not None and cached.all_present(plan.tiles):
         # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
-        return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session
-    session, info = create_session(plan.model.path, request.device, request.threads)
-    return session, info, make_session
+        return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session, None
+    want_confidence = bool(request.confidence_path) or plan.cache is not None
+    dtypes = [getattr(source, "dtype", None) for source in plan.sources]
+    session, info, fusion = create_run_session(
+        plan.model, plan.heads, dtypes, want_confidence, request.device, request.threads, fuse=request.fuse_graph
+    )
+    return session, info, make_session, fusion
