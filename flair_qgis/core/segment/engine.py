@@ -18,6 +18,11 @@ DEVICES = ("auto", "cuda", "cpu")
 CUDA = "CUDAExecutionProvider"
 CPU = "CPUExecutionProvider"
 
+#: CUDA provider options of every session. cuDNN's exhaustive algorithm search
+#: (``cudnn_conv_algo_search``), NHWC kernels (``prefer_nhwc``) and CUDA graphs stay at
+#: onnxruntime's defaults until ``bench/bench_gpu.py`` (which toggles them) measures a gain.
+CUDA_OPTIONS: dict[str, str] = {"arena_extend_strategy": "kSameAsRequested"}
+
 
 @dataclass(frozen=True)
 class SessionInfo:
@@ -95,7 +100,7 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
 
     providers: list = [CPU]
     if device in ("auto", "cuda") and cuda_available():
-        providers = [(CUDA, {"arena_extend_strategy": "kSameAsRequested"}), CPU]
+        providers = [(CUDA, dict(CUDA_OPTIONS)), CPU]
     try:
         session = ort.InferenceSession(model_bytes or model_path, options, providers=providers)
     except Exception as err:  # onnxruntime raises untyped errors

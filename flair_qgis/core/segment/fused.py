@@ -171,8 +171,10 @@ def host_only(reason: str, heads: HeadPlan, failed: bool = False) -> Fusion:
     return Fusion(raw_heads=tuple(h.name for h in heads.all), note=note, failed=reason if failed else "")
 
 
-def fused_model(path: str, model: ModelInfo, fusion: Fusion) -> bytes:
+def fused_model(path: str, model: ModelInfo, fusion: Fusion, model_bytes: bytes | None = None) -> bytes:
     """The wrapped model, serialised for ``onnxruntime.InferenceSession``.
+
+    ``model_bytes``, when given, is wrapped instead of the file (an FP16 conversion of it).
 
     Raises:
         ValueError: the graph cannot be wrapped (the message says why).
@@ -181,7 +183,7 @@ def fused_model(path: str, model: ModelInfo, fusion: Fusion) -> bytes:
 
     from .fused_graph import wrap_inputs, wrap_outputs
 
-    proto = onnx.load(path)
+    proto = onnx.load_from_string(model_bytes) if model_bytes is not None else onnx.load(path)
     opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 0)
     if opset < _MIN_OPSET:
         raise ValueError(f"opset {opset} is older than {_MIN_OPSET}")

@@ -20,6 +20,7 @@ import numpy as np
 import rasterio
 
 from ..errors import ModelError
+from .binding import BoundSession
 from .engine import default_threads, run_batch
 from .fused import FusedInput, Fusion
 from .grid import Tile, batched
@@ -64,7 +65,8 @@ class TilePipeline:
     ) -> None:
         self.lookup = lookup
         # None when every tile is expected from the cache: made on the first tile that is not.
-        self.session = session
+        # IO binding with output buffers reused batch after batch (.binding).
+        self.session = BoundSession(session) if session is not None else None
         self.make_session = make_session
         self.specs = tuple(specs)
         self.sources = tuple(sources)
@@ -91,15 +93,18 @@ class TilePipeline:
 
     @contextlib.contextmanager
     def _open_readers(self) -> Iterator[list[WindowReader]]:
-        """One reader per input, opened in the calling (reader) thread.
-
-        GDAL decodes the blocks of one window on its own threads where the format allows
-        (``GDAL_NUM_THREADS``, thread-local in rasterio's child threads): the cores the readers
-        leave.
-        """
-        gdal_threads = max(1, default_threads() // self.readers)
-        with rasterio.Env(GDAL_NUM_THREADS=gdal_threads), contextlib.ExitStack() as stack:
+        """One reader per input, opened in the calling (reader) thread, GDAL decoding on
+        :func:`decode_threads` threads (``GDAL_NUM_THREADS`` is thread-local in rasterio's child
+        threads)."""
+        with rasterio.Env(GDAL_NUM_THREADS=decode_threads(self.readers)), contextlib.ExitStack() as stack:
             yield [stack.enter_context(source.open()) for source in self.sources]
+
+    def reads(self, stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
+        """Every batch read (or taken from the cache), in tile order, by the reader threads.
+
+        The run's first stage; ``bench/bench_gpu.py`` times it alone (the read limit).
+        """
+        return ordered_map(self._work(), self._open_readers, self._read_work, workers=self.readers, stop=stop)
 
     def _read_work(self, readers: list[WindowReader], work: CachedTile | list[Tile]):
         return work if isinstance(work, CachedTile) else self._read_batch(readers, work)
@@ -111,7 +116,7 @@ class TilePipeline:
         the first failing batch switches the run to single tiles, with a warning.
         """
         if self.session is None and self.make_session is not None:
-            self.session = self.make_session()
+            self.session = BoundSession(self.make_session())
         outputs = self._run(feeds)
         if self.fusion is not None:
             return self.fusion.unpack(outputs)
@@ -167,7 +172,7 @@ class TilePipeline:
         done = 0
 
         def produce(stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
-            yield from ordered_map(self._work(), self._open_readers, self._read_work, workers=self.readers, stop=stop)
+            yield from self.reads(stop)
 
         def infer(
             item: CachedTile | tuple[list[Tile], dict, np.ndarray],
@@ -195,6 +200,19 @@ class TilePipeline:
                         out.close()
 
         run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)
+
+
+def decode_threads(readers: int) -> int:
+    """Threads GDAL decodes the blocks of one window on: the cores the readers leave, from GDAL 3.8.
+
+    GDAL 3.6-3.7 multi-threaded GTiff reading returns wrong pixels for band-interleaved files
+    (rasterio#2847) and deadlocks beside multi-threaded writing (GDAL#8561, fixed in 3.8): there
+    every reader decodes on its own thread only.
+    """
+    major, minor = (int(part) for part in rasterio.__gdal_version__.split(".")[:2])
+    if (major, minor) < (3, 8):
+        return 1
+    return max(1, default_threads() // max(1, readers))
 
 
 def read_batch(
