@@ -35,6 +35,7 @@ from .plan import (
     plan_run,
     plan_segment,
 )
+from .precision import PRECISIONS
 from .run import SegmentResult, run_plan
 from .source_files import describe_source_files, is_remote
 from .sources import PixelSource, RasterFile, RasterioSource, WindowReader, capture_file
@@ -45,6 +46,7 @@ __all__ = [
     "CUDA",
     "DEVICES",
     "POLYGON_PROGRESS_START",
+    "PRECISIONS",
     "TASK_SEGMENTATION",
     "CapturedRaster",
     "Grid",

@@ -27,11 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
-from .engine import SessionInfo, create_session
+from .engine import CUDA, SessionInfo, create_session
 from .heads import HeadPlan
 from .model import TASK_SEGMENTATION, ModelInfo, OutputSpec
 from .pipeline import normalisation
 from .postprocess import GraphScores
+from .precision import fp16_model_bytes, refuse_fp16_on_cpu
 
 #: Raster pixel types whose ``pixel * scale + offset`` numpy computes in float32 (exactly as the graph).
 RAW_DTYPES = ("uint8", "int8", "uint16", "int16", "float32")
@@ -215,6 +216,7 @@ def create_run_session(
     device: str,
     threads: int | None,
     fuse: bool = True,
+    precision: str = "fp32",
 ) -> tuple[object, SessionInfo, Fusion]:
     """The session of a run, on the wrapped graph when the model can be wrapped.
 
@@ -224,13 +226,16 @@ def create_run_session(
         want_confidence: the primary head's confidence is written or cached.
         device, threads: as :func:`.engine.create_session`.
         fuse: False keeps the graph as it is.
+        precision: ``fp16`` converts the model first (:mod:`.precision`); it must run on CUDA.
 
     Returns:
         ``(session, info, fusion)``; ``fusion.note`` says what runs in the graph, or why nothing.
 
     Raises:
-        InputError, ModelError: as :func:`.engine.create_session` for the unwrapped model.
+        InputError, ModelError: as :func:`.engine.create_session` for the unwrapped model; fp16
+            on the CPU provider (key ``fp16_cpu``); a model the fp16 converter refuses.
     """
+    converted = fp16_model_bytes(model.path) if precision == "fp16" else None
     if not fuse:
         fusion = host_only("asked for", heads)
     else:
@@ -239,11 +244,18 @@ def create_run_session(
         fusion = host_only("the onnx package is not installed", heads)
     elif fusion.wraps:
         try:
-            data = fused_model(model.path, model, fusion)
+            data = fused_model(model.path, model, fusion, converted)
             session, info = create_session(model.path, device, threads, model_bytes=data)
-            return session, info, fusion
+            return _on_cuda(session, info, precision), info, fusion
         except (ValueError, ModelError, OSError) as err:  # onnx raises ValueError/DecodeError subclasses
             reason = f"the graph could not be wrapped ({str(err).splitlines()[0][:200]})"
             fusion = host_only(reason, heads, failed=True)
-    session, info = create_session(model.path, device, threads)
-    return session, info, fusion
+    session, info = create_session(model.path, device, threads, model_bytes=converted)
+    return _on_cuda(session, info, precision), info, fusion
+
+
+def _on_cuda(session: object, info: SessionInfo, precision: str) -> object:
+    """The session; an fp16 one that fell back to the CPU provider is refused."""
+    if precision == "fp16" and info.provider != CUDA:
+        refuse_fp16_on_cpu()
+    return session

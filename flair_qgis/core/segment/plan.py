@@ -29,10 +29,12 @@ from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .bands import choose_bands
 from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
+from .engine import cuda_available
 from .grid import Grid, Tile, plan_grid, tile_layout
 from .heads import HeadPlan, input_grids, plan_heads, resolve_tiling
 from .mask import PolygonMask, polygons_bounds
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo
+from .precision import check_precision
 from .sources import PixelSource, RasterioSource
 from .tile_cache import DEFAULT_MAX_BYTES
 
@@ -63,6 +65,7 @@ class SegmentRequest:
             minus one (at least one).
         fuse_graph: normalise the pixels and reduce the class heads inside the model's graph
             (:mod:`.fused`); False runs both on the host (comparisons, benchmarks).
+        precision: ``fp32``, or ``fp16`` (CUDA only, checked against fp32: :mod:`.precision`).
     """
 
     output_path: str
@@ -80,6 +83,7 @@ class SegmentRequest:
     cache_remote_ttl_s: float = DEFAULT_REMOTE_TTL_S
     readers: int | None = None
     fuse_graph: bool = True
+    precision: str = "fp32"
 
 
 class CapturedRaster(Protocol):
@@ -368,6 +372,7 @@ def plan_segment(
             + "): choose a raster layer for each."
         )
     plan_heads(model)  # a model without a per-pixel head is refused before anything else
+    check_precision(request.precision, request.device, cuda_available())
     chosen, notes = _choose_all_bands(model, rasters, bands)
     first = rasters[0]
     resolution = None if _is_geographic(first.crs_wkt) else model.resolution_m

@@ -11,23 +11,26 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from .cache_run import CachedRun, open_cached_run
 from .engine import SessionInfo, create_session, cuda_available
-from .fused import create_run_session, default_readers
+from .fused import Fusion, create_run_session, default_readers
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
 from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
-from .model import ModelInfo
+from .model import TASK_SEGMENTATION, ModelInfo
 from .pipeline import ignore_progress, never_canceled
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .postprocess import Postprocess, argmax_channels, output_margin
+from .precision import VALIDATION_TILES, check_agreement, primary_classes
 from .sources import PixelSource
 from .tile_entry import file_digest
 from .tile_pipeline import CachedTile, TilePipeline
@@ -345,7 +348,46 @@ def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
         return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session, None
     want_confidence = bool(request.confidence_path) or plan.cache is not None
     dtypes = [getattr(source, "dtype", None) for source in plan.sources]
-    session, info, fusion = create_run_session(
-        plan.model, plan.heads, dtypes, want_confidence, request.device, request.threads, fuse=request.fuse_graph
-    )
+    args = (plan.model, plan.heads, dtypes, want_confidence, request.device, request.threads, request.fuse_graph)
+    session, info, fusion = create_run_session(*args, precision=request.precision)
+    if request.precision == "fp16":
+        fp32, _info, fusion32 = create_run_session(*args)
+        agreement = fp16_agreement(plan, (session, fusion), (fp32, fusion32))
+        fusion = replace(fusion, note=f"{fusion.note}; fp16 ({agreement})")
     return session, info, make_session, fusion
+
+
+def _indices(post: Postprocess, scores: np.ndarray) -> np.ndarray:
+    """A tile's class indices by the host post-processing, over the whole output."""
+    return post(scores, np.s_[:, :])[0]
+
+
+def fp16_agreement(plan: SegmentPlan, fp16: tuple[Any, Fusion], fp32: tuple[Any, Fusion]) -> str:
+    """Compare the fp16 session with fp32 on the run's first tiles; refuse below the threshold.
+
+    Returns:
+        What the log says: the agreement, or why it was not measured (a value-map primary head).
+
+    Raises:
+        InputError: agreement below :data:`.precision.MIN_AGREEMENT` (key ``fp16_agreement``).
+    """
+    head = plan.heads.primary
+    if head.task != TASK_SEGMENTATION:
+        return "not checked: the primary output is a value map"
+    tiles = list(plan.tiles[:VALIDATION_TILES])
+    post = Postprocess(head, plan.model.seg_threshold, want_confidence=False)
+    classes = []
+    for session, fusion in (fp16, fp32):
+        pipeline = TilePipeline(
+            session, plan.model.inputs, plan.sources, scale_factors(plan.model), [], tiles, plan.tile_px,
+            len(tiles), never_canceled, fusion=fusion, readers=1,
+        )  # fmt: skip
+        read = next(iter(pipeline.reads(threading.Event())))
+        assert not isinstance(read, CachedTile), "no cache lookup here"
+        _batch, feeds, valid = read
+        outputs = pipeline.infer(feeds)
+        classes.append(primary_classes(outputs, head.name, partial(_indices, post)))
+    if valid.shape[1:] != classes[0].shape[1:]:  # an output smaller than its input: its centre
+        dr, dc = ((a - b) // 2 for a, b in zip(valid.shape[1:], classes[0].shape[1:]))
+        valid = valid[:, dr : dr + classes[0].shape[1], dc : dc + classes[0].shape[2]]
+    return f"agreement with fp32 {check_agreement(classes[0], classes[1], valid):.2%}"

@@ -109,7 +109,7 @@ class TilePipeline:
     def _read_work(self, readers: list[WindowReader], work: CachedTile | list[Tile]):
         return work if isinstance(work, CachedTile) else self._read_batch(readers, work)
 
-    def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray | GraphScores]:
+    def infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray | GraphScores]:
         """Run the model on a batch; models that only run one tile at a time get one at a time.
 
         Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
@@ -180,7 +180,7 @@ class TilePipeline:
             if isinstance(item, CachedTile):
                 return item
             batch, feeds, valid = item
-            return batch, self._infer(feeds), valid
+            return batch, self.infer(feeds), valid
 
         def consume(item: CachedTile | tuple[list[Tile], dict, np.ndarray]) -> None:
             nonlocal done
