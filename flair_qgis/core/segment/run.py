@@ -239,7 +239,7 @@ def run_plan(
     *,
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
-    session: tuple[Any, SessionInfo] | None = None,
+    session: tuple[Any, SessionInfo] | tuple[Any, SessionInfo, Fusion] | None = None,
 ) -> SegmentResult:
     """Run a planned segmentation: every tile read, inferred and written.
 
@@ -248,7 +248,8 @@ def run_plan(
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
         session: an onnxruntime session and its info to reuse (a distributed worker keeps one
-            per process); None creates one for this run.
+            per process), with the :class:`.fused.Fusion` it was made with when it runs a wrapped
+            graph (:func:`.fused.create_run_session`); None creates one for this run.
 
     Returns:
         What was written and how.
@@ -330,7 +331,7 @@ def _result(
     )
 
 
-def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
+def _session(plan: SegmentPlan, cached, reused: tuple | None):
     """``(session, info, make_session, fusion)``: the session to run with (None when every tile is
     cached) and what its graph does (None: the plain graph, host pre- and post-processing).
 
@@ -342,7 +343,7 @@ def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
         return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
 
     if reused is not None:
-        return reused[0], reused[1], make_session, None
+        return reused[0], reused[1], make_session, (reused[2] if len(reused) > 2 else None)
     if cached is not None and cached.all_present(plan.tiles):
         # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
         return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session, None

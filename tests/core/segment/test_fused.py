@@ -112,3 +112,37 @@ def test_several_readers_write_the_same_maps_as_one(readers, flair_data, tmp_pat
     )
     assert np.array_equal(read(one.output_path), read(many.output_path))
     assert np.array_equal(read(one.confidence_path), read(many.confidence_path))
+
+
+def test_a_model_that_cannot_be_wrapped_runs_the_host_path_and_says_so(tmp_path):
+    import onnx
+
+    image = write_raster(tmp_path / "in.tif", random_image(40, 40, bands=3, seed=6))
+    path = identity_model(tmp_path / "id.onnx", 3, metadata={"mean": [0.0] * 3, "std": [1.0] * 3})
+    old = onnx.load(str(path))
+    old.opset_import[0].version = 9  # ArgMax, Cast and Identity exist there; Slice with steps does not
+    onnx.save(old, str(path))
+    fused = _run(path, image, tmp_path / "fused" / "out.tif", True, tile_size_px=32, overlap_px=8)
+    host = _run(path, image, tmp_path / "host" / "out.tif", False, tile_size_px=32, overlap_px=8)
+    assert np.array_equal(read(fused.output_path), read(host.output_path))
+    assert any("ran on the host" in w and "opset 9" in w for w in fused.warnings), fused.warnings
+    assert not any("ran on the host" in w for w in host.warnings)
+
+
+def test_a_reused_session_keeps_its_wrapped_graph(flair_data, tmp_path):
+    from flair_qgis.core.segment import plan_segment, run_plan
+    from flair_qgis.core.segment.fused import create_run_session
+
+    model = read_model_info(DEMO_MODEL)
+    raster = capture_file(flair_data / "IMG_000473.tif")
+    options = SegmentRequest(str(tmp_path / "a.tif"), tile_size_px=256, overlap_px=32, device="cpu")
+    plan = plan_segment(model, [raster], options)
+    reused = create_run_session(model, plan.heads, [s.dtype for s in plan.sources], False, "cpu", None)
+    result = run_plan(plan, session=reused)
+    assert "argmax in the graph" in result.graph
+    alone = run_plan(
+        plan_segment(
+            model, [raster], SegmentRequest(str(tmp_path / "b.tif"), tile_size_px=256, overlap_px=32, device="cpu")
+        )
+    )
+    assert np.array_equal(read(result.output_path), read(alone.output_path))
