@@ -228,6 +228,7 @@ def main() -> dict:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--formats-size", type=int, default=4096 if gpu else 3072)
     parser.add_argument("--memory", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--formats", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--host-path", action=argparse.BooleanOptionalAction, default=True, help="also today's path")
     args = parser.parse_args()
     BUILD.mkdir(parents=True, exist_ok=True)
@@ -243,8 +244,9 @@ def main() -> dict:
         path = paths.get(name) or (unet_model(BUILD / "flair1_unet_resnet34.onnx") if name == "unet" else None)
         if path is not None:
             figures[name] = model_rows(name, path, raster, args, readers)
-    formats_px = min(args.formats_size, args.size)
-    figures["formats"] = format_rows(raster, formats_px, format_readers, args.batch, paths["conv1x1"])
+    if args.formats:
+        formats_px = min(args.formats_size, args.size)
+        figures["formats"] = format_rows(raster, formats_px, format_readers, args.batch, paths["conv1x1"])
     if args.memory:
         big = mosaic_raster(BUILD / "mosaic_12288.tif", 24)
         small_mb, large_mb = peak_rss_mb(paths["conv1x1"], big, 2560), peak_rss_mb(paths["conv1x1"], big, 12288)

@@ -53,16 +53,20 @@ def host_limit(plan, device: str, batch: int) -> float:
     return _rate(lambda: session.run(names, feeds), len(plan.tiles[:batch]))
 
 
-def _resident(session, feeds: dict, names: list[str]) -> Callable[[], object]:
-    """A run with inputs copied to the GPU once and outputs left there."""
+def _resident(session, feeds: dict, outputs: dict) -> Callable[[], object]:
+    """A run with inputs copied to the GPU once and outputs written to preallocated GPU buffers
+    (fixed addresses, as CUDA graphs need)."""
     import onnxruntime as ort
 
     io = session.io_binding()
+    kept = []
     for name, value in feeds.items():
-        io.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(value, "cuda", 0))
-    for name in names:
-        io.bind_output(name, "cuda")
-    return lambda: session.run_with_iobinding(io)
+        kept.append(ort.OrtValue.ortvalue_from_numpy(value, "cuda", 0))
+        io.bind_ortvalue_input(name, kept[-1])
+    for name, (shape, dtype) in outputs.items():
+        kept.append(ort.OrtValue.ortvalue_from_shape_and_type(shape, dtype, "cuda", 0))
+        io.bind_ortvalue_output(name, kept[-1])
+    return lambda: (session.run_with_iobinding(io), kept)
 
 
 def _session(plan, fusion, model_bytes: bytes | None = None, **cuda_options: str):
@@ -88,6 +92,8 @@ def device_limits(plan, batch: int, line: Callable[[str, str], None], name: str)
     """Model-alone rows on CUDA: resident, FP16 resident, and each provider option."""
     feeds, fusion = _batch(plan, batch)
     names, tiles = fusion.output_names, len(plan.tiles[:batch])
+    probe = _session(plan, fusion).run(names, feeds)  # the outputs' shapes, for the GPU buffers
+    outputs = {name: (value.shape, value.dtype.type) for name, value in zip(names, probe)}
     figures = {}
     variants: dict[str, tuple[bytes | None, dict[str, str]]] = {
         "resident": (None, {}),
@@ -102,7 +108,7 @@ def device_limits(plan, batch: int, line: Callable[[str, str], None], name: str)
     for label, (data, options) in variants.items():
         try:
             session = _session(plan, fusion, data, **options)
-            rate = _rate(_resident(session, feeds, names), tiles)
+            rate = _rate(_resident(session, feeds, outputs), tiles)
         except Exception as err:  # an option this onnxruntime refuses is a row, not a stop
             line(f"{name}: model alone, {label}", f"failed ({str(err).splitlines()[0][:100]})")
             continue

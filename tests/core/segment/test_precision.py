@@ -87,3 +87,24 @@ def test_fp16_on_cuda_gives_fp32_classes_and_says_its_agreement(flair_data, tmp_
         maps[precision] = read(result.output_path)
     assert "fp16 (agreement with fp32" in result.graph
     assert (maps["fp16"] == maps["fp32"]).mean() >= MIN_AGREEMENT
+
+
+def test_the_fp16_check_compares_the_first_tiles_with_fp32(flair_data, tmp_path):
+    """The agreement check itself, on CPU sessions (a run refuses fp16 there before reaching it)."""
+    from pathlib import Path
+
+    from flair_qgis.core.segment.engine import create_session
+    from flair_qgis.core.segment.fused import fused_model, plan_fusion
+    from flair_qgis.core.segment.run import fp16_agreement
+
+    demo = Path(__file__).resolve().parents[3] / "resources" / "models" / "flair-demo-unet.onnx"
+    model = read_model_info(demo)
+    options = SegmentRequest(str(tmp_path / "out.tif"), tile_size_px=128, overlap_px=16, device="cpu")
+    plan = plan_segment(model, [capture_file(flair_data / "IMG_000473.tif")], options)
+    fusion = plan_fusion(model, plan.heads, ["uint8"], want_confidence=False)
+    sessions = []
+    for converted in (fp16_model_bytes(str(demo)), None):
+        data = fused_model(str(demo), model, fusion, converted)
+        sessions.append((create_session(str(demo), "cpu", 1, model_bytes=data)[0], fusion))
+    note = fp16_agreement(plan, sessions[0], sessions[1])
+    assert note.startswith("agreement with fp32 ") and float(note.split()[-1].rstrip("%")) >= 99.5
