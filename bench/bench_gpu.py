@@ -27,6 +27,7 @@ import numpy as np
 from common import BUILD, REPO, line, mosaic_raster
 from gpu_limits import device_limits, host_limit
 
+from flair_qgis.core.errors import FlairError
 from flair_qgis.core.segment import (
     SegmentRequest,
     capture_file,
@@ -150,6 +151,13 @@ def model_rows(name: str, model_path: Path, raster: Path, args, readers: int) ->
     if busy is not None:
         figures["gpu_busy_percent"] = busy
         line(f"{name}: GPU busy during the engine run (nvidia-smi mean)", f"{busy:.0f} %")
+    if result.session.label == "CUDA":
+        try:
+            fp16, (fp16_result, _busy) = engine(model_path, raster, args.size, "cuda", args.batch, precision="fp16")
+            figures["engine_fp16_tiles_s"] = fp16
+            line(f"{name}: engine fp16 ({fp16_result.graph})", f"{fp16:.1f} tiles/s")
+        except FlairError as err:  # a refusal (agreement below 0.995) is a figure too
+            line(f"{name}: engine fp16", f"refused: {err}")
     if args.host_path:
         old, _ = engine(model_path, raster, args.size, args.device, args.batch, fuse_graph=False, readers=1)
         figures["engine_host_path_tiles_s"] = old
@@ -169,12 +177,13 @@ def model_rows(name: str, model_path: Path, raster: Path, args, readers: int) ->
 def format_rows(raster: Path, size_px: int, readers: int, batch: int, model_path: Path) -> dict:
     """The read limit of the same pixels stored in each format, 1 reader and ``readers``."""
     import rasterio
-    from osgeo import gdal
 
     figures = {}
     jpeg = {"compress": "jpeg", "jpeg_quality": 90, "interleave": "band"}  # 5 bands: JPEG only band by band
     variants = {"uncompressed": {}, "deflate": None, "jpeg": jpeg}
-    if gdal.GetDriverByName("JP2OpenJPEG") is not None:
+    with rasterio.Env() as env:
+        has_jp2 = "JP2OpenJPEG" in env.drivers()  # rasterio's wheels carry their own GDAL: no osgeo
+    if has_jp2:
         variants["jpeg2000"] = {"driver": "JP2OpenJPEG"}
     for name, options in variants.items():
         path = (
