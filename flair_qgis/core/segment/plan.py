@@ -248,6 +248,7 @@ def plan_run(
         raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
     heads = plan_heads(model)
     origin = grid_origin(cache.layer_grid, grid) if cache else (0, 0)
+    check_precision(request.precision, request.device, cuda_available())
     tile_px, overlap_px, batch_size = resolve_tiling(
         model, request.tile_size_px, request.overlap_px, request.batch_size
     )
@@ -372,7 +373,6 @@ def plan_segment(
             + "): choose a raster layer for each."
         )
     plan_heads(model)  # a model without a per-pixel head is refused before anything else
-    check_precision(request.precision, request.device, cuda_available())
     chosen, notes = _choose_all_bands(model, rasters, bands)
     first = rasters[0]
     resolution = None if _is_geographic(first.crs_wkt) else model.resolution_m

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -26,11 +24,11 @@ from .fused import Fusion, create_run_session, default_readers
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
 from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
-from .model import TASK_SEGMENTATION, ModelInfo
+from .model import ModelInfo
 from .pipeline import ignore_progress, never_canceled
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .postprocess import Postprocess, argmax_channels, output_margin
-from .precision import VALIDATION_TILES, check_agreement, primary_classes
+from .precision_check import fp16_agreement
 from .sources import PixelSource
 from .tile_entry import file_digest
 from .tile_pipeline import CachedTile, TilePipeline
@@ -270,21 +268,8 @@ def run_plan(
     writers, tile_values = _writers(plan, info.provider)
     outputs = [f for w in writers for f in w.files]
     sink = _TileSink(plan, writers, tile_values, cached)
-    pipeline = TilePipeline(
-        session=session,
-        specs=plan.model.inputs,
-        sources=plan.sources,
-        factors=scale_factors(plan.model),
-        output_names=[o.name for o in plan.heads.all],
-        tiles=list(plan.tiles),
-        tile_px=plan.tile_px,
-        batch_size=plan.batch_size,
-        is_canceled=is_canceled,
-        lookup=sink.lookup if cached is not None and cached.cache is not None else None,
-        make_session=make_session,
-        fusion=fusion,
-        readers=plan.request.readers or default_readers(),
-    )
+    lookup = sink.lookup if cached is not None and cached.cache is not None else None
+    pipeline = _pipeline(plan, session, make_session, fusion, lookup, is_canceled)
     try:
         pipeline.run(sink, outputs, on_progress)
         tile_values.commit()
@@ -296,11 +281,26 @@ def run_plan(
         out.commit()
     on_progress(100.0)
     warnings = [*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings]
-    if fusion is not None and fusion.failed:
-        warnings.append(f"Pre- and post-processing ran on the host: {fusion.failed}.")
-    result = _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started)
-    result.graph = fusion.note if fusion is not None else "pre- and post-processing on the host (a session given)"
-    return result
+    return _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started, fusion)
+
+
+def _pipeline(plan: SegmentPlan, session, make_session, fusion: Fusion | None, lookup, is_canceled) -> TilePipeline:
+    """The tile pipeline of a run: its readers, the (wrapped) session, the cache lookup."""
+    return TilePipeline(
+        session=session,
+        specs=plan.model.inputs,
+        sources=plan.sources,
+        factors=scale_factors(plan.model),
+        output_names=[o.name for o in plan.heads.all],
+        tiles=list(plan.tiles),
+        tile_px=plan.tile_px,
+        batch_size=plan.batch_size,
+        is_canceled=is_canceled,
+        lookup=lookup,
+        make_session=make_session,
+        fusion=fusion,
+        readers=plan.request.readers or default_readers(),
+    )
 
 
 def _result(
@@ -311,8 +311,12 @@ def _result(
     warnings: list[str],
     cached,
     seconds: float,
+    fusion: Fusion | None = None,
 ) -> SegmentResult:
-    """What a finished run wrote: the primary head's files first, then the further heads'."""
+    """What a finished run wrote: the primary head's files first, then the further heads'; what
+    ran in the graph (a wrap that failed is also a warning)."""
+    if fusion is not None and fusion.failed:
+        warnings = [*warnings, f"Pre- and post-processing ran on the host: {fusion.failed}."]
     primary = writers[0]
     return SegmentResult(
         output_path=primary.files[0].path,
@@ -328,6 +332,7 @@ def _result(
         tile_values=tile_values.values,
         cached_tiles=cached.hits if cached is not None else 0,
         cache_summary=cached.summary() if cached is not None else "",
+        graph=fusion.note if fusion is not None else "pre- and post-processing on the host (no wrapped session)",
     )
 
 
@@ -356,39 +361,3 @@ def _session(plan: SegmentPlan, cached, reused: tuple | None):
         agreement = fp16_agreement(plan, (session, fusion), (fp32, fusion32))
         fusion = replace(fusion, note=f"{fusion.note}; fp16 ({agreement})")
     return session, info, make_session, fusion
-
-
-def _indices(post: Postprocess, scores: np.ndarray) -> np.ndarray:
-    """A tile's class indices by the host post-processing, over the whole output."""
-    return post(scores, np.s_[:, :])[0]
-
-
-def fp16_agreement(plan: SegmentPlan, fp16: tuple[Any, Fusion], fp32: tuple[Any, Fusion]) -> str:
-    """Compare the fp16 session with fp32 on the run's first tiles; refuse below the threshold.
-
-    Returns:
-        What the log says: the agreement, or why it was not measured (a value-map primary head).
-
-    Raises:
-        InputError: agreement below :data:`.precision.MIN_AGREEMENT` (key ``fp16_agreement``).
-    """
-    head = plan.heads.primary
-    if head.task != TASK_SEGMENTATION:
-        return "not checked: the primary output is a value map"
-    tiles = list(plan.tiles[:VALIDATION_TILES])
-    post = Postprocess(head, plan.model.seg_threshold, want_confidence=False)
-    classes = []
-    for session, fusion in (fp16, fp32):
-        pipeline = TilePipeline(
-            session, plan.model.inputs, plan.sources, scale_factors(plan.model), [], tiles, plan.tile_px,
-            len(tiles), never_canceled, fusion=fusion, readers=1,
-        )  # fmt: skip
-        read = next(iter(pipeline.reads(threading.Event())))
-        assert not isinstance(read, CachedTile), "no cache lookup here"
-        _batch, feeds, valid = read
-        outputs = pipeline.infer(feeds)
-        classes.append(primary_classes(outputs, head.name, partial(_indices, post)))
-    if valid.shape[1:] != classes[0].shape[1:]:  # an output smaller than its input: its centre
-        dr, dc = ((a - b) // 2 for a, b in zip(valid.shape[1:], classes[0].shape[1:]))
-        valid = valid[:, dr : dr + classes[0].shape[1], dc : dc + classes[0].shape[2]]
-    return f"agreement with fp32 {check_agreement(classes[0], classes[1], valid):.2%}"

@@ -93,9 +93,10 @@ def test_the_fp16_check_compares_the_first_tiles_with_fp32(flair_data, tmp_path)
     """The agreement check itself, on CPU sessions (a run refuses fp16 there before reaching it)."""
     from pathlib import Path
 
+    from flair_qgis.core.segment.precision_check import fp16_agreement
+
     from flair_qgis.core.segment.engine import create_session
     from flair_qgis.core.segment.fused import fused_model, plan_fusion
-    from flair_qgis.core.segment.run import fp16_agreement
 
     demo = Path(__file__).resolve().parents[3] / "resources" / "models" / "flair-demo-unet.onnx"
     model = read_model_info(demo)
