@@ -430,3 +430,21 @@ def test_an_unnamed_class_map_outlives_qgis_temporary_folder(plugin, qtbot, tmp_
     assert os.path.dirname(written[1]) == os.path.realpath(tmp_path / "site" / "flair_outputs")
     for path in written:
         os.remove(path)
+
+
+def test_fp16_on_the_cpu_is_a_message_not_a_task(plugin, qgis_iface, tmp_path):
+    dock = plugin.dock
+    layer = add_raster(copy_patch(tmp_path))
+    dock.set_model(str(toy_model(tmp_path)))
+    dock.layer_combo.setLayer(layer)
+    dock.set_extent_mode(EXTENT_LAYER)
+    run_section = dock.segment.run_section
+    run_section.device_combo.setCurrentIndex(run_section.device_combo.findData("cpu"))
+    run_section.precision_combo.setCurrentIndex(run_section.precision_combo.findData("fp16"))
+    before = set(QgsProject.instance().mapLayers())
+    assert dock.segment.run() is None
+    assert dock.segment.task is None
+    assert "Half precision (fp16) runs on CUDA only" in " ".join(messages(qgis_iface, Qgis.Warning))
+    assert messages(qgis_iface, Qgis.Critical) == []
+    assert set(QgsProject.instance().mapLayers()) == before
+    run_section.precision_combo.setCurrentIndex(run_section.precision_combo.findData("fp32"))

@@ -439,3 +439,13 @@ def test_extent_in_another_crs_is_transformed(run_alg, tmp_path):
         assert abs(y0 - 6799985.0) <= 0.4 and abs(y1 - 6799995.0) <= 0.4
         col, row = round((x0 - 600000.0) / 0.2), round((6800000.0 - y1) / 0.2)
         assert (dst.read(1) == np.argmax(image[:, row : row + dst.height, col : col + dst.width], axis=0)).all()
+
+
+def test_fp16_on_the_cpu_is_refused_with_the_reason(run_alg, tmp_path):
+    raster = write_raster(tmp_path / "img.tif", random_image(40, 40))
+    model, _ = box3x3_model(tmp_path / "box.onnx", 5, 7, metadata={"mean": [128] * 5, "std": [64] * 5})
+    with pytest.raises(QgsProcessingException, match="PRECISION=fp16 runs on CUDA only"):
+        seg(run_alg, raster, model, tmp_path / "out.tif", DEVICE="cpu", PRECISION="fp16")
+    assert not (tmp_path / "out.tif").exists()
+    res = seg(run_alg, raster, model, tmp_path / "fp32.tif", DEVICE="cpu", PRECISION="fp32")
+    assert read(res["OUTPUT"]).shape == (40, 40)

@@ -72,6 +72,7 @@ class RunRequest:
         extent_crs: authid or WKT of ``extent``'s CRS.
         mask_layer_id: polygon layer whose selected features bound the run (``polygons``).
         device: ``auto``, ``cuda`` or ``cpu``.
+        precision: ``fp32`` or ``fp16`` (CUDA only, checked against fp32).
         tile_size_px: tile edge; None for the model's.
         overlap_px: overlap; None for the model's.
         batch_size: tiles per onnxruntime call.
@@ -95,6 +96,7 @@ class RunRequest:
     extent_crs: str = ""
     mask_layer_id: str | None = None
     device: str = "auto"
+    precision: str = "fp32"
     tile_size_px: int | None = None
     overlap_px: int | None = None
     batch_size: int = 4
@@ -259,6 +261,7 @@ def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> Seg
         overlap_px=request.overlap_px,
         batch_size=request.batch_size,
         device=request.device,
+        precision=request.precision,
         cache_folder=request.cache_folder or None,
         cache_max_bytes=settings.cache_max_bytes(),
         cache_remote=request.cache_remote,

@@ -26,8 +26,8 @@ from ..core.segment import (
     OutputSpec,
     SegmentResult,
     WrittenPolygons,
-    create_session,
     run_job,
+    run_session,
 )
 from ..i18n import decimal, localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
@@ -123,9 +123,9 @@ class SegmentTask(QgsTask):
         plan = self.prepared.plan
         if plan.cache is not None:
             return None
-        session, info = create_session(plan.model.path, plan.request.device, plan.request.threads)
+        session, info, fusion = run_session(plan)  # the graph run_plan would build: wrapped, in its precision
         self.provider = info.label
-        return session, info
+        return session, info, fusion
 
     def _progress(self, percent: float) -> None:
         self.percent = percent

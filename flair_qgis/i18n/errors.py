@@ -132,6 +132,31 @@ def _too_few_bands(params: dict, where: str) -> str:
     return text.format(channels=params.get("channels", ""), count=params.get("band_count", ""))
 
 
+def _fp16_cpu(params: dict, where: str) -> str:
+    if where != DOCK:
+        return tr(
+            "PRECISION=fp16 runs on CUDA only: this run would use the CPU provider, where half precision is "
+            "slower. Set PRECISION to fp32, or DEVICE to cuda on a machine with onnxruntime-gpu."
+        )
+    return tr("Half precision (fp16) runs on CUDA only: choose fp32, or a CUDA device.")
+
+
+def _fp16_agreement(params: dict, where: str) -> str:
+    agreement = float(params.get("agreement", 0.0)) * 100.0
+    required = float(params.get("required", 0.995)) * 100.0
+    if where != DOCK:
+        text = tr(
+            "PRECISION=fp16 agrees with fp32 on {agreement:.2f} % of the pixels of the first tiles "
+            "(at least {required:.1f} % is required): run this model with PRECISION=fp32."
+        )
+    else:
+        text = tr(
+            "Half precision agrees with fp32 on {agreement:.2f} % of the pixels of the first tiles "
+            "(at least {required:.1f} % is required): choose fp32 for this model."
+        )
+    return text.format(agreement=agreement, required=required)
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -141,6 +166,8 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "value_map_polygons": _value_map_polygons,
     "no_confidence": _no_confidence,
     "too_few_bands": _too_few_bands,
+    "fp16_cpu": _fp16_cpu,
+    "fp16_agreement": _fp16_agreement,
 }
 
 

@@ -2376,5 +2376,37 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <source>figures once every grid item is reviewed ({n} to go)</source>
         <translation>chiffres une fois tous les points de la grille revus (encore {n})</translation>
     </message>
+    <message>
+        <source>PRECISION=fp16 runs on CUDA only: this run would use the CPU provider, where half precision is slower. Set PRECISION to fp32, or DEVICE to cuda on a machine with onnxruntime-gpu.</source>
+        <translation>PRECISION=fp16 ne fonctionne qu&apos;avec CUDA : ce traitement utiliserait le fournisseur CPU, où la demi-précision est plus lente. Mettez PRECISION à fp32, ou DEVICE à cuda sur une machine avec onnxruntime-gpu.</translation>
+    </message>
+    <message>
+        <source>Half precision (fp16) runs on CUDA only: choose fp32, or a CUDA device.</source>
+        <translation>La demi-précision (fp16) ne fonctionne qu&apos;avec CUDA : choisissez fp32, ou un périphérique CUDA.</translation>
+    </message>
+    <message>
+        <source>PRECISION=fp16 agrees with fp32 on {agreement:.2f} % of the pixels of the first tiles (at least {required:.1f} % is required): run this model with PRECISION=fp32.</source>
+        <translation>PRECISION=fp16 concorde avec fp32 sur {agreement:.2f} % des pixels des premières tuiles (au moins {required:.1f} % sont requis) : exécutez ce modèle avec PRECISION=fp32.</translation>
+    </message>
+    <message>
+        <source>Half precision agrees with fp32 on {agreement:.2f} % of the pixels of the first tiles (at least {required:.1f} % is required): choose fp32 for this model.</source>
+        <translation>La demi-précision concorde avec fp32 sur {agreement:.2f} % des pixels des premières tuiles (au moins {required:.1f} % sont requis) : choisissez fp32 pour ce modèle.</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Précision</translation>
+    </message>
+    <message>
+        <source>fp32 (full precision)</source>
+        <translation>fp32 (pleine précision)</translation>
+    </message>
+    <message>
+        <source>fp16 (CUDA only, checked against fp32)</source>
+        <translation>fp16 (CUDA seulement, vérifiée contre fp32)</translation>
+    </message>
+    <message>
+        <source>PRECISION must be fp32 or fp16, got &apos;{}&apos;.</source>
+        <translation>PRECISION doit valoir fp32 ou fp16, reçu « {} ».</translation>
+    </message>
 </context>
 </TS>

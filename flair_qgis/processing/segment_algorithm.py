@@ -31,6 +31,7 @@ from ..adapters.raster_input import layer_grid_extent
 from ..adapters.segment_capture import job_request
 from ..core.segment import (
     DEVICES,
+    PRECISIONS,
     ModelInfo,
     SegmentRequest,
     SegmentResult,
@@ -65,6 +66,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     OVERLAP = "OVERLAP"
     BATCH_SIZE = "BATCH_SIZE"
     DEVICE = "DEVICE"
+    PRECISION = "PRECISION"
     OUTPUT = "OUTPUT"
     OUTPUT_CONFIDENCE = "OUTPUT_CONFIDENCE"
     SCHEDULER = "SCHEDULER"
@@ -156,6 +158,11 @@ class SegmentAlgorithm(FlairAlgorithm):
         self.addParameter(
             QgsProcessingParameterEnum(
                 self.DEVICE, tr("Device"), options=list(DEVICES), defaultValue="auto", usesStaticStrings=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                self.PRECISION, tr("Precision"), options=list(PRECISIONS), defaultValue="fp32", usesStaticStrings=True
             )
         )
         self.addParameter(
@@ -278,6 +285,9 @@ class SegmentAlgorithm(FlairAlgorithm):
         device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
         if device not in DEVICES:
             raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
+        precision = (self.parameterAsEnumString(parameters, self.PRECISION, context) or "fp32").strip().lower()
+        if precision not in PRECISIONS:
+            raise QgsProcessingException(tr("PRECISION must be fp32 or fp16, got '{}'.").format(precision))
         return SegmentRequest(
             output_path=self.parameterAsOutputLayer(parameters, self.OUTPUT, context),
             confidence_path=self.parameterAsOutputLayer(parameters, self.OUTPUT_CONFIDENCE, context) or None,
@@ -285,6 +295,7 @@ class SegmentAlgorithm(FlairAlgorithm):
             overlap_px=self._optional_int(parameters, self.OVERLAP, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
             device=device,
+            precision=precision,
             cache_folder=self.parameterAsFile(parameters, self.CACHE, context) or None,
             cache_max_bytes=settings.cache_max_bytes(),
             cache_remote=self.parameterAsBoolean(parameters, self.CACHE_REMOTE, context),

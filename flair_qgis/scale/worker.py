@@ -23,20 +23,22 @@ from ..core.segment import (
     ModelInfo,
     PixelSource,
     RasterioSource,
+    SegmentPlan,
     SegmentRequest,
     SessionInfo,
     WindowReader,
-    create_session,
     plan_run,
     read_model_info,
     run_plan,
+    run_session,
 )
+from ..core.segment.fused import Fusion
 from .chunks import Chunk
 from .manifest import DONE
 from .plan import ScaleJob, file_sha256
 
 _LOCK = threading.Lock()
-_SESSIONS: dict[tuple[str, str, int], tuple[Any, SessionInfo]] = {}
+_SESSIONS: dict[tuple[str, str, int], tuple[Any, SessionInfo, Fusion]] = {}
 _MODELS: dict[str, ModelInfo] = {}
 
 
@@ -78,9 +80,8 @@ def _worker_identity() -> tuple[str, int]:
     return worker.address, int(getattr(state, "nthreads", 1))
 
 
-def _model_and_session(job: ScaleJob, threads: int) -> tuple[ModelInfo, tuple[Any, SessionInfo]]:
-    """This process's model and session for ``job``, built on first use."""
-    key = (job.model_sha256, job.device, threads)
+def _model(job: ScaleJob) -> ModelInfo:
+    """This process's parsed model for ``job``, read on first use (after checking its file)."""
     with _LOCK:
         if job.model_sha256 not in _MODELS:
             seen = file_sha256(job.model_path)
@@ -90,9 +91,17 @@ def _model_and_session(job: ScaleJob, threads: int) -> tuple[ModelInfo, tuple[An
                     "planned with: give every worker the same model file."
                 )
             _MODELS[job.model_sha256] = read_model_info(job.model_path)
+        return _MODELS[job.model_sha256]
+
+
+def _session(job: ScaleJob, threads: int, plan: SegmentPlan) -> tuple[Any, SessionInfo, Fusion]:
+    """This process's session for ``job``, built on first use as the in-process engine builds it
+    (:func:`flair_qgis.core.segment.run_session`: the graph wrapped with its pre- and post-processing)."""
+    key = (job.model_sha256, job.device, threads)
+    with _LOCK:
         if key not in _SESSIONS:
-            _SESSIONS[key] = create_session(job.model_path, job.device, threads)
-        return _MODELS[job.model_sha256], _SESSIONS[key]
+            _SESSIONS[key] = run_session(plan)
+        return _SESSIONS[key]
 
 
 @dataclass(frozen=True)
@@ -163,7 +172,7 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
     started = time.perf_counter()
     address, dask_threads = _worker_identity()
     threads = job.threads or dask_threads
-    model, session = _model_and_session(job, threads)
+    model = _model(job)
     source = _OffsetSource(RasterioSource(job.input_path, job.bands, job.grid), chunk.row0, chunk.col0)
     request = SegmentRequest(
         output_path=job.chunk_path(chunk),
@@ -175,7 +184,7 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
     )
     # The chunk's own plan (outputs, heads), run on the whole grid's tiles that fall in it.
     plan = replace(plan_run(model, [source], chunk.sub_grid(job.grid), request), tiles=chunk.tiles)
-    result = run_plan(plan, session=session)
+    result = run_plan(plan, session=_session(job, threads, plan))
     polygons = _chunk_polygons(chunk, job)
     return ChunkResult(
         tiles=len(chunk.tiles),

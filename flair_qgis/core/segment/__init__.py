@@ -35,7 +35,8 @@ from .plan import (
     plan_run,
     plan_segment,
 )
-from .run import SegmentResult, run_plan
+from .precision import PRECISIONS
+from .run import SegmentResult, run_plan, run_session
 from .source_files import describe_source_files, is_remote
 from .sources import PixelSource, RasterFile, RasterioSource, WindowReader, capture_file
 from .writer import qml_style
@@ -45,6 +46,7 @@ __all__ = [
     "CUDA",
     "DEVICES",
     "POLYGON_PROGRESS_START",
+    "PRECISIONS",
     "TASK_SEGMENTATION",
     "CapturedRaster",
     "Grid",
@@ -92,6 +94,7 @@ __all__ = [
     "read_model_info",
     "run_job",
     "run_plan",
+    "run_session",
     "segment_job",
     "tile_layout",
 ]

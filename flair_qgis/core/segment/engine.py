@@ -19,6 +19,11 @@ DEVICES = ("auto", "cuda", "cpu")
 CUDA = "CUDAExecutionProvider"
 CPU = "CPUExecutionProvider"
 
+#: CUDA provider options of every session. cuDNN's exhaustive algorithm search
+#: (``cudnn_conv_algo_search``), NHWC kernels (``prefer_nhwc``) and CUDA graphs stay at
+#: onnxruntime's defaults until ``bench/bench_gpu.py`` (which toggles them) measures a gain.
+CUDA_OPTIONS: dict[str, str] = {"arena_extend_strategy": "kSameAsRequested"}
+
 
 @dataclass(frozen=True)
 class SessionInfo:
@@ -57,7 +62,7 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def create_session(model_path: str, device: str = "auto", threads: int | None = None):
+def create_session(model_path: str, device: str = "auto", threads: int | None = None, model_bytes: bytes | None = None):
     """Build an onnxruntime session on the requested device.
 
     Session options are set on purpose: full graph optimisation; intra-op threads on every core
@@ -68,6 +73,8 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
         model_path: the ONNX file.
         device: ``auto`` (CUDA when it works, else CPU), ``cuda`` or ``cpu``.
         threads: intra-op threads for the CPU provider; default all cores.
+        model_bytes: the model to load instead of the file (a graph wrapped in memory by
+            :mod:`.fused`); ``model_path`` then only names it in messages.
 
     Returns:
         ``(session, SessionInfo)``.
@@ -95,9 +102,9 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
     providers: list = [CPU]
     if device in ("auto", "cuda") and cuda_available():
         prepare_cuda()  # CUDA's libraries from NVIDIA's wheels, before the first CUDA session
-        providers = [(CUDA, {"arena_extend_strategy": "kSameAsRequested"}), CPU]
+        providers = [(CUDA, dict(CUDA_OPTIONS)), CPU]
     try:
-        session = ort.InferenceSession(model_path, options, providers=providers)
+        session = ort.InferenceSession(model_bytes or model_path, options, providers=providers)
     except Exception as err:  # onnxruntime raises untyped errors
         raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
     provider = session.get_providers()[0]

@@ -152,6 +152,133 @@ class _Stages:
         thread.join()
 
 
+def ordered_map(
+    items: Iterable[T],
+    open_worker: Callable[[], contextlib.AbstractContextManager[Any]],
+    work: Callable[[Any, T], R],
+    *,
+    workers: int,
+    stop: threading.Event,
+    ahead: int | None = None,
+    name: str = "flair-read",
+) -> Iterator[R]:
+    """``work(state, item)`` for every item on ``workers`` threads, results yielded in item order.
+
+    Each thread enters its own ``open_worker()`` (GDAL handles are not shared across threads) and
+    keeps it for all its items. Items are taken in order, so the oldest item not yet yielded is
+    always being worked on; at most ``ahead`` items (default twice the workers) are taken and not
+    yet yielded, which bounds memory whatever the number of items.
+
+    Args:
+        items: consumed under a lock, one at a time, by the worker threads.
+        open_worker: the per-thread state's context manager, entered in that thread.
+        work: runs in a worker thread.
+        workers: threads; 1 runs everything in the calling thread.
+        stop: set elsewhere to stop early (the generator then ends).
+        ahead: bound on items taken and not yet yielded.
+        name: prefix of the thread names.
+
+    Raises:
+        BaseException: the first error of a worker, once the others stopped.
+    """
+    if workers <= 1:
+        with open_worker() as state:
+            for item in items:
+                if stop.is_set():
+                    return
+                yield work(state, item)
+        return
+    pool = _OrderedPool(items, open_worker, work, workers, ahead or 2 * workers, stop)
+    threads = [threading.Thread(target=pool.worker, name=f"{name}-{i}", daemon=True) for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield from pool.results()
+    finally:
+        pool.closing.set()
+        for thread in threads:
+            thread.join()
+
+
+class _OrderedPool:
+    """The shared state of :func:`ordered_map`: the item iterator, the results by index, the slots."""
+
+    def __init__(
+        self,
+        items: Iterable[Any],
+        open_worker: Callable[[], contextlib.AbstractContextManager[Any]],
+        work: Callable[[Any, Any], Any],
+        workers: int,
+        ahead: int,
+        stop: threading.Event,
+    ) -> None:
+        self.items = iter(items)
+        self.open_worker, self.work, self.workers, self.stop = open_worker, work, workers, stop
+        self.take_lock = threading.Lock()
+        self.changed = threading.Condition()
+        self.slots = threading.Semaphore(ahead)
+        self.closing = threading.Event()
+        self.taken = 0
+        self.exhausted = False
+        self.done: dict[int, Any] = {}
+        self.errors: list[BaseException] = []
+        self.finished = 0
+
+    def _take(self) -> tuple[int, Any] | None:
+        with self.take_lock:
+            if self.exhausted:
+                return None
+            try:
+                item = next(self.items)
+            except StopIteration:
+                self.exhausted = True
+                return None
+            self.taken += 1
+            return self.taken - 1, item
+
+    def _halted(self) -> bool:
+        return self.stop.is_set() or self.closing.is_set()
+
+    def worker(self) -> None:
+        try:
+            with self.open_worker() as state:
+                while not self._halted():
+                    if not self.slots.acquire(timeout=0.05):
+                        continue
+                    taken = self._take()
+                    if taken is None:
+                        return
+                    result = self.work(state, taken[1])
+                    with self.changed:
+                        self.done[taken[0]] = result
+                        self.changed.notify_all()
+        except BaseException as err:  # handed to the consuming generator, re-raised there
+            with self.changed:
+                self.errors.append(err)
+            self.closing.set()
+        finally:
+            with self.changed:
+                self.finished += 1
+                self.changed.notify_all()
+
+    def results(self) -> Iterator[Any]:
+        index = 0
+        while True:
+            with self.changed:
+                while index not in self.done and not self.errors and self.finished < self.workers:
+                    if self.stop.is_set():
+                        return
+                    self.changed.wait(timeout=0.05)
+                if self.errors:
+                    raise self.errors[0]
+                if index not in self.done:
+                    return  # every worker ended: the items are exhausted
+                result = self.done.pop(index)
+            self.slots.release()
+            index += 1
+            yield result
+
+
 def normalisation(mean: Sequence[float], std: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel ``(scale, offset)`` so that ``(pixel - mean) / std == pixel * scale + offset``.
 

@@ -29,10 +29,12 @@ from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .bands import choose_bands
 from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
+from .engine import cuda_available
 from .grid import Grid, Tile, plan_grid, tile_layout
 from .heads import HeadPlan, input_grids, plan_heads, resolve_tiling
 from .mask import PolygonMask, polygons_bounds
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo
+from .precision import check_precision
 from .sources import PixelSource, RasterioSource
 from .tile_cache import DEFAULT_MAX_BYTES
 
@@ -59,6 +61,11 @@ class SegmentRequest:
         cache_remote: cache remote layers too (web services, ``/vsicurl/``, databases), keyed by
             their address; off by default, since their content can change on the server.
         cache_remote_ttl_s: how long a remote layer's cached tiles are used.
+        readers: reader threads, each with its own dataset handles; None for the usable cores
+            minus one (at least one).
+        fuse_graph: normalise the pixels and reduce the class heads inside the model's graph
+            (:mod:`.fused`); False runs both on the host (comparisons, benchmarks).
+        precision: ``fp32``, or ``fp16`` (CUDA only, checked against fp32: :mod:`.precision`).
     """
 
     output_path: str
@@ -74,6 +81,9 @@ class SegmentRequest:
     cache_max_bytes: int = DEFAULT_MAX_BYTES
     cache_remote: bool = False
     cache_remote_ttl_s: float = DEFAULT_REMOTE_TTL_S
+    readers: int | None = None
+    fuse_graph: bool = True
+    precision: str = "fp32"
 
 
 class CapturedRaster(Protocol):
@@ -238,6 +248,7 @@ def plan_run(
         raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
     heads = plan_heads(model)
     origin = grid_origin(cache.layer_grid, grid) if cache else (0, 0)
+    check_precision(request.precision, request.device, cuda_available())
     tile_px, overlap_px, batch_size = resolve_tiling(
         model, request.tile_size_px, request.overlap_px, request.batch_size
     )

@@ -2,10 +2,13 @@
 
 Shared by the tile pipeline and the benchmark: :class:`Postprocess` (argmax, thresholds,
 activations), :func:`argmax_channels` and :func:`output_margin` for models whose output is
-smaller than their input.
+smaller than their input. A head reduced inside the graph (:mod:`.fused`) arrives as
+:class:`GraphScores`, which :class:`Postprocess` reads the same way.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,6 +45,34 @@ def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_
     return dr, dc
 
 
+@dataclass(frozen=True)
+class GraphScores:
+    """A head reduced inside the graph (:mod:`.fused`), for a batch ``(n, rows, cols)`` or one tile.
+
+    Attributes:
+        index: the winning channel, uint8 (uint16 above 256 channels).
+        best: the winner's score (probability heads), float32, or None.
+        softmax: the winner's softmax probability (logit heads), float32, or None.
+        sample: every 16th pixel of the scores ``(channels, rows/16, cols/16)`` (``auto`` heads),
+            from which the activation is detected, or None.
+    """
+
+    index: np.ndarray
+    best: np.ndarray | None = None
+    softmax: np.ndarray | None = None
+    sample: np.ndarray | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The index's shape: what :func:`output_margin` reads."""
+        return tuple(self.index.shape)
+
+    def __getitem__(self, i: int) -> GraphScores:
+        """Item ``i`` of a batch."""
+        pick = [a[i] if a is not None else None for a in (self.best, self.softmax, self.sample)]
+        return GraphScores(self.index[i], *pick)
+
+
 class Postprocess:
     """Scores of one tile or sample -> (class index uint8/uint16, winning probability or None).
 
@@ -56,9 +87,13 @@ class Postprocess:
         self.want_confidence = want_confidence
         self.activation = head.activation
 
-    def _detect(self, scores: np.ndarray) -> str:
-        """``softmax`` when the scores already are probabilities, else ``logits``."""
-        sample = scores[..., ::16, ::16]
+    @staticmethod
+    def _detect(scores: np.ndarray, sample: np.ndarray | None = None) -> str:
+        """``softmax`` when the scores already are probabilities, else ``logits``.
+
+        ``sample`` is ``scores[..., ::16, ::16]`` when the graph already took it.
+        """
+        sample = scores[..., ::16, ::16] if sample is None else sample
         if sample.min() < 0.0 or sample.max() > 1.0:
             return "logits"
         if scores.ndim == 3 and scores.shape[0] > 1:
@@ -66,7 +101,23 @@ class Postprocess:
             return "softmax" if np.allclose(sums, 1.0, atol=1e-3) else "logits"
         return "sigmoid"
 
-    def __call__(self, scores: np.ndarray, core: tuple[slice, slice]) -> tuple[np.ndarray, np.ndarray | None]:
+    def _from_graph(self, scores: GraphScores, core: tuple[slice, slice]) -> tuple[np.ndarray, np.ndarray | None]:
+        """A head the graph reduced: the same classes and confidence as from its scores."""
+        index = np.ascontiguousarray(scores.index[core])
+        if not self.want_confidence:
+            return index, None
+        if self.activation == "auto":
+            assert scores.sample is not None, "an auto head reduced in the graph returns a sample"
+            self.activation = self._detect(scores.sample, scores.sample)
+        chosen = scores.best if self.activation in ("softmax", "sigmoid", "none") else scores.softmax
+        assert chosen is not None, f"the graph returns no confidence for a {self.activation} head"
+        return index, np.array(chosen[core], dtype=np.float32)
+
+    def __call__(
+        self, scores: np.ndarray | GraphScores, core: tuple[slice, slice]
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        if isinstance(scores, GraphScores):
+            return self._from_graph(scores, core)
         if not scores.dtype.kind == "f":
             index = np.ascontiguousarray(scores.reshape(scores.shape[-2:])[core])
             return index.astype(np.uint16 if index.max(initial=0) > 255 else np.uint8), None

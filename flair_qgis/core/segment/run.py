@@ -13,13 +13,14 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from .cache_run import CachedRun, open_cached_run
 from .engine import SessionInfo, create_session, cuda_available
+from .fused import Fusion, create_run_session, default_readers
 from .grid import Grid, Tile, core_stride_px
 from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
 from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
@@ -27,6 +28,7 @@ from .model import ModelInfo
 from .pipeline import ignore_progress, never_canceled
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .postprocess import Postprocess, argmax_channels, output_margin
+from .precision_check import fp16_agreement
 from .sources import PixelSource
 from .tile_entry import file_digest
 from .tile_pipeline import CachedTile, TilePipeline
@@ -69,6 +71,7 @@ class SegmentResult:
         tile_values: per-image head name -> values, one per tile (row-major).
         cached_tiles: tiles read from the tile cache instead of running the model.
         cache_summary: the tile cache's log line ("N of M tiles from the cache"); "" without one.
+        graph: what ran inside the model's graph (pixel normalisation, argmax), or why nothing did.
     """
 
     output_path: str
@@ -84,6 +87,7 @@ class SegmentResult:
     tile_values: dict[str, list[float]] = field(default_factory=dict)
     cached_tiles: int = 0
     cache_summary: str = ""
+    graph: str = ""
 
     @property
     def km2_per_hour(self) -> float:
@@ -233,7 +237,7 @@ def run_plan(
     *,
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
-    session: tuple[Any, SessionInfo] | None = None,
+    session: tuple[Any, SessionInfo] | tuple[Any, SessionInfo, Fusion] | None = None,
 ) -> SegmentResult:
     """Run a planned segmentation: every tile read, inferred and written.
 
@@ -242,7 +246,8 @@ def run_plan(
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
         session: an onnxruntime session and its info to reuse (a distributed worker keeps one
-            per process); None creates one for this run.
+            per process), with the :class:`.fused.Fusion` it was made with when it runs a wrapped
+            graph (:func:`.fused.create_run_session`); None creates one for this run.
 
     Returns:
         What was written and how.
@@ -259,23 +264,12 @@ def run_plan(
         cached = open_cached_run(
             plan.cache, plan.model.path, plan.tiles, plan.tile_px, plan.overlap_px, warnings.append, device=device
         )
-    session, info, make_session = _session(plan, cached, session)
+    session, info, make_session, fusion = _session(plan, cached, session)
     writers, tile_values = _writers(plan, info.provider)
     outputs = [f for w in writers for f in w.files]
     sink = _TileSink(plan, writers, tile_values, cached)
-    pipeline = TilePipeline(
-        session=session,
-        specs=plan.model.inputs,
-        sources=plan.sources,
-        factors=scale_factors(plan.model),
-        output_names=[o.name for o in plan.heads.all],
-        tiles=list(plan.tiles),
-        tile_px=plan.tile_px,
-        batch_size=plan.batch_size,
-        is_canceled=is_canceled,
-        lookup=sink.lookup if cached is not None and cached.cache is not None else None,
-        make_session=make_session,
-    )
+    lookup = sink.lookup if cached is not None and cached.cache is not None else None
+    pipeline = _pipeline(plan, session, make_session, fusion, lookup, is_canceled)
     try:
         pipeline.run(sink, outputs, on_progress)
         tile_values.commit()
@@ -287,7 +281,26 @@ def run_plan(
         out.commit()
     on_progress(100.0)
     warnings = [*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings]
-    return _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started)
+    return _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started, fusion)
+
+
+def _pipeline(plan: SegmentPlan, session, make_session, fusion: Fusion | None, lookup, is_canceled) -> TilePipeline:
+    """The tile pipeline of a run: its readers, the (wrapped) session, the cache lookup."""
+    return TilePipeline(
+        session=session,
+        specs=plan.model.inputs,
+        sources=plan.sources,
+        factors=scale_factors(plan.model),
+        output_names=[o.name for o in plan.heads.all],
+        tiles=list(plan.tiles),
+        tile_px=plan.tile_px,
+        batch_size=plan.batch_size,
+        is_canceled=is_canceled,
+        lookup=lookup,
+        make_session=make_session,
+        fusion=fusion,
+        readers=plan.request.readers or default_readers(),
+    )
 
 
 def _result(
@@ -298,8 +311,12 @@ def _result(
     warnings: list[str],
     cached,
     seconds: float,
+    fusion: Fusion | None = None,
 ) -> SegmentResult:
-    """What a finished run wrote: the primary head's files first, then the further heads'."""
+    """What a finished run wrote: the primary head's files first, then the further heads'; what
+    ran in the graph (a wrap that failed is also a warning)."""
+    if fusion is not None and fusion.failed:
+        warnings = [*warnings, f"Pre- and post-processing ran on the host: {fusion.failed}."]
     primary = writers[0]
     return SegmentResult(
         output_path=primary.files[0].path,
@@ -315,13 +332,15 @@ def _result(
         tile_values=tile_values.values,
         cached_tiles=cached.hits if cached is not None else 0,
         cache_summary=cached.summary() if cached is not None else "",
+        graph=fusion.note if fusion is not None else "pre- and post-processing on the host (no wrapped session)",
     )
 
 
-def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
-    """``(session, info, make_session)``: the session to run with (None when every tile is cached).
+def _session(plan: SegmentPlan, cached, reused: tuple | None):
+    """``(session, info, make_session, fusion)``: the session to run with (None when every tile is
+    cached) and what its graph does (None: the plain graph, host pre- and post-processing).
 
-    ``make_session`` gives the pipeline a session when a cached run finds a damaged entry.
+    ``make_session`` gives the pipeline a plain session when a cached run finds a damaged entry.
     """
     request = plan.request
 
@@ -329,9 +348,32 @@ def _session(plan: SegmentPlan, cached, reused: tuple[Any, SessionInfo] | None):
         return reused[0] if reused else create_session(plan.model.path, request.device, request.threads)[0]
 
     if reused is not None:
-        return reused[0], reused[1], make_session
+        return reused[0], reused[1], make_session, (reused[2] if len(reused) > 2 else None)
     if cached is not None and cached.all_present(plan.tiles):
         # Every tile is in the cache: the model is not even loaded (a damaged entry loads it).
-        return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session
-    session, info = create_session(plan.model.path, request.device, request.threads)
-    return session, info, make_session
+        return None, SessionInfo(request.device, CACHE_PROVIDER, 0), make_session, None
+    session, info, fusion = run_session(plan)
+    return session, info, make_session, fusion
+
+
+def run_session(plan: SegmentPlan) -> tuple[Any, SessionInfo, Fusion]:
+    """The session a plan runs with: its graph wrapped with the pre- and post-processing where it
+    can be (:func:`.fused.create_run_session`), in the plan's precision; an fp16 session is checked
+    against fp32 on the first tiles first. Callers that build it themselves (the dock, to name the
+    provider in its progress) pass it back to :func:`run_plan` as ``session``.
+
+    Raises:
+        ModelError: the model cannot be loaded.
+        InputError: fp16 where CUDA did not load (key ``fp16_cpu``), or fp16 disagrees with fp32 on
+            the first tiles (key ``fp16_agreement``, the figure in the message).
+    """
+    request = plan.request
+    want_confidence = bool(request.confidence_path) or plan.cache is not None
+    dtypes = [getattr(source, "dtype", None) for source in plan.sources]
+    args = (plan.model, plan.heads, dtypes, want_confidence, request.device, request.threads, request.fuse_graph)
+    session, info, fusion = create_run_session(*args, precision=request.precision)
+    if request.precision == "fp16":
+        fp32, _info, fusion32 = create_run_session(*args)
+        agreement = fp16_agreement(plan, (session, fusion), (fp32, fusion32))
+        fusion = replace(fusion, note=f"{fusion.note}; fp16 ({agreement})")
+    return session, info, fusion

@@ -43,7 +43,11 @@ class WindowReader(Protocol):
 
 
 class PixelSource(Protocol):
-    """Something that can be opened, in the reading thread, into a :class:`WindowReader`."""
+    """Something that can be opened, in the reading thread, into a :class:`WindowReader`.
+
+    A source may also have a ``dtype`` attribute: the numpy pixel type its reads return. When
+    every input's is known, the model's graph normalises the raw pixels (:mod:`.fused`).
+    """
 
     band_count: int
 
@@ -131,6 +135,9 @@ class RasterioSource:
             resampling = Resampling.average if coarser else Resampling.bilinear
         self.resampling = resampling
         check_band_numbers(self.bands, self.band_count)
+        with rasterio.open(self.path) as src:
+            # Reads land in an array of the first band's type (see the readers below).
+            self.dtype: str = src.dtypes[self.bands[0] - 1]
 
     @contextlib.contextmanager
     def open(self) -> Iterator[WindowReader]:

@@ -1,9 +1,12 @@
-"""The tile pipeline: reader thread -> onnxruntime in the calling thread -> writer thread.
+"""The tile pipeline: reader threads -> onnxruntime in the calling thread -> writer thread.
 
-The reader reads a batch of tiles (GDAL releases the GIL) and normalises it in place into a
-float32 ``(batch, channels, rows, cols)`` array; the calling thread runs onnxruntime on it (which
-releases the GIL); the writer turns scores into classes on the tile cores only and writes whole
-GeoTIFF blocks (:func:`flair_qgis.core.pipeline.run_stages`).
+Reader threads (each with its own dataset handles: GDAL handles are not shared across threads)
+read batches of tiles (GDAL releases the GIL) and hand them on in tile order
+(:func:`.pipeline.ordered_map`): either normalised on the host into a float32
+``(batch, channels, rows, cols)`` array, or raw with a validity plane when the graph normalises
+(:mod:`.fused`). The calling thread runs onnxruntime (which releases the GIL); the writer turns
+scores (or the graph's class indices) into classes on the tile cores only and writes whole
+GeoTIFF blocks (:func:`.pipeline.run_stages`).
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ import numpy as np
 import rasterio
 
 from ..errors import ModelError
-from .engine import run_batch
+from .binding import BoundSession
+from .engine import default_threads, run_batch
+from .fused import FusedInput, Fusion
 from .grid import Tile, batched
 from .model import InputSpec
-from .pipeline import normalisation, run_stages
+from .pipeline import normalisation, ordered_map, run_stages
+from .postprocess import GraphScores
 from .sources import PixelSource, WindowReader
 from .writer import WRITE_CACHE_MB, AtomicGeoTiff
 
@@ -54,15 +60,20 @@ class TilePipeline:
         is_canceled: Callable[[], bool],
         lookup: Callable[[Tile], dict[str, np.ndarray] | None] | None = None,
         make_session: Callable[[], object] | None = None,
+        fusion: Fusion | None = None,
+        readers: int = 1,
     ) -> None:
         self.lookup = lookup
         # None when every tile is expected from the cache: made on the first tile that is not.
-        self.session = session
+        # IO binding with output buffers reused batch after batch (.binding).
+        self.session = BoundSession(session) if session is not None else None
         self.make_session = make_session
         self.specs = tuple(specs)
         self.sources = tuple(sources)
         self.factors = tuple(factors)
-        self.output_names = list(output_names)
+        self.fusion = fusion
+        self.output_names = fusion.output_names if fusion is not None else list(output_names)
+        self.readers = max(1, readers)
         self.tiles = tiles
         self.tile_px = tile_px
         self.batch_size = batch_size
@@ -74,17 +85,44 @@ class TilePipeline:
         self.single_tiles = False
 
     def _read_batch(self, readers: list[WindowReader], batch: list[Tile]) -> tuple[list[Tile], dict, np.ndarray]:
-        feeds, valid = read_batch(readers, self.specs, self.factors, self.affine, batch, self.tile_px)
+        if self.fusion is not None and self.fusion.inputs:
+            feeds, valid = read_raw_batch(readers, self.specs, self.fusion.inputs, self.factors, batch, self.tile_px)
+        else:
+            feeds, valid = read_batch(readers, self.specs, self.factors, self.affine, batch, self.tile_px)
         return batch, feeds, valid
 
-    def _infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    @contextlib.contextmanager
+    def _open_readers(self) -> Iterator[list[WindowReader]]:
+        """One reader per input, opened in the calling (reader) thread, GDAL decoding on
+        :func:`decode_threads` threads (``GDAL_NUM_THREADS`` is thread-local in rasterio's child
+        threads)."""
+        with rasterio.Env(GDAL_NUM_THREADS=decode_threads(self.readers)), contextlib.ExitStack() as stack:
+            yield [stack.enter_context(source.open()) for source in self.sources]
+
+    def reads(self, stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
+        """Every batch read (or taken from the cache), in tile order, by the reader threads.
+
+        The run's first stage; ``bench/bench_gpu.py`` times it alone (the read limit).
+        """
+        return ordered_map(self._work(), self._open_readers, self._read_work, workers=self.readers, stop=stop)
+
+    def _read_work(self, readers: list[WindowReader], work: CachedTile | list[Tile]):
+        return work if isinstance(work, CachedTile) else self._read_batch(readers, work)
+
+    def infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray | GraphScores]:
         """Run the model on a batch; models that only run one tile at a time get one at a time.
 
         Some exports declare a dynamic batch axis but reshape to a batch of 1 inside the graph:
         the first failing batch switches the run to single tiles, with a warning.
         """
         if self.session is None and self.make_session is not None:
-            self.session = self.make_session()
+            self.session = BoundSession(self.make_session())
+        outputs = self._run(feeds)
+        if self.fusion is not None:
+            return self.fusion.unpack(outputs)
+        return dict(outputs)
+
+    def _run(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         names = self.output_names
         count = len(next(iter(feeds.values())))
         if not self.single_tiles:
@@ -134,12 +172,7 @@ class TilePipeline:
         done = 0
 
         def produce(stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
-            with contextlib.ExitStack() as stack:
-                readers = [stack.enter_context(source.open()) for source in self.sources]
-                for work in self._work():
-                    if stop.is_set():
-                        return
-                    yield work if isinstance(work, CachedTile) else self._read_batch(readers, work)
+            yield from self.reads(stop)
 
         def infer(
             item: CachedTile | tuple[list[Tile], dict, np.ndarray],
@@ -147,7 +180,7 @@ class TilePipeline:
             if isinstance(item, CachedTile):
                 return item
             batch, feeds, valid = item
-            return batch, self._infer(feeds), valid
+            return batch, self.infer(feeds), valid
 
         def consume(item: CachedTile | tuple[list[Tile], dict, np.ndarray]) -> None:
             nonlocal done
@@ -167,6 +200,19 @@ class TilePipeline:
                         out.close()
 
         run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)
+
+
+def decode_threads(readers: int) -> int:
+    """Threads GDAL decodes the blocks of one window on: the cores the readers leave, from GDAL 3.8.
+
+    GDAL 3.6-3.7 multi-threaded GTiff reading returns wrong pixels for band-interleaved files
+    (rasterio#2847) and deadlocks beside multi-threaded writing (GDAL#8561, fixed in 3.8): there
+    every reader decodes on its own thread only.
+    """
+    major, minor = (int(part) for part in rasterio.__gdal_version__.split(".")[:2])
+    if (major, minor) < (3, 8):
+        return 1
+    return max(1, default_threads() // max(1, readers))
 
 
 def read_batch(
@@ -213,3 +259,40 @@ def read_batch(
                 inputs[i][:, ~mask] = 0.0
         feeds[spec.name] = inputs if spec.dtype == "float32" else inputs.astype(spec.dtype)
     return feeds, valid
+
+
+def read_raw_batch(
+    readers: Sequence[WindowReader],
+    specs: Sequence[InputSpec],
+    inputs: Sequence[FusedInput],
+    factors: Sequence[float],
+    batch: Sequence[Tile],
+    tile_px: int,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Read a batch of tiles as the raster holds them, for a graph that normalises (:mod:`.fused`).
+
+    Returns:
+        ``(feeds, valid)``: per input its raw ``(batch, channels, rows, cols)`` pixels and its
+        boolean ``(batch, 1, rows, cols)`` validity, and the ``(batch, tile_px, tile_px)``
+        validity of the first input.
+
+    Raises:
+        ModelError: a source returned another pixel type than it declared.
+    """
+    feeds = {}
+    for k, (reader, spec, item, factor) in enumerate(zip(readers, specs, inputs, factors)):
+        t = tile_px if k == 0 else round(tile_px * factor)
+        raw = np.empty((len(batch), spec.channels, t, t), dtype=item.dtype)
+        valid = np.empty((len(batch), 1, t, t), dtype=bool)
+        for i, tile in enumerate(batch):
+            row, col = (
+                (tile.read_row, tile.read_col)
+                if k == 0
+                else (round(tile.read_row * factor), round(tile.read_col * factor))
+            )
+            data, valid[i, 0] = reader.read(row, col, t, t)
+            if data.dtype != raw.dtype:
+                raise ModelError(f"Input '{spec.name}' was declared {item.dtype} but its source read {data.dtype}.")
+            raw[i] = data
+        feeds[item.raw], feeds[item.valid] = raw, valid
+    return feeds, feeds[inputs[0].valid][:, 0]

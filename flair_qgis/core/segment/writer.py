@@ -27,6 +27,18 @@ from .grid import Grid
 WRITE_CACHE_MB = 64
 
 
+def write_threads() -> int:
+    """Threads GDAL compresses each output's blocks on (creation option ``NUM_THREADS``).
+
+    The writer is its own stage (:func:`.pipeline.run_stages`); compressing a whole block row on
+    several threads keeps it from limiting a run whose readers and model are fast. Four are
+    plenty for ZSTD on class maps; more would only take cores from the readers.
+    """
+    from .engine import default_threads
+
+    return max(1, min(4, default_threads()))
+
+
 def nodata_for(values: Sequence[int]) -> tuple[str, int]:
     """The smallest integer dtype holding every class value plus a nodata value not used by any."""
     top = max(values, default=0)
@@ -141,6 +153,7 @@ class AtomicGeoTiff:
             "zstd_level": 1 if is_float else 3,
             "predictor": 3 if is_float else 1,
             "bigtiff": "if_safer",
+            "num_threads": str(write_threads()),
         }
         if self.grid.crs_wkt:
             profile["crs"] = rasterio.crs.CRS.from_wkt(self.grid.crs_wkt)

@@ -35,6 +35,10 @@ class RunSection(QGroupBox):
             self.device_combo.addItem(label, value)
         self.device_combo.setCurrentIndex(max(0, self.device_combo.findData(settings.device())))
         form.addRow(tr("Device"), compact(self.device_combo))
+        self.precision_combo = QComboBox()
+        self.precision_combo.addItem(tr("fp32 (full precision)"), "fp32")
+        self.precision_combo.addItem(tr("fp16 (CUDA only, checked against fp32)"), "fp16")
+        form.addRow(tr("Precision"), compact(self.precision_combo))
         self.device_warning = _label("color: #a15c00;")
         self.device_warning.setVisible(False)
         form.addRow(self.device_warning)
@@ -170,6 +174,7 @@ class RunSection(QGroupBox):
         """The run fields of a :class:`~flair_qgis.adapters.segment_request.RunRequest`."""
         return {
             "device": self.device_combo.currentData(),
+            "precision": self.precision_combo.currentData(),
             "tile_size_px": self.tile_spin.value(),
             "overlap_px": self.overlap_spin.value(),
             "batch_size": self.batch_spin.value(),

@@ -1,0 +1,261 @@
+"""Pre- and post-processing inside the model's graph, so the device does them and the host moves bytes.
+
+At session creation the model's ONNX graph is wrapped in memory (the file is never touched):
+
+* each input takes the raw pixels (uint8, int8, uint16, int16 or float32, as the raster holds
+  them) and a boolean validity plane; the graph casts them to float32, applies the per-band
+  ``pixel * scale + offset`` of :func:`.pipeline.normalisation` and zeroes invalid pixels, the
+  same float32 operations the host does, so the model sees bit-identical inputs;
+* each segmentation head with a fixed channel count above one is reduced in the graph: ArgMax
+  over the channels (ties to the lowest index, like :func:`.postprocess.argmax_channels`), cast
+  to uint8 (uint16 above 256 classes), and when a confidence is asked for, the winner's value
+  (probability heads) or its softmax probability (logit heads); ``auto`` heads also return every
+  16th pixel of their scores, from which :class:`.postprocess.Postprocess` detects the activation.
+
+Single-channel (sigmoid/threshold) heads, regression and per-image heads come back as the model
+returns them and are post-processed on the host as before: a threshold after a sigmoid must give
+the host's exact classes, and onnxruntime's sigmoid is not numpy's to the last bit (docs/gpu.md).
+A model that cannot be wrapped runs the host path; :attr:`Fusion.note` says why.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ModelError
+from .engine import CUDA, SessionInfo, create_session
+from .heads import HeadPlan
+from .model import TASK_SEGMENTATION, ModelInfo, OutputSpec
+from .pipeline import normalisation
+from .postprocess import GraphScores
+from .precision import fp16_model_bytes, refuse_fp16_on_cpu
+
+#: Raster pixel types whose ``pixel * scale + offset`` numpy computes in float32 (exactly as the graph).
+RAW_DTYPES = ("uint8", "int8", "uint16", "int16", "float32")
+#: Every SAMPLE_STEP-th pixel of an ``auto`` head's scores comes back for the activation detection.
+SAMPLE_STEP = 16
+_MIN_OPSET = 10  # Slice with steps as inputs
+_PREFIX = "flair_fused."
+
+
+@dataclass(frozen=True)
+class FusedInput:
+    """A model input fed raw: its feeds' names and the raw pixel type."""
+
+    name: str
+    raw: str
+    valid: str
+    dtype: str
+
+
+@dataclass(frozen=True)
+class FusedHead:
+    """A segmentation head reduced in the graph: the names of its outputs ("" when not asked)."""
+
+    name: str
+    index: str
+    best: str = ""
+    softmax: str = ""
+    sample: str = ""
+
+    @property
+    def outputs(self) -> list[str]:
+        return [n for n in (self.index, self.best, self.softmax, self.sample) if n]
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """What the wrapped graph takes and returns.
+
+    Attributes:
+        inputs: the inputs fed raw (empty: the host normalises, as without a wrap).
+        heads: the heads reduced in the graph.
+        raw_heads: the outputs fetched as the model returns them.
+        note: for the run's log: what runs in the graph, or why nothing does.
+        failed: why a graph that should have been wrapped was not ("" when it was, or when
+            nothing needed wrapping).
+    """
+
+    inputs: tuple[FusedInput, ...] = ()
+    heads: tuple[FusedHead, ...] = ()
+    raw_heads: tuple[str, ...] = ()
+    note: str = ""
+    failed: str = ""
+
+    @property
+    def wraps(self) -> bool:
+        """True when the graph changes at all."""
+        return bool(self.inputs or self.heads)
+
+    @property
+    def output_names(self) -> list[str]:
+        """The outputs to fetch, in a fixed order."""
+        return [*(n for h in self.heads for n in h.outputs), *self.raw_heads]
+
+    def unpack(self, outputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray | GraphScores]:
+        """Fetched outputs -> head name -> scores (raw heads) or :class:`GraphScores` (reduced heads)."""
+        unpacked: dict[str, np.ndarray | GraphScores] = {name: outputs[name] for name in self.raw_heads}
+        for head in self.heads:
+            unpacked[head.name] = GraphScores(
+                outputs[head.index],
+                outputs[head.best] if head.best else None,
+                outputs[head.softmax] if head.softmax else None,
+                outputs[head.sample] if head.sample else None,
+            )
+        return unpacked
+
+
+def _reducible(head: OutputSpec) -> bool:
+    return (
+        head.task == TASK_SEGMENTATION
+        and head.rank == 4
+        and head.channels is not None
+        and head.channels > 1
+        and head.dtype in ("float32", "float16", "float64")
+    )
+
+
+def plan_fusion(model: ModelInfo, heads: HeadPlan, raw_dtypes: Sequence[str | None], want_confidence: bool) -> Fusion:
+    """Decide what the wrapped graph does (nothing is built here).
+
+    Args:
+        model: the model.
+        heads: what each output becomes; only the primary head may want a confidence.
+        raw_dtypes: the pixel type each input's source reads (None when unknown).
+        want_confidence: the primary head's confidence is written or cached.
+
+    Returns:
+        The fusion; with neither inputs nor heads when nothing can move into the graph.
+    """
+    notes = []
+    inputs: tuple[FusedInput, ...] = ()
+    if len(raw_dtypes) == len(model.inputs) and all(d in RAW_DTYPES for d in raw_dtypes):
+        inputs = tuple(
+            FusedInput(s.name, f"{_PREFIX}{s.name}.raw", f"{_PREFIX}{s.name}.valid", str(d))
+            for s, d in zip(model.inputs, raw_dtypes)
+        )
+        notes.append("pixels normalised in the graph")
+    else:
+        shown = ", ".join(str(d) for d in raw_dtypes)
+        notes.append(f"pixels normalised on the host (source pixel types: {shown})")
+    reduced, raw = [], []
+    for head in heads.all:
+        if not _reducible(head):
+            raw.append(head.name)
+            continue
+        confidence = want_confidence and head is heads.primary
+        p = f"{_PREFIX}{head.name}."
+        activation = head.activation
+        reduced.append(
+            FusedHead(
+                head.name,
+                index=p + "index",
+                best=p + "best" if confidence and activation != "logits" else "",
+                softmax=p + "softmax" if confidence and activation in ("logits", "auto") else "",
+                sample=p + "sample" if confidence and activation == "auto" else "",
+            )
+        )
+    if reduced:
+        notes.append(f"argmax in the graph ({', '.join(h.name for h in reduced)})")
+    if raw:
+        notes.append(f"host post-processing ({', '.join(raw)})")
+    return Fusion(inputs, tuple(reduced), tuple(raw), "; ".join(notes))
+
+
+def host_only(reason: str, heads: HeadPlan, failed: bool = False) -> Fusion:
+    """The fusion of a model that runs unwrapped: every head fetched as it is."""
+    note = f"pre- and post-processing on the host: {reason}"
+    return Fusion(raw_heads=tuple(h.name for h in heads.all), note=note, failed=reason if failed else "")
+
+
+def fused_model(path: str, model: ModelInfo, fusion: Fusion, model_bytes: bytes | None = None) -> bytes:
+    """The wrapped model, serialised for ``onnxruntime.InferenceSession``.
+
+    ``model_bytes``, when given, is wrapped instead of the file (an FP16 conversion of it).
+
+    Raises:
+        ValueError: the graph cannot be wrapped (the message says why).
+    """
+    import onnx  # only inside: the plugin runs without it (create_run_session then stays on the host)
+
+    from .fused_graph import wrap_inputs, wrap_outputs
+
+    proto = onnx.load_from_string(model_bytes) if model_bytes is not None else onnx.load(path)
+    opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 0)
+    if opset < _MIN_OPSET:
+        raise ValueError(f"opset {opset} is older than {_MIN_OPSET}")
+    graph = proto.graph
+    if fusion.inputs:
+        affine = {s.name: normalisation(s.mean, s.std) for s in model.inputs}
+        dtypes = {s.name: s.dtype for s in model.inputs}
+        wrap_inputs(graph, fusion.inputs, affine, dtypes)
+    if fusion.heads:
+        wrap_outputs(graph, fusion.heads, opset, SAMPLE_STEP)
+    data = proto.SerializeToString()
+    if len(data) >= 2**31 - 1:
+        raise ValueError("the model is over 2 GB")
+    return data
+
+
+def default_readers() -> int:
+    """Reader threads by default: the usable cores minus one (onnxruntime and the writer need some)."""
+    from .engine import default_threads
+
+    return max(1, default_threads() - 1)
+
+
+def create_run_session(
+    model: ModelInfo,
+    heads: HeadPlan,
+    raw_dtypes: Sequence[str | None],
+    want_confidence: bool,
+    device: str,
+    threads: int | None,
+    fuse: bool = True,
+    precision: str = "fp32",
+) -> tuple[object, SessionInfo, Fusion]:
+    """The session of a run, on the wrapped graph when the model can be wrapped.
+
+    Args:
+        model, heads: the model and what its outputs become.
+        raw_dtypes: each input source's pixel type (None when unknown).
+        want_confidence: the primary head's confidence is written or cached.
+        device, threads: as :func:`.engine.create_session`.
+        fuse: False keeps the graph as it is.
+        precision: ``fp16`` converts the model first (:mod:`.precision`); it must run on CUDA.
+
+    Returns:
+        ``(session, info, fusion)``; ``fusion.note`` says what runs in the graph, or why nothing.
+
+    Raises:
+        InputError, ModelError: as :func:`.engine.create_session` for the unwrapped model; fp16
+            on the CPU provider (key ``fp16_cpu``); a model the fp16 converter refuses.
+    """
+    converted = fp16_model_bytes(model.path) if precision == "fp16" else None
+    if not fuse:
+        fusion = host_only("asked for", heads)
+    else:
+        fusion = plan_fusion(model, heads, raw_dtypes, want_confidence)
+    if fusion.wraps and importlib.util.find_spec("onnx") is None:
+        fusion = host_only("the onnx package is not installed", heads)
+    elif fusion.wraps:
+        try:
+            data = fused_model(model.path, model, fusion, converted)
+            session, info = create_session(model.path, device, threads, model_bytes=data)
+            return _on_cuda(session, info, precision), info, fusion
+        except (ValueError, ModelError, OSError) as err:  # onnx raises ValueError/DecodeError subclasses
+            reason = f"the graph could not be wrapped ({str(err).splitlines()[0][:200]})"
+            fusion = host_only(reason, heads, failed=True)
+    session, info = create_session(model.path, device, threads, model_bytes=converted)
+    return _on_cuda(session, info, precision), info, fusion
+
+
+def _on_cuda(session: object, info: SessionInfo, precision: str) -> object:
+    """The session; an fp16 one that fell back to the CPU provider is refused."""
+    if precision == "fp16" and info.provider != CUDA:
+        refuse_fp16_on_cpu()
+    return session

@@ -1,0 +1,147 @@
+"""The nodes :mod:`.fused` adds around a model's graph, written with ``onnx.helper``.
+
+Operators are chosen for every opset from 10 on: reductions take their axes as an attribute or
+an input depending on the opset (``ReduceSum`` from 13, ``ReduceMax`` from 18), ArgMax gets
+``select_last_index=0`` (numpy's first maximum) where the attribute exists (12 on).
+onnx is imported inside the functions: the plugin runs without it (segmentation then stays on
+the host, :func:`.fused.fused_model`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+GraphProto = Any  # onnx.GraphProto
+NodeProto = Any  # onnx.NodeProto
+
+
+def _elem(dtype: str) -> int:
+    """The ONNX element type of a numpy dtype name."""
+    from onnx import helper
+
+    return int(helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
+
+
+def _dims(graph: GraphProto, name: str, outputs: bool) -> tuple[int, list[Any]]:
+    """``(position, dims)`` of a graph input or output; dims are ints, symbols or None."""
+    values = graph.output if outputs else graph.input
+    for position, value in enumerate(values):
+        if value.name == name:
+            dims = [
+                d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
+                for d in value.type.tensor_type.shape.dim
+            ]
+            return position, dims
+    raise ValueError(f"'{name}' is not a graph {'output' if outputs else 'input'}")
+
+
+def _const(graph: GraphProto, name: str, array: np.ndarray) -> str:
+    from onnx import numpy_helper
+
+    graph.initializer.append(numpy_helper.from_array(array, name))
+    return name
+
+
+def wrap_inputs(
+    graph: GraphProto,
+    inputs: Sequence[Any],
+    affine: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    model_dtypes: Mapping[str, str],
+) -> None:
+    """Replace each model input by raw pixels and a validity plane, normalised inside the graph.
+
+    ``cast(raw) * scale + offset``, then 0 where not valid, in float32 (then cast to the model's
+    input type), as :func:`.tile_pipeline.read_batch` does on the host.
+    """
+    from onnx import TensorProto, helper
+
+    nodes: list[NodeProto] = []
+    for item in inputs:
+        position, dims = _dims(graph, item.name, outputs=False)
+        p = item.raw + "."
+        scale, offset = affine[item.name]
+        scale_name = _const(graph, p + "scale", scale[None].astype(np.float32))
+        offset_name = _const(graph, p + "offset", offset[None].astype(np.float32))
+        zero = _const(graph, p + "zero", np.zeros((), dtype=np.float32))
+        last = item.name if model_dtypes[item.name] == "float32" else p + "normalised"
+        nodes += [
+            helper.make_node("Cast", [item.raw], [p + "float"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", [p + "float", scale_name], [p + "scaled"]),
+            helper.make_node("Add", [p + "scaled", offset_name], [p + "shifted"]),
+            helper.make_node("Where", [item.valid, p + "shifted", zero], [last]),
+        ]
+        if last != item.name:
+            nodes.append(helper.make_node("Cast", [last], [item.name], to=_elem(model_dtypes[item.name])))
+        del graph.input[position]
+        graph.input.insert(
+            position, helper.make_tensor_value_info(item.valid, TensorProto.BOOL, [dims[0], 1, *dims[2:]])
+        )
+        graph.input.insert(position, helper.make_tensor_value_info(item.raw, _elem(item.dtype), dims))
+    _prepend(graph, nodes)
+
+
+def _prepend(graph: GraphProto, nodes: list[NodeProto]) -> None:
+    existing = list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes + existing)
+
+
+def _reduce(op: str, source: str, target: str, keepdims: int, opset: int, graph: GraphProto) -> NodeProto:
+    """``op`` over axis 1, axes as an input from the opset that moved them there."""
+    from onnx import helper
+
+    moved = {"ReduceSum": 13, "ReduceMax": 18}[op]
+    if opset >= moved:
+        axes = _const(graph, target + ".axes", np.array([1], dtype=np.int64))
+        return helper.make_node(op, [source, axes], [target], keepdims=keepdims)
+    return helper.make_node(op, [source], [target], axes=[1], keepdims=keepdims)
+
+
+def wrap_outputs(graph: GraphProto, heads: Sequence[Any], opset: int, sample_step: int) -> None:
+    """Reduce each head in the graph: its class index, and the confidence outputs it asks for."""
+    from onnx import TensorProto, helper
+
+    nodes: list[NodeProto] = []
+    for head in heads:
+        position, dims = _dims(graph, head.name, outputs=True)
+        elem = graph.output[position].type.tensor_type.elem_type
+        channels = dims[1]
+        del graph.output[position]
+        plane = [dims[0], *dims[2:]]
+        p = head.index + "."
+        extra: dict[str, Any] = {"select_last_index": 0} if opset >= 12 else {}
+        index_type = TensorProto.UINT8 if channels <= 256 else TensorProto.UINT16
+        nodes += [
+            helper.make_node("ArgMax", [head.name], [p + "int64"], axis=1, keepdims=0, **extra),
+            helper.make_node("Cast", [p + "int64"], [head.index], to=index_type),
+        ]
+        graph.output.append(helper.make_tensor_value_info(head.index, index_type, plane))
+        scores = head.name
+        if (head.best or head.softmax) and elem != TensorProto.FLOAT:
+            scores = p + "float"
+            nodes.append(helper.make_node("Cast", [head.name], [scores], to=TensorProto.FLOAT))
+        if head.best:
+            nodes.append(_reduce("ReduceMax", scores, head.best, 0, opset, graph))
+            graph.output.append(helper.make_tensor_value_info(head.best, TensorProto.FLOAT, plane))
+        if head.softmax:
+            # The winner's softmax probability: 1 / sum_c exp(s_c - s_max), as Postprocess computes it.
+            nodes += [
+                _reduce("ReduceMax", scores, p + "max", 1, opset, graph),
+                helper.make_node("Sub", [scores, p + "max"], [p + "centred"]),
+                helper.make_node("Exp", [p + "centred"], [p + "exp"]),
+                _reduce("ReduceSum", p + "exp", p + "sum", 0, opset, graph),
+                helper.make_node("Reciprocal", [p + "sum"], [head.softmax]),
+            ]
+            graph.output.append(helper.make_tensor_value_info(head.softmax, TensorProto.FLOAT, plane))
+        if head.sample:
+            big = np.iinfo(np.int64).max
+            starts = _const(graph, p + "starts", np.zeros(2, dtype=np.int64))
+            ends = _const(graph, p + "ends", np.full(2, big, dtype=np.int64))
+            axes = _const(graph, p + "axes", np.array([2, 3], dtype=np.int64))
+            steps = _const(graph, p + "steps", np.full(2, sample_step, dtype=np.int64))
+            nodes.append(helper.make_node("Slice", [head.name, starts, ends, axes, steps], [head.sample]))
+            graph.output.append(helper.make_tensor_value_info(head.sample, elem, [dims[0], channels, None, None]))
+    graph.node.extend(nodes)
