@@ -111,7 +111,7 @@ def test_no_zero_width_interval_when_each_stratum_is_all_right_or_all_wrong():
     strata, errors, sizes = [1] * 30 + [2] * 3, [False] * 30 + [True] * 3, {1: 900_000, 2: 3_000}
     everyone = np.ones((33, 1), bool)
     old = stratified_rates(strata, everyone, errors, sizes)[0]
-    assert old.ci95 is not None and old.ci95[0] == old.ci95[1]  # the defect
+    assert old.ci95 is not None and old.ci95[1] - old.ci95[0] < 1e-12  # the defect (numpy 2 leaves 1e-19)
     got = domain_rates(strata, everyone, errors, sizes)[0]
     assert got.estimate == pytest.approx(3_000 / 903_000)
     assert got.lower is not None and got.upper is not None
