@@ -123,7 +123,7 @@ def test_no_error_seen_gives_an_overall_accuracy_below_one():
     """A review with no error seen reported OA = 1 +- 0."""
     strata = [1] * 40 + [2] * 20 + [3] * 20
     est = design_estimate(strata, strata, strata, {1: 500_000, 2: 20_000, 3: 5_000}, 1.0, {1: 1, 2: 2, 3: 3})
-    assert est.overall_accuracy == pytest.approx(1.0) and est.overall_accuracy_se == 0.0  # old: [1, 1]
+    assert est.overall_accuracy == pytest.approx(1.0) and est.overall_accuracy_se == pytest.approx(0.0, abs=1e-12)
     oa = est.overall_accuracy_interval
     assert oa is not None and oa.estimate == 1.0 and oa.upper == 1.0 and oa.lower is not None and 0.85 < oa.lower < 0.99
     for ua in est.users_accuracy_interval:  # Clopper-Pearson on each stratum's items
