@@ -22,12 +22,12 @@ import faulthandler
 import json
 import os
 import time
-import traceback
 from pathlib import Path
 
-from qgis.core import QgsApplication, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
+import desktop_steps
+from qgis.core import QgsApplication, QgsProject, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import QTimer
-from qgis.utils import iface, loadPlugin, plugins, startPlugin
+from qgis.utils import iface
 
 IMAGE = os.environ["FLAIR_BEAT_IMAGE"]
 MODEL = os.environ["FLAIR_BEAT_MODEL"]
@@ -42,21 +42,12 @@ state: dict = {"steps": []}
 
 
 def fail() -> None:
-    with open(OUTPUT + ".error.txt", "w") as handle:
-        handle.write(traceback.format_exc())
-    QgsApplication.exit(1)
+    desktop_steps.fail(OUTPUT)
 
 
 def later(seconds: float, step) -> None:
     """Run ``step`` after a delay, reporting any error and quitting."""
-
-    def guarded() -> None:
-        try:
-            step()
-        except Exception:
-            fail()
-
-    QTimer.singleShot(int(seconds * 1000), guarded)
+    desktop_steps.later(seconds, step, OUTPUT)
 
 
 class Heartbeat:
@@ -141,17 +132,8 @@ def reference_layer() -> QgsVectorLayer:
 
 
 def start() -> None:
-    loadPlugin("flair_qgis")
-    startPlugin("flair_qgis")
+    plugin, layer = desktop_steps.open_dock(IMAGE, MODEL, "IMG_024577")
     time_handlers()
-    plugin = plugins["flair_qgis"]
-    layer = QgsRasterLayer(IMAGE, "IMG_024577")
-    QgsProject.instance().addMapLayer(layer)
-    iface.mainWindow().resize(1600, 1000)
-    iface.mapCanvas().setExtent(layer.extent())
-    plugin.show_dock(True)
-    plugin.dock.set_model(MODEL)
-    plugin.dock.confidence_check.setChecked(True)  # the suspicion ranking weighs by confidence
     state.update(dock=plugin.dock, image=layer)
     later(3, segment)
 

@@ -8,8 +8,8 @@ polygon layer). The dock keeps the width QGIS gives it (the default), as a new u
 """
 
 import os
-import traceback
 
+import desktop_steps
 import numpy as np
 import rasterio
 import rasterio.features
@@ -18,11 +18,9 @@ from qgis.core import (
     QgsFeature,
     QgsGeometry,
     QgsProject,
-    QgsRasterLayer,
     QgsVectorLayer,
 )
-from qgis.PyQt.QtCore import QTimer
-from qgis.utils import iface, loadPlugin, plugins, startPlugin
+from qgis.utils import iface
 
 IMAGE = os.environ["FLAIR_SHOT_IMAGE"]
 MASK = os.environ["FLAIR_SHOT_MASK"]
@@ -33,21 +31,12 @@ state = {}
 
 
 def fail() -> None:
-    with open(OUTPUT + ".error.txt", "w") as handle:
-        handle.write(traceback.format_exc())
-    QgsApplication.exit(1)
+    desktop_steps.fail(OUTPUT)
 
 
 def later(seconds: float, step) -> None:
     """Run ``step`` after a delay, reporting any error and quitting."""
-
-    def guarded() -> None:
-        try:
-            step()
-        except Exception:
-            fail()
-
-    QTimer.singleShot(int(seconds * 1000), guarded)
+    desktop_steps.later(seconds, step, OUTPUT)
 
 
 def mask_polygons(mask: str, min_area_m2: float = 20.0) -> QgsVectorLayer:
@@ -72,16 +61,7 @@ def mask_polygons(mask: str, min_area_m2: float = 20.0) -> QgsVectorLayer:
 
 
 def start() -> None:
-    loadPlugin("flair_qgis")
-    startPlugin("flair_qgis")
-    plugin = plugins["flair_qgis"]
-    layer = QgsRasterLayer(IMAGE, os.path.splitext(os.path.basename(IMAGE))[0])
-    QgsProject.instance().addMapLayer(layer)
-    iface.mainWindow().resize(1600, 1000)
-    iface.mapCanvas().setExtent(layer.extent())
-    plugin.show_dock(True)
-    plugin.dock.set_model(MODEL)
-    plugin.dock.confidence_check.setChecked(True)  # the suspicion ranking weighs by confidence
+    plugin, layer = desktop_steps.open_dock(IMAGE, MODEL)
     if os.environ.get("FLAIR_SHOT_POLYGONS"):  # "Also as polygons", cleaned as a user would
         plugin.dock.segment.run_section.polygons_check.setChecked(True)
         plugin.dock.segment.run_section.min_area_spin.setValue(20.0)

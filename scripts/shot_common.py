@@ -4,8 +4,8 @@ user would, the failure file and the shot itself. scripts/review-screenshot puts
 ``PYTHONPATH``."""
 
 import os
-import traceback
 
+import desktop_steps
 from qgis.core import QgsApplication, QgsProject, QgsRasterLayer
 from qgis.utils import iface
 
@@ -18,9 +18,7 @@ MASK = os.path.join(WORK, "MSK_024577.tif")
 
 def fail() -> None:
     """Write the traceback beside the screenshot path and quit QGIS with an error."""
-    with open(OUTPUT + ".error.txt", "w") as handle:
-        handle.write(traceback.format_exc())
-    QgsApplication.exit(1)
+    desktop_steps.fail(OUTPUT)
 
 
 def add(path: str, name: str, visible: bool = True, crs=None) -> QgsRasterLayer:
