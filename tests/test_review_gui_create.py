@@ -185,11 +185,16 @@ def test_box_and_headline_in_french(french_qgis, plugin, qgis_canvas, inputs, qt
     panel.close_review()
 
 
-def test_box_refuses_min_per_class_below_two_and_warns_of_few_pairs(panel, inputs, tmp_path):
+def test_box_refuses_min_per_class_below_two_and_warns_of_few_pairs(panel, inputs, tmp_path, plugin, qtbot):
     """Issue 34: MIN_PER_CLASS 0 or 1 leaves a class without an interval for ever; kappa and AC1 get
     no interval below 50 pairs (DOUBLE_REVIEW 10 % of the default 200 items gives 20)."""
+    show_at_dock_width(plugin.dock, qtbot, DOCK_PX)  # on screen, as the user opens the box
+    plugin.dock.tabs.setCurrentIndex(plugin.dock.tabs.count() - 1)
     box = panel.create_box
-    box.setCollapsed(False)
+    box.setCollapsed(True)
+    box.double_spin.setValue(0)
+    box.setCollapsed(False)  # the group box shows every child again: the empty warning stays hidden
+    assert box.pairs_hint.isHidden()
     box.prediction_combo.setLayer(add_raster(inputs[0]))
     failures = []
     box.failed.connect(failures.append)

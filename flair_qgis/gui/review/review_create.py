@@ -169,8 +169,10 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
 
     def _on_open(self) -> None:
         """The box is opened: the group box has shown every row again, so the design decides which
-        rows are there; the newest class map is pre-selected."""
+        rows are there, and the few-pairs warning only when it has something to say; the newest class
+        map is pre-selected."""
         self._on_design()
+        self._show_pairs_hint()
         self.preselect()
 
     def preselect(self) -> None:
