@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime
 import os
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,7 +29,6 @@ from qgis.core import (
 
 from ..core import vocabulary
 from ..core.atomic import remove_outputs
-from ..core.errors import Canceled, FlairError
 from ..core.score.job import ScoreRequest, run_score
 from ..core.score.polygons import without_own_crs
 from ..core.score.protocols import get_protocol
@@ -39,8 +37,8 @@ from ..i18n import class_label, tr
 from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
-from .proj_threads import keep_proj_context
 from .score_capture import confidence_file, prediction_file, reference_of, view_extent
+from .task_work import run_work
 
 
 @dataclass(frozen=True)
@@ -129,24 +127,15 @@ class EvaluateTask(QgsTask):
         self.error_traceback = ""
 
     def run(self) -> bool:
-        keep_proj_context()  # before any pyproj use on this pooled thread
-        try:
-            # The polygons of the scored extent are read in the job, here and not on the main thread.
-            result = run_score(self.prepared.request, self.isCanceled, self.setProgress)
-        except Canceled:
-            return False
-        except FlairError as err:
-            self.error = err
-            return False
-        except Exception as err:  # reported on the main thread as critical, traceback in the log
-            self.error = err
-            self.error_traceback = traceback.format_exc()
-            return False
+        return run_work(self, self._work)
+
+    def _work(self) -> None:
+        # The polygons of the scored extent are read in the job, here and not on the main thread.
+        result = run_score(self.prepared.request, self.isCanceled, self.setProgress)
         self.report = result.report
         if result.ranked is not None:
             # Its pyproj CRS was made in this thread: the main thread gets the polygons without it.
             self.ranked = without_own_crs(result.ranked)
-        return True
 
     def finished(self, result: bool) -> None:
         p = self.prepared.request

@@ -11,19 +11,18 @@ thread, the dock in a :class:`SampleTask`.
 from __future__ import annotations
 
 import dataclasses
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
 
-from ..core.errors import Canceled, FlairError, InputError
+from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
 from ..core.review import SampleRequest, SampleResult, create_review
 from ..i18n import tr
 from .polygon_stream import reference_identity
-from .proj_threads import keep_proj_context
 from .reference_input import CapturedReference, capture_reference, raster_file
+from .task_work import run_work
 
 
 @dataclass(frozen=True)
@@ -155,20 +154,11 @@ class SampleTask(QgsTask):
         self.error_traceback = ""
 
     def run(self) -> bool:
-        keep_proj_context()  # before any pyproj use on this pooled thread
-        try:
-            request = self.captured.resolved(self.isCanceled)
-            self.result = create_review(request, is_canceled=self.isCanceled, on_progress=self.setProgress)
-        except Canceled:
-            return False
-        except FlairError as err:
-            self.error = err
-            return False
-        except Exception as err:  # reported on the main thread as critical, traceback in the log
-            self.error = err
-            self.error_traceback = traceback.format_exc()
-            return False
-        return True
+        return run_work(self, self._work)
+
+    def _work(self) -> None:
+        request = self.captured.resolved(self.isCanceled)
+        self.result = create_review(request, is_canceled=self.isCanceled, on_progress=self.setProgress)
 
     def finished(self, result: bool) -> None:
         if result and not self.isCanceled():

@@ -19,7 +19,6 @@ from qgis.core import QgsMapLayer, QgsTask
 
 from ..core import vocabulary
 from ..core.atomic import remove_outputs
-from ..core.errors import Canceled, FlairError
 from ..core.segment import (
     POLYGON_PROGRESS_START,
     TASK_SEGMENTATION,
@@ -33,8 +32,8 @@ from ..i18n import decimal, localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map
 from .polygon_layer import add_polygons
-from .proj_threads import keep_proj_context
 from .segment_request import PreparedRun
+from .task_work import run_work
 
 
 @dataclass
@@ -99,21 +98,12 @@ class SegmentTask(QgsTask):
         self.result = result
 
     def run(self) -> bool:
-        keep_proj_context()  # before any pyproj use on this pooled thread
-        try:
-            self.started = time.monotonic()
-            job = run_job(self.prepared.job, self.isCanceled, self._progress, self._segmented, session=self._session())
-            self.polygons = job.polygons
-        except Canceled:
-            return False
-        except FlairError as err:
-            self.error = err
-            return False
-        except Exception as err:  # reported on the main thread as critical, with the traceback in the log
-            self.error = err
-            self.error_traceback = traceback.format_exc()
-            return False
-        return True
+        return run_work(self, self._work)
+
+    def _work(self) -> None:
+        self.started = time.monotonic()
+        job = run_job(self.prepared.job, self.isCanceled, self._progress, self._segmented, session=self._session())
+        self.polygons = job.polygons
 
     def _session(self):
         """The run's onnxruntime session, built here so progress can name its provider.
