@@ -96,7 +96,10 @@ class TilePipeline:
         """One reader per input, opened in the calling (reader) thread, GDAL decoding on
         :func:`decode_threads` threads (``GDAL_NUM_THREADS`` is thread-local in rasterio's child
         threads)."""
-        with rasterio.Env(GDAL_NUM_THREADS=decode_threads(self.readers)), contextlib.ExitStack() as stack:
+        threads = decode_threads(self.readers)
+        with contextlib.ExitStack() as stack:
+            if threads > 1:  # no Env of its own otherwise: see the note in decode_threads
+                stack.enter_context(rasterio.Env(GDAL_NUM_THREADS=threads))
             yield [stack.enter_context(source.open()) for source in self.sources]
 
     def reads(self, stop: threading.Event) -> Iterator[CachedTile | tuple[list[Tile], dict, np.ndarray]]:
@@ -207,7 +210,8 @@ def decode_threads(readers: int) -> int:
 
     GDAL 3.6-3.7 multi-threaded GTiff reading returns wrong pixels for band-interleaved files
     (rasterio#2847) and deadlocks beside multi-threaded writing (GDAL#8561, fixed in 3.8): there
-    every reader decodes on its own thread only.
+    every reader decodes on its own thread only, and opens no ``rasterio.Env`` of its own (with one,
+    a Dask worker reading a VRT whose source tile is damaged hung in GDAL's read, seen by py-spy).
     """
     major, minor = (int(part) for part in rasterio.__gdal_version__.split(".")[:2])
     if (major, minor) < (3, 8):
