@@ -74,7 +74,7 @@ def _session(plan, fusion, model_bytes: bytes | None = None, **cuda_options: str
     engine.CUDA_OPTIONS.update(cuda_options)
     try:
         data = fused_model(plan.model.path, plan.model, fusion, model_bytes)
-        return engine.create_session(plan.model.path, "cuda", None, model_bytes=data)[0]
+        return engine.create_session(plan.model.path, "cuda", None, model_bytes=data.data)[0]
     finally:
         engine.CUDA_OPTIONS.clear()
         engine.CUDA_OPTIONS.update(saved)

@@ -175,6 +175,8 @@ def test_installed_zip_without_onnxruntime_offers_install(package_zip, tmp_path)
     assert "-m pip install" in banner and "--target" in banner and "flair_qgis_deps" in banner
     assert ("onnxruntime-gpu[cuda,cudnn]" in banner) == _has_nvidia()
     assert "onnxruntime" in banner
+    # onnx comes with it: the engine wraps the model's graph with it (docs/gpu.md).
+    assert banner.rstrip().endswith(" onnx")
     run = next(line for line in out.splitlines() if line.startswith("RUN"))
     assert run.startswith("RUN False") and "onnxruntime" in run
     assert "ORT False" in out

@@ -61,6 +61,9 @@ def test_install_command_targets_plugin_folder():
     # One argument for pip, quoted for the shell: the brackets reach pip intact.
     assert gpu_command.endswith((" 'onnxruntime-gpu[cuda,cudnn]'", " onnxruntime-gpu[cuda,cudnn]"))
     assert deps.onnxruntime_package(cuda=False) == "onnxruntime"
+    # The dialog's install brings onnx too, for the wrapped graph (normalisation and argmax on the device).
+    assert deps.runtime_packages(cuda=False) == "onnxruntime onnx"
+    assert deps.install_command_text(target="/p").split()[-1] == "onnx"
     assert deps.deps_dir().endswith("python/flair_qgis_deps")
 
 

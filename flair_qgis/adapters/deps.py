@@ -42,6 +42,7 @@ from .deps_install import (
     onnxruntime_status,
     pip_arguments,
     python_executable,
+    runtime_packages,
 )
 
 __all__ = [
@@ -76,5 +77,6 @@ __all__ = [
     "python_executable",
     "quantize_dependency_error",
     "require_vectorize",
+    "runtime_packages",
     "vectorize_dependency_error",
 ]

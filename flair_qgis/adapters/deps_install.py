@@ -134,6 +134,17 @@ def onnxruntime_package(cuda: bool | None = None, driver_cuda: int | None = None
     return CUDA12_PACKAGE if driver_cuda is not None and driver_cuda < 13 else GPU_PACKAGE
 
 
+FAST_PATH = "onnx"
+"""Installed with onnxruntime (:func:`runtime_packages`): the engine wraps the model's graph with it,
+so normalisation and the argmax run on the device and 1 byte per pixel comes back instead of the
+logits (docs/gpu.md). Segmentation runs without it, on the host path, and says so."""
+
+
+def runtime_packages(cuda: bool | None = None, driver_cuda: int | None = None) -> str:
+    """What the dependency dialog installs: :func:`onnxruntime_package` and :data:`FAST_PATH`."""
+    return f"{onnxruntime_package(cuda, driver_cuda)} {FAST_PATH}"
+
+
 def python_executable() -> str:
     """The Python interpreter of this QGIS (``sys.executable`` is QGIS itself inside the desktop)."""
     exe = sys.executable or ""
@@ -169,11 +180,12 @@ def pip_arguments(package: str, target: str, constraints_file: str | None = None
 
 def install_command_text(package: str | None = None, target: str | None = None) -> str:
     """The exact command a user can paste into a terminal (quoted for this platform)."""
-    args = pip_arguments(package or onnxruntime_package(), target or deps_dir())
+    package = package or runtime_packages()
+    args = pip_arguments(package, target or deps_dir())
     pin = numpy_pin()
     if pin:
         # The constraint file is temporary in the one-click install; by hand, pin numpy directly.
-        args.insert(len(args) - len((package or onnxruntime_package()).split()), pin)
+        args.insert(len(args) - len(package.split()), pin)
     if os.name == "nt":
         return subprocess.list2cmdline(args)
     return shlex.join(args)

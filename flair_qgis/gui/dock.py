@@ -170,14 +170,14 @@ class FlairDock(QDockWidget):
         if ok:
             self.banner.setVisible(False)
         else:
-            package = deps.onnxruntime_package()
+            package = deps.runtime_packages()
             self.banner.show_missing(package, deps.install_command_text(package), detail)
         self.onnxruntime_ok = ok
         return ok
 
     def install_dependencies(self) -> None:
         """Ask the user, then pip-install onnxruntime into the plugin's folder in a task."""
-        package = self.banner.install_button.property("package") or deps.onnxruntime_package()
+        package = self.banner.install_button.property("package") or deps.runtime_packages()
         target = deps.deps_dir()
         answer = QMessageBox.question(
             self,

@@ -175,14 +175,16 @@ class DependencyBanner(QFrame):
         layout.addLayout(row)
 
     def show_missing(self, package: str, command: str, reason: str) -> None:
-        """Explain that ``package`` is missing and how to get it."""
+        """Explain that ``package`` (one or more space-separated requirements) is missing and how to get it."""
+        shown = package
+        package = " + ".join(package.split())
         self.message.setText(
             tr(
                 "The FLAIR plugin needs <b>{package}</b> to run models; it is not available in this QGIS ({reason})."
             ).format(package=package, reason=reason)
         )
         self.install_button.setText(tr("Install {package}").format(package=package))
-        self.install_button.setProperty("package", package)
+        self.install_button.setProperty("package", shown)
         self.command.setText(command)
         self.command.setCursorPosition(0)
         self.setVisible(True)

@@ -62,7 +62,13 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def create_session(model_path: str, device: str = "auto", threads: int | None = None, model_bytes: bytes | None = None):
+def create_session(
+    model_path: str,
+    device: str = "auto",
+    threads: int | None = None,
+    model_bytes: bytes | None = None,
+    blocked_layout: bool = True,
+):
     """Build an onnxruntime session on the requested device.
 
     Session options are set on purpose: full graph optimisation; intra-op threads on every core
@@ -75,6 +81,8 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
         threads: intra-op threads for the CPU provider; default all cores.
         model_bytes: the model to load instead of the file (a graph wrapped in memory by
             :mod:`.fused`); ``model_path`` then only names it in messages.
+        blocked_layout: False turns off onnxruntime's NCHWc rewrite of CPU convolutions, which
+            slows down a graph of 1x1 convolutions (:func:`.fused.blocked_layout_pays`).
 
     Returns:
         ``(session, SessionInfo)``.
@@ -99,12 +107,15 @@ def create_session(model_path: str, device: str = "auto", threads: int | None = 
     # threads need those cores between model calls.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
 
+    disabled = [] if blocked_layout else ["NchwcTransformer"]
     providers: list = [CPU]
     if device in ("auto", "cuda") and cuda_available():
         prepare_cuda()  # CUDA's libraries from NVIDIA's wheels, before the first CUDA session
         providers = [(CUDA, dict(CUDA_OPTIONS)), CPU]
     try:
-        session = ort.InferenceSession(model_bytes or model_path, options, providers=providers)
+        session = ort.InferenceSession(
+            model_bytes or model_path, options, providers=providers, disabled_optimizers=disabled
+        )
     except Exception as err:  # onnxruntime raises untyped errors
         raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
     provider = session.get_providers()[0]

@@ -53,8 +53,10 @@ def wrap_inputs(
 ) -> None:
     """Replace each model input by raw pixels and a validity plane, normalised inside the graph.
 
-    ``cast(raw) * scale + offset``, then 0 where not valid, in float32 (then cast to the model's
-    input type), as :func:`.tile_pipeline.read_batch` does on the host.
+    ``cast(raw) * scale + offset`` in float32 (then cast to the model's input type), as
+    :func:`.tile_pipeline.read_batch` does on the host. Invalid pixels become 0 in a branch
+    taken only when the batch has any: a batch of interior tiles (most of a large extent) skips
+    that pass over every band, a fifth of a 1x1 convolution model's time on a CPU.
     """
     from onnx import TensorProto, helper
 
@@ -63,15 +65,24 @@ def wrap_inputs(
         position, dims = _dims(graph, item.name, outputs=False)
         p = item.raw + "."
         scale, offset = affine[item.name]
-        scale_name = _const(graph, p + "scale", scale[None].astype(np.float32))
-        offset_name = _const(graph, p + "offset", offset[None].astype(np.float32))
-        zero = _const(graph, p + "zero", np.zeros((), dtype=np.float32))
+        consts = (
+            _const(graph, p + "scale", scale[None].astype(np.float32)),
+            _const(graph, p + "offset", offset[None].astype(np.float32)),
+            _const(graph, p + "zero", np.zeros((), dtype=np.float32)),
+        )
         last = item.name if model_dtypes[item.name] == "float32" else p + "normalised"
+        branches = {
+            "then": _normalise(item, p + "then.", consts, masked=False),
+            "else": _normalise(item, p + "else.", consts, masked=True),
+        }
         nodes += [
-            helper.make_node("Cast", [item.raw], [p + "float"], to=TensorProto.FLOAT),
-            helper.make_node("Mul", [p + "float", scale_name], [p + "scaled"]),
-            helper.make_node("Add", [p + "scaled", offset_name], [p + "shifted"]),
-            helper.make_node("Where", [item.valid, p + "shifted", zero], [last]),
+            # All valid: min over the plane as int32 (a type every provider reduces), as a bool.
+            helper.make_node("Cast", [item.valid], [p + "valid_int"], to=TensorProto.INT32),
+            helper.make_node("ReduceMin", [p + "valid_int"], [p + "all_valid_int"], keepdims=0),
+            helper.make_node("Cast", [p + "all_valid_int"], [p + "all_valid"], to=TensorProto.BOOL),
+            helper.make_node(
+                "If", [p + "all_valid"], [last], then_branch=branches["then"], else_branch=branches["else"]
+            ),
         ]
         if last != item.name:
             nodes.append(helper.make_node("Cast", [last], [item.name], to=_elem(model_dtypes[item.name])))
@@ -81,6 +92,32 @@ def wrap_inputs(
         )
         graph.input.insert(position, helper.make_tensor_value_info(item.raw, _elem(item.dtype), dims))
     _prepend(graph, nodes)
+
+
+def _normalise(item: Any, p: str, consts: tuple[str, str, str], masked: bool) -> GraphProto:
+    """The subgraph of one If branch: the normalised pixels, zeroed where not valid when ``masked``.
+
+    It reads the raw pixels, validity plane and constants from the enclosing graph. Masking is
+    ``x * valid + 0`` rather than ``Where`` (twice as fast on onnxruntime's CPU provider) and
+    gives the host's +0.0 exactly: ``x * 0`` may be -0.0, and ``-0.0 + 0.0`` is +0.0.
+    """
+    from onnx import TensorProto, helper
+
+    scale, offset, zero = consts
+    out = p + "out"
+    shifted = p + "shifted" if masked else out
+    nodes = [
+        helper.make_node("Cast", [item.raw], [p + "float"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", [p + "float", scale], [p + "scaled"]),
+        helper.make_node("Add", [p + "scaled", offset], [shifted]),
+    ]
+    if masked:
+        nodes += [
+            helper.make_node("Cast", [item.valid], [p + "valid"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", [shifted, p + "valid"], [p + "masked"]),
+            helper.make_node("Add", [p + "masked", zero], [out]),
+        ]
+    return helper.make_graph(nodes, p + "branch", [], [helper.make_tensor_value_info(out, TensorProto.FLOAT, None)])
 
 
 def _prepend(graph: GraphProto, nodes: list[NodeProto]) -> None:

@@ -7,6 +7,7 @@ confidences equal within float tolerance.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +88,60 @@ def test_nodata_pixels_are_zero_in_normalised_space_as_on_the_host(tmp_path):
     model = conv_model(tmp_path / "conv.onnx", weights, metadata={"mean": [100.0] * 3, "std": [50.0] * 3})
     _same_maps(model, image, tmp_path, tile_size_px=32, overlap_px=8)
     assert (read(tmp_path / "fused" / "out.tif")[10:30, 5:25] == 255).all()
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16"])
+def test_the_graphs_model_input_is_the_hosts_bit_for_bit_in_both_branches(dtype, tmp_path):
+    # The wrapped graph takes a branch per batch: no invalid pixel (no masking pass) or some.
+    # Through an identity model its output is the model's input: compare it with the host's
+    # float32 normalisation, bit for bit, with +0.0 (never -0.0) where pixels are invalid.
+    import onnxruntime as ort
+
+    from flair_qgis.core.segment.fused import FusedInput, Fusion, fused_model
+    from flair_qgis.core.segment.pipeline import normalisation
+
+    mean, std = [120.5, -3.0, 0.0], [40.0, 7.5, 1.0]
+    model = read_model_info(identity_model(tmp_path / "id.onnx", 3, metadata={"mean": mean, "std": std}))
+    item = FusedInput("x", "raw", "valid", dtype)
+    wrapped = fused_model(str(model.path), model, Fusion(inputs=(item,), raw_heads=("scores",)))
+    session = ort.InferenceSession(wrapped.data, providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dtype)
+    raw = rng.integers(info.min, info.max, size=(2, 3, 16, 16), endpoint=True).astype(dtype)
+    scale, offset = normalisation(mean, std)
+    host = raw.astype(np.float32) * scale + offset
+    all_valid = np.ones((2, 1, 16, 16), dtype=bool)
+    some_invalid = all_valid.copy()
+    some_invalid[1, 0, 3:9, 4:12] = False
+    for valid in (all_valid, some_invalid):
+        (out,) = session.run(["scores"], {"raw": raw, "valid": valid})
+        expected = np.where(valid, host, np.float32(0.0))
+        assert out.dtype == np.float32
+        assert np.array_equal(out.view(np.uint32), expected.view(np.uint32))
+    assert not np.signbit(out[1][:, 3:9, 4:12]).any()
+
+
+def test_pointwise_models_run_without_the_blocked_layout(tmp_path):
+    from flair_qgis.core.segment.fused import fused_model, plan_fusion
+
+    def wrapped(kernel: int):
+        weights = np.ones((4, 3, kernel, kernel), dtype=np.float32)
+        model = read_model_info(conv_model(tmp_path / f"k{kernel}.onnx", weights))
+        return fused_model(str(model.path), model, plan_fusion(model, plan_heads(model), ["uint8"], False))
+
+    assert wrapped(1).blocked_layout is False
+    assert wrapped(3).blocked_layout is True
+
+
+def test_without_onnx_the_host_path_runs_and_the_warning_says_what_to_install(flair_data, tmp_path, monkeypatch):
+    fused = _run(DEMO_MODEL, flair_data / "IMG_000473.tif", tmp_path / "fused" / "out.tif", True, tile_size_px=256)
+    assert not any("onnx" in w for w in fused.warnings)
+    monkeypatch.setitem(sys.modules, "onnx", None)  # a Python where onnx cannot be imported
+    host = _run(DEMO_MODEL, flair_data / "IMG_000473.tif", tmp_path / "host" / "out.tif", True, tile_size_px=256)
+    assert host.graph.startswith("pre- and post-processing on the host: the onnx package is not installed")
+    (warning,) = [w for w in host.warnings if "onnx" in w]
+    assert "pip install onnx" in warning and "Install button" in warning
+    assert np.array_equal(read(fused.output_path), read(host.output_path))
 
 
 def test_softmax_head_detected_from_the_graphs_sample(tmp_path):

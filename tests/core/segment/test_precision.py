@@ -105,6 +105,6 @@ def test_the_fp16_check_compares_the_first_tiles_with_fp32(flair_data, tmp_path)
     sessions = []
     for converted in (fp16_model_bytes(str(demo)), None):
         data = fused_model(str(demo), model, fusion, converted)
-        sessions.append((create_session(str(demo), "cpu", 1, model_bytes=data)[0], fusion))
+        sessions.append((create_session(str(demo), "cpu", 1, model_bytes=data.data)[0], fusion))
     note = fp16_agreement(plan, sessions[0], sessions[1])
     assert note.startswith("agreement with fp32 ") and float(note.split()[-1].rstrip("%")) >= 99.5
