@@ -215,6 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
     out = sys.stderr
+    from .core.segment.writer import cap_gdal_cache
+
+    cap_gdal_cache()  # this process is ours (in QGIS the cache is QGIS's and never changed)
     vector = os.path.abspath(args.vector) if args.vector else None
     try:
         return segment_command(args, out)

@@ -56,6 +56,7 @@ class Heartbeat:
     def __init__(self) -> None:
         self.ticks: list[float] = []
         self.stalls = open(OUTPUT + ".stalls.txt", "w")  # open for the whole session
+        faulthandler.enable(self.stalls, all_threads=True)  # a crash writes its stacks there too
         self.timer = QTimer()
         self.timer.setInterval(10)
         self.timer.timeout.connect(self.tick)
@@ -198,7 +199,53 @@ def finish_step() -> None:
         "status": "ok" if qa.scored is not step["report"] else qa.summary_label.text(),
         "main_thread_calls_ms": state.get("calls", []),
     })  # fmt: skip
+    if state["steps"][-1]["status"] != "ok":
+        state["steps"][-1]["diagnosis"] = diagnosis()
     later(1.0, next_step)
+
+
+def diagnosis() -> dict:
+    """What a failed step had: the view, the live class map's extent and valid pixels, the follow
+    view's note (cached tiles), the prediction the Evaluate tab scored."""
+    import numpy as np
+    import rasterio
+
+    dock = state["dock"]
+    found: dict = {"view": iface.mapCanvas().extent().toString(3), "follow": dock.follow.status.text()}
+    layer = dock.follow.live_layer()
+    if layer is not None:
+        found["live"] = {"source": layer.source(), "extent": layer.extent().toString(3)}
+        try:
+            with rasterio.open(layer.source()) as src:
+                data = src.read(1)
+                found["live"]["valid_fraction"] = float(np.mean(data != src.nodata)) if src.nodata is not None else 1.0
+        except Exception as err:  # a diagnosis: whatever happened is the finding
+            found["live"]["read_error"] = str(err)
+    prediction = dock.qa.prediction_combo.currentLayer()
+    found["scored_prediction"] = prediction.source() if prediction is not None else None
+    found["cache"] = cache_entries()
+    return found
+
+
+def cache_entries() -> list:
+    """Every tile-cache entry: its run key, tile, time written and, per array, shape and share of 255."""
+    import glob
+
+    import numpy as np
+
+    from flair_qgis.adapters import settings
+    from flair_qgis.core.segment.tile_entry import decode_entry, entry_header
+
+    entries = []
+    for path in sorted(glob.glob(os.path.join(settings.cache_folder(), "flair-tile-cache-v*", "*", "*.tile"))):
+        data = Path(path).read_bytes()
+        header = entry_header(data)
+        arrays = decode_entry(data, header["key"], header["row"], header["col"])
+        entries.append({
+            "key": header["key"][:8], "tile": [header["row"], header["col"]], "written": header["written"],
+            "arrays": {n: [list(a.shape), round(float(np.mean(a == 255)), 3)] for n, a in arrays.items()},
+        })  # fmt: skip
+    return entries
 
 
 def pan(dx: float, dy: float) -> None:

@@ -33,6 +33,7 @@ from ..core.segment import (
     run_session,
 )
 from ..core.segment.fused import Fusion
+from ..core.segment.writer import cap_gdal_cache
 from .chunks import Chunk
 from .manifest import DONE
 from .plan import ScaleJob, file_sha256
@@ -170,6 +171,7 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
         FlairError, RasterioIOError...: the chunk failed; the driver records the error.
     """
     started = time.perf_counter()
+    cap_gdal_cache()  # a Dask worker process: its GDAL cache is ours to bound
     address, dask_threads = _worker_identity()
     threads = job.threads or dask_threads
     model = _model(job)

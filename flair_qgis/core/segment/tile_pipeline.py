@@ -28,7 +28,7 @@ from .model import InputSpec
 from .pipeline import normalisation, ordered_map, run_stages
 from .postprocess import GraphScores
 from .sources import PixelSource, WindowReader
-from .writer import WRITE_CACHE_MB, AtomicGeoTiff
+from .writer import AtomicGeoTiff
 
 
 @dataclass(frozen=True)
@@ -193,14 +193,13 @@ class TilePipeline:
 
         @contextlib.contextmanager
         def opened_outputs() -> Iterator[None]:
-            with rasterio.Env(GDAL_CACHEMAX=WRITE_CACHE_MB):
-                try:
-                    for out in outputs:
-                        out.open()
-                    yield
-                finally:
-                    for out in outputs:
-                        out.close()
+            try:
+                for out in outputs:
+                    out.open()
+                yield
+            finally:
+                for out in outputs:
+                    out.close()
 
         run_stages(produce, infer, consume, is_canceled=self.is_canceled, consumer_context=opened_outputs)
 

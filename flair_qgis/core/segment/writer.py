@@ -16,15 +16,29 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 import rasterio
+import rasterio.env
 from rasterio.windows import Window
 
 from ..atomic import check_output_path, make_world_readable, write_text_atomic
 from ..nomenclature import ClassInfo
 from .grid import Grid
 
-# Bounds GDAL's block cache while writing: blocks are written whole and never re-read, so a
-# large cache would only grow memory with the extent.
-WRITE_CACHE_MB = 64
+#: GDAL's block cache in a process of our own (``scripts/flair``, a Dask worker): blocks are
+#: written whole and never re-read, and windows are read once or twice, so a large cache would
+#: only grow memory with the extent.
+PROCESS_CACHE_BYTES = 64 * 1024**2
+
+
+def cap_gdal_cache(size_bytes: int = PROCESS_CACHE_BYTES) -> None:
+    """Bound GDAL's block cache for the whole process: only where the process is ours.
+
+    The cache is process-wide: inside QGIS it is QGIS's (its rendering shares it), so the plugin
+    never changes it there. ``rasterio.Env(GDAL_CACHEMAX=...)`` sets it process-wide too, and in
+    bytes: a ``with rasterio.Env(GDAL_CACHEMAX=64)`` around a run once set QGIS's cache to 64 bytes
+    while the run lasted, and two runs restoring each other's value raced GDAL's cache flushes
+    with QGIS's render threads (an abort in ``close()``, and class maps written all nodata).
+    """
+    rasterio.env.set_gdal_config("GDAL_CACHEMAX", int(size_bytes))
 
 
 def write_threads() -> int:

@@ -201,3 +201,22 @@ def test_a_reused_session_keeps_its_wrapped_graph(flair_data, tmp_path):
         )
     )
     assert np.array_equal(read(result.output_path), read(alone.output_path))
+
+
+def test_a_run_leaves_gdals_process_wide_cache_as_it_found_it(flair_data, tmp_path):
+    # Inside QGIS, GDAL's block cache is QGIS's: a run once set it to 64 bytes while it lasted
+    # (rasterio.Env(GDAL_CACHEMAX=64) is process-wide, in bytes), and overlapping runs restoring
+    # each other's value raced GDAL's flushes with QGIS's render threads.
+    gdal = pytest.importorskip("osgeo.gdal")
+    import rasterio
+
+    if gdal.__version__.split(".")[:2] != rasterio.__gdal_version__.split(".")[:2]:
+        pytest.skip("rasterio carries its own GDAL here: osgeo cannot see its cache")
+    before = gdal.GetCacheMax()
+    seen = []
+    model = read_model_info(DEMO_MODEL)
+    request = SegmentRequest(str(tmp_path / "out.tif"), device="cpu", tile_size_px=128, overlap_px=16)
+    job = SegmentJobRequest(model, (capture_file(flair_data / "IMG_000473.tif"),), request)
+    segment_job(job, on_progress=lambda _p: seen.append(gdal.GetCacheMax()))
+    assert seen and set(seen) == {before}
+    assert gdal.GetCacheMax() == before
