@@ -78,3 +78,26 @@ def test_output_path_checks(tmp_path):
 )
 def test_nodata_is_a_value_no_class_uses(values, expected):
     assert nodata_for(values) == expected
+
+
+@pytest.mark.parametrize("ours", [False, True], ids=["cache-of-qgis", "cache-of-our-process"])
+def test_both_ways_of_writing_publish_the_same_compressed_file(ours, tmp_path, monkeypatch):
+    # In QGIS the blocks are written uncompressed and compressed at commit by a GIL-free copy;
+    # in a process whose GDAL cache is ours (scripts/flair, Dask workers) they are written compressed.
+    from flair_qgis.core.segment import writer
+
+    monkeypatch.setattr(writer, "FLUSH_BYTES", 512)  # several flushes on this small grid
+    monkeypatch.setattr(writer.GDAL_CACHE, "ours", ours)
+    path = str(tmp_path / "classes.tif")
+    out = AtomicGeoTiff(path, GRID, "uint8", 255, 16, classes=CLASSES, tags={"RUN": "x"})
+    out.open()
+    data = np.where(np.arange(40 * 32).reshape(32, 40) % 3, 1, 5).astype(np.uint8)
+    for row in (0, 16):
+        for col in (0, 16, 32):
+            out.write(data[row : row + 16, col : col + 16], row, col)
+    out.commit()
+    with rasterio.open(path) as src:
+        assert (src.read(1) == data).all()
+        assert src.profile["compress"] == "zstd" and src.nodata == 255 and src.tags()["RUN"] == "x"
+        assert src.colormap(1)[5][:3] == (0x15, 0x53, 0xAE)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
