@@ -38,6 +38,7 @@ from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import QLabel
 
 from flair_qgis.adapters import settings
+from flair_qgis.core.segment.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
 from flair_qgis.i18n import tr
 
@@ -190,7 +191,7 @@ def test_selected_polygons_mask_outside(plugin, qtbot, tmp_path):
     inside = np.zeros(classes.shape, dtype=bool)
     for row in range(classes.shape[0]):
         for col in range(classes.shape[1]):
-            x, y = transform * (col + 0.5, row + 0.5)
+            x, y = affine_xy(transform, col + 0.5, row + 0.5)
             inside[row, col] = shape.contains(Point(x, y))
     assert inside.sum() > 1000 and (~inside).sum() > 1000
     assert (classes[~inside] == nodata).all()

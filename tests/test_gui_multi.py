@@ -21,6 +21,7 @@ from qgis.core import (
 from rasters import random_image, read, write_raster
 from test_segment_multi import expected_vegetation_index, fusion_model, three_head_model
 
+from flair_qgis.core.segment.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 ORIGIN = (650000.0, 6860000.0)
@@ -339,12 +340,12 @@ def test_selected_polygons_mask_every_head(plugin, qtbot, tmp_path):
     added = flair_layers(before)
     with rasterio.open(added["seg"].source()) as dst:
         classes, nodata, transform = dst.read(1), dst.nodata, dst.transform
-        col0, row0 = (round(v) for v in ~image_transform * (dst.bounds.left, dst.bounds.top))
+        col0, row0 = (round(v) for v in affine_xy(~image_transform, dst.bounds.left, dst.bounds.top))
     heights = read(added["height"].source())
     shape = Polygon([(p.x(), p.y()) for p in triangle])
     rows, cols = classes.shape
     inside = np.array(
-        [[shape.contains(Point(*(transform * (c + 0.5, r + 0.5)))) for c in range(cols)] for r in range(rows)]
+        [[shape.contains(Point(*affine_xy(transform, c + 0.5, r + 0.5))) for c in range(cols)] for r in range(rows)]
     )
     assert inside.sum() > 1000 and (~inside).sum() > 1000
     x = (image[:, row0 : row0 + rows, col0 : col0 + cols].astype(np.float32) - 128) / 64

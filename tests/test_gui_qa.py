@@ -11,6 +11,7 @@ from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_an
 from qgis.core import Qgis, QgsFeature, QgsField, QgsGeometry, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt, QVariant
 
+from flair_qgis.core.segment.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 
@@ -128,7 +129,7 @@ def test_polygon_reference_suspicious_labels_and_zoom(scored_setup, qgis_canvas,
         rect = QgsRectangle(
             full.xMinimum() + dx, full.yMinimum() + dy, full.xMinimum() + dx + 10, full.yMinimum() + dy + 10
         )
-        c0, r0 = ~transform * (rect.xMinimum(), rect.yMaximum())
+        c0, r0 = affine_xy(~transform, rect.xMinimum(), rect.yMaximum())
         row0, col0 = round(r0), round(c0)
         block = pred[row0 : row0 + 50, col0 : col0 + 50]
         majority = int(np.bincount(block.ravel()).argmax())
@@ -188,7 +189,7 @@ def test_polygon_reference_in_another_crs_crosses_to_the_task_as_wkt(scored_setu
     polygons.updateFields()
     # A 20 m square labelled with its majority class, drawn in WGS 84: scored right only if reprojected.
     rect = QgsRectangle(full.xMinimum() + 20, full.yMinimum() + 20, full.xMinimum() + 40, full.yMinimum() + 40)
-    c0, r0 = ~transform * (rect.xMinimum(), rect.yMaximum())
+    c0, r0 = affine_xy(~transform, rect.xMinimum(), rect.yMaximum())
     block = pred[round(r0) : round(r0) + 100, round(c0) : round(c0) + 100]
     majority = int(np.bincount(block.ravel()).argmax())
     geometry = QgsGeometry.fromRect(rect)

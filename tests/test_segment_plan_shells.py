@@ -19,6 +19,7 @@ from qgis.core import (
 from rasters import random_image, read, write_raster
 from toy_models import identity_model
 
+from flair_qgis.core.segment.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_LAYER, EXTENT_POLYGONS
 
 RGBI_MODEL = {
@@ -115,7 +116,7 @@ def test_mask_parameter_matches_the_docks_selected_polygons(plugin, qtbot, run_a
         window = rasterio.open(bgri).window(*dst.bounds)
     shape = Polygon([(p.x(), p.y()) for p in triangle])
     inside = np.array(
-        [[shape.contains(Point(*(transform * (c + 0.5, r + 0.5)))) for c in range(classes.shape[1])]
+        [[shape.contains(Point(*affine_xy(transform, c + 0.5, r + 0.5))) for c in range(classes.shape[1])]
          for r in range(classes.shape[0])]
     )  # fmt: skip
     with rasterio.open(bgri) as src:

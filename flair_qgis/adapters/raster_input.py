@@ -26,6 +26,7 @@ from qgis.core import (
 from ..core.crs import same_crs
 from ..core.errors import InputError, NotSupportedError
 from ..core.segment import Grid, PixelSource, RasterioSource, band_label, check_band_numbers
+from ..core.segment.grid import affine_xy
 from .layer_source import layer_source
 
 _QGIS_TO_NUMPY = {
@@ -190,8 +191,8 @@ class ProviderSource:
 
     def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
         t = self.grid.transform
-        x0, y1 = t * (col, row)
-        x1, y0 = t * (col + cols, row + rows)
+        x0, y1 = affine_xy(t, col, row)
+        x1, y0 = affine_xy(t, col + cols, row + rows)
         extent = QgsRectangle(x0, y0, x1, y1)
         provider = self.raster.provider
         assert provider is not None

@@ -14,6 +14,7 @@ from affine import Affine
 
 from ..core.errors import InputError
 from ..core.segment import Grid, Tile, tile_layout
+from ..core.segment.grid import affine_xy
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Chunk:
     def sub_grid(self, grid: Grid) -> Grid:
         """The chunk's own grid: ``grid``'s pixels over the chunk's rectangle."""
         t = grid.transform
-        x0, y0 = t * (self.col0, self.row0)
+        x0, y0 = affine_xy(t, self.col0, self.row0)
         return Grid(Affine(t.a, 0.0, x0, 0.0, t.e, y0), self.cols, self.rows, grid.crs_wkt)
 
 

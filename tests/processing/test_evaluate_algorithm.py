@@ -15,6 +15,7 @@ from qgis.core import QgsProcessingException
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.score.evaluate import evaluate_rasters, evaluate_vector
 from flair_qgis.core.score.protocols import get_protocol
+from flair_qgis.core.segment.grid import affine_xy
 
 PATCH = "024577"
 
@@ -163,7 +164,7 @@ def test_nodata_on_either_side_not_counted(case):
 
 def test_extent_scores_only_that_area(run_alg, case):
     t = case["profile"]["transform"]
-    x0, y0 = t * (0, 0)
+    x0, y0 = affine_xy(t, 0, 0)
     extent = f"{x0},{x0 + 0.2 * 100},{y0 - 0.2 * 50},{y0} [EPSG:2154]"
     res = run_alg("flair:evaluate", _params(case, EXTENT=extent))
     expected = independent_scores(case["mask"][:50, :100], case["pred"][:50, :100], "flair1")

@@ -7,6 +7,8 @@ from eval_helpers import image_crs, polygons_from_mask, read_mask, write_raster
 from qgis.core import QgsProcessingException
 from rasterio.features import rasterize
 
+from flair_qgis.core.segment.grid import affine_xy
+
 
 def test_rank_labels_orders_contradicted_polygons_first(run_alg, tmp_path):
     mask, profile = read_mask("024577")
@@ -79,7 +81,7 @@ def test_ties_are_ordered_by_the_area_in_disagreement(run_alg, tmp_path):
 
     mask, profile = read_mask("000473")
     transform = profile["transform"]
-    x0, y0 = transform * (0, 0)
+    x0, y0 = affine_xy(transform, 0, 0)
     # Squares of 10, 30 and 20 px (0.2 m pixels) labelled 1, a prediction of 2 everywhere, and two
     # squares half right (suspicion 0.5) of 10 and 40 px.
     sides_px = {"a": 10, "b": 30, "c": 20, "d": 10, "e": 40}

@@ -23,6 +23,7 @@ from ..crs import same_crs
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from ..score.reference import raster_info
+from ..segment.grid import affine_xy
 from .identity import check_reference_identity, file_identity
 from .schema import ReviewItem
 from .store import ReviewStore
@@ -115,7 +116,7 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
     outside = 0
     inverse = ~info.transform
     for item, (x, y) in zip(items, xy):
-        col, row = (int(np.floor(v)) for v in inverse * (x, y))
+        col, row = (int(np.floor(v)) for v in affine_xy(inverse, x, y))
         if not (0 <= row < info.height and 0 <= col < info.width):
             outside += 1
             continue

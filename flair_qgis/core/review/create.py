@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..nomenclature import default_color
 from ..score.polygons import BoxIndex, PolygonSource
 from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
-from ..segment.grid import Grid
+from ..segment.grid import Grid, affine_xy
 from ..vocabulary import DESIGN_STRATIFIED_LABEL, STRATIFIED_DESIGNS
 from .identity import file_identity
 from .label_strata import LABEL_FACTOR, LabelSplit, label_cells_of_strata
@@ -118,7 +118,7 @@ def pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
 
     rows, cols, strata = pixels[:, 0], pixels[:, 1], pixels[:, 2]
     classes = map_classes_of(request.design, strata)
-    xs, ys = grid.transform * (cols + 0.5, rows + 0.5)
+    xs, ys = affine_xy(grid.transform, cols + 0.5, rows + 0.5)
     labels = _labels_at(request, grid, rows, cols, np.asarray(xs), np.asarray(ys))
     confidence = (
         _raster_at(request.confidence_path, grid, rows, cols, "confidence raster")

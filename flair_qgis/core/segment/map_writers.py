@@ -17,7 +17,7 @@ import numpy as np
 
 from ..atomic import write_text_atomic
 from ..errors import ModelError
-from .grid import Grid, Tile
+from .grid import Grid, Tile, affine_xy
 from .model import TASK_SEGMENTATION, OutputSpec
 from .multi import per_image_value
 from .postprocess import Postprocess, output_margin
@@ -239,8 +239,8 @@ class TileValues:
         if not self.heads:
             return
         t = self.grid.transform
-        x0, y1 = t * (at[1], at[0])
-        x1, y0 = t * (at[1] + tile.core_cols, at[0] + tile.core_rows)
+        x0, y1 = affine_xy(t, at[1], at[0])
+        x1, y0 = affine_xy(t, at[1] + tile.core_cols, at[0] + tile.core_rows)
         row: list[object] = [at[0], at[1], f"{x0:.3f}", f"{y0:.3f}", f"{x1:.3f}", f"{y1:.3f}"]
         row.append(f"{float(core_valid.mean()):.4f}")
         values = [float(arrays[f"tile:{head.name}"][0]) for head in self.heads]

@@ -15,7 +15,7 @@ import shapely.wkb
 from rasterio.features import geometry_mask
 
 from ..errors import InputError
-from .grid import Grid
+from .grid import Grid, affine_xy, window_transform
 
 
 def polygons_bounds(wkbs: Sequence[bytes]) -> tuple[float, float, float, float]:
@@ -59,9 +59,9 @@ class PolygonMask:
             cols: window width.
         """
         t = self.grid.transform
-        transform = t * t.translation(col, row)
-        x0, y1 = transform * (0, 0)
-        x1, y0 = transform * (cols, rows)
+        transform = window_transform(t, col, row)
+        x0, y1 = affine_xy(transform, 0, 0)
+        x1, y0 = affine_xy(transform, cols, rows)
         near = [
             shape
             for shape, (sx0, sy0, sx1, sy1) in zip(self.shapes, self.bounds)

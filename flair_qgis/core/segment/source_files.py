@@ -33,7 +33,7 @@ import rasterio.errors
 from rasterio.warp import transform_bounds
 
 from ..errors import InputError
-from .grid import Grid, pixel_offset
+from .grid import Grid, affine_xy, pixel_offset
 from .tile_entry import file_digest
 
 #: Files up to this size are stamped with their content too (a VRT, a FLAIR patch); larger ones
@@ -261,13 +261,13 @@ def _grid_window(
     from ..crs import same_crs
 
     col0, row0, col1, row1 = box
-    xs = [(transform * (c, r))[0] for c, r in ((col0, row0), (col1, row1))]
-    ys = [(transform * (c, r))[1] for c, r in ((col0, row0), (col1, row1))]
+    xs = [affine_xy(transform, c, r)[0] for c, r in ((col0, row0), (col1, row1))]
+    ys = [affine_xy(transform, c, r)[1] for c, r in ((col0, row0), (col1, row1))]
     bounds = (min(xs), min(ys), max(xs), max(ys))
     if crs_wkt and grid.crs_wkt and not same_crs(crs_wkt, grid.crs_wkt):
         bounds = transform_bounds(rasterio.crs.CRS.from_wkt(crs_wkt), rasterio.crs.CRS.from_wkt(grid.crs_wkt), *bounds)
     inverse = ~grid.transform
-    corners = [inverse * (x, y) for x in (bounds[0], bounds[2]) for y in (bounds[1], bounds[3])]
+    corners = [affine_xy(inverse, x, y) for x in (bounds[0], bounds[2]) for y in (bounds[1], bounds[3])]
     cols, rows = [c for c, _ in corners], [r for _, r in corners]
     return (min(rows) - margin_px, min(cols) - margin_px, max(rows) + margin_px, max(cols) + margin_px)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from affine import Affine
 
@@ -74,3 +75,20 @@ def test_pixel_offset_of_a_shared_grid():
     assert pixel_offset(SOURCE, grid) == (10, 10)
     shifted = Grid(Affine(0.2, 0.0, 1002.1, 0.0, -0.2, 4998.0), 10, 10, None)
     assert pixel_offset(SOURCE, shifted) is None
+
+
+def test_affine_xy_and_window_transform_are_affines_own_operations_to_the_bit():
+    import warnings
+
+    from flair_qgis.core.segment.grid import affine_xy, window_transform
+
+    t = Affine(0.2000000000002, 1e-7, 420454.40000001004, -3e-8, -0.19999999999998, 6439424.0)
+    cols, rows = np.array([0.5, 17.5, 511.5, -3.25]), np.array([0.5, 3.5, 511.5, 7.75])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)  # affine 3 deprecates `*` here
+        xs, ys = t * (cols, rows)
+        inverse = ~t * (xs[1], ys[1])
+        shifted = t * Affine.translation(37, 11)
+    assert np.array_equal(affine_xy(t, cols, rows)[0], xs) and np.array_equal(affine_xy(t, cols, rows)[1], ys)
+    assert affine_xy(~t, xs[1], ys[1]) == inverse
+    assert tuple(window_transform(t, 37, 11)) == tuple(shifted)

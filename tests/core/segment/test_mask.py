@@ -8,7 +8,7 @@ import shapely.geometry
 from affine import Affine
 
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.grid import Grid
+from flair_qgis.core.segment.grid import Grid, affine_xy
 from flair_qgis.core.segment.mask import PolygonMask, polygons_bounds
 
 GRID = Grid(Affine(0.5, 0.0, 100.0, 0.0, -0.5, 200.0), 80, 60, None)
@@ -18,7 +18,7 @@ TRIANGLE = shapely.geometry.Polygon([(102, 197), (130, 195), (110, 172)])
 def _centres_inside(shape, row, col, rows, cols) -> np.ndarray:
     t = GRID.transform
     return np.array(
-        [[shape.contains(shapely.geometry.Point(t * (c + 0.5, r + 0.5))) for c in range(col, col + cols)]
+        [[shape.contains(shapely.geometry.Point(affine_xy(t, c + 0.5, r + 0.5))) for c in range(col, col + cols)]
          for r in range(row, row + rows)]
     )  # fmt: skip
 

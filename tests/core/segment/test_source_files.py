@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pytest
 import rasterio
+from affine import Affine
 from rasters import write_raster
 
 from flair_qgis.core.segment.grid import Grid
@@ -63,7 +64,8 @@ def test_statistics_gdal_writes_into_a_vrt_leave_its_identity(tmp_path):
 def test_a_resampled_source_concerns_the_tiles_a_kernel_reaches(tmp_path):
     vrt, files = _vrt_of(tmp_path, 2)
     with rasterio.open(vrt) as src:
-        coarse = Grid(src.transform * src.transform.scale(2), 16, 16, src.crs.to_wkt())  # 0.4 m
+        t = src.transform
+        coarse = Grid(Affine(t.a * 2, t.b * 2, t.c, t.d * 2, t.e * 2, t.f), 16, 16, src.crs.to_wkt())  # 0.4 m
     part = {p.path: p for p in describe_source_files(str(vrt), coarse).parts}[files[3]]
     assert part.window == (6.0, 6.0, 18.0, 18.0)  # (8, 8, 16, 16) widened by 2 px
 
