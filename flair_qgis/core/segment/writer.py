@@ -21,7 +21,7 @@ import rasterio.env
 import rasterio.shutil
 from rasterio.windows import Window
 
-from ..atomic import check_output_path, make_world_readable, write_text_atomic
+from ..atomic import check_output_path, make_world_readable, remove_outputs, write_text_atomic
 from ..nomenclature import ClassInfo
 from .grid import Grid
 
@@ -258,7 +258,7 @@ class AtomicGeoTiff:
         else:
             raw, self._packed_path = self._tmp_path, self._tmp_path[: -len(".tif")] + ".zst.tif"
             rasterio.shutil.copy(raw, self._packed_path, driver="GTiff", **self._compression)
-            _remove_files(raw)
+            remove_outputs(raw)
         self._tmp_path = None
         base = os.path.splitext(self.path)[0]
         if self.classes:
@@ -277,13 +277,5 @@ class AtomicGeoTiff:
         try:
             self.close()
         finally:
-            _remove_files(self._tmp_path, self._packed_path)
+            remove_outputs(self._tmp_path, self._packed_path)
             self._tmp_path = self._packed_path = None
-
-
-def _remove_files(*paths: str | None) -> None:
-    """Delete temporary GeoTIFFs and their ``.aux.xml`` sidecars, where they exist."""
-    for path in paths:
-        for leftover in (path, f"{path}.aux.xml") if path else ():
-            if os.path.exists(leftover):
-                os.remove(leftover)
