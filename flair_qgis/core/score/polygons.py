@@ -20,7 +20,7 @@ from rasterio.windows import Window
 
 from ..crs import cannot_reproject, effective_wkt, same_crs
 from ..errors import InputError
-from ..segment.grid import Grid, affine_xy
+from ..segment.grid import Grid, window_bounds
 
 # A GeoDataFrame captured on QGIS's main thread carries its CRS as WKT under this key of
 # ``gdf.attrs`` and has no CRS of its own: a pyproj CRS holds PROJ objects that must not be used
@@ -187,10 +187,7 @@ class PolygonReader:
         from rasterio.features import rasterize
 
         t = self.source.grid.transform
-        x0, y0 = affine_xy(t, col, row)
-        x1, y1 = affine_xy(t, col + cols, row + rows)
-        box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-        hits = self.boxes.query(box)
+        hits = self.boxes.query(window_bounds(t, col, row, cols, rows))
         if len(hits) == 0:
             return np.zeros((rows, cols), dtype=np.int32)
         window_transform = rasterio.windows.transform(Window(col, row, cols, rows), t)

@@ -32,7 +32,7 @@ from rasterio.windows import Window
 
 from ..crs import cannot_reproject, effective_wkt, same_crs
 from ..errors import InputError
-from ..segment.grid import Grid, affine_xy, pixel_offset
+from ..segment.grid import Grid, pixel_offset, window_bounds
 
 
 def grid_bounds_in(grid: Grid, bounds: tuple[float, float, float, float], bounds_wkt: str | None) -> tuple:
@@ -70,10 +70,7 @@ class RasterInfo:
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:
-        t = self.transform
-        x0, y0 = affine_xy(t, 0, 0)
-        x1, y1 = affine_xy(t, self.width, self.height)
-        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        return window_bounds(self.transform, 0, 0, self.width, self.height)
 
 
 def raster_info(path: str | os.PathLike[str], what: str = "raster") -> RasterInfo:

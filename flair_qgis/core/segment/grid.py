@@ -38,6 +38,15 @@ def affine_xy(transform: Affine, x, y):
     return x * transform.a + y * transform.b + transform.c, x * transform.d + y * transform.e + transform.f
 
 
+def window_bounds(
+    transform: Affine, col: float, row: float, cols: float, rows: float
+) -> tuple[float, float, float, float]:
+    """``(xmin, ymin, xmax, ymax)`` in map units of the ``rows × cols`` pixels whose top-left is ``(col, row)``."""
+    x0, y0 = affine_xy(transform, col, row)
+    x1, y1 = affine_xy(transform, col + cols, row + rows)
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
 def window_transform(transform: Affine, col, row) -> Affine:
     """``transform * Affine.translation(col, row)``, written out: the transform of a window whose
     top-left pixel is ``(col, row)`` (see :func:`affine_xy`)."""
@@ -69,9 +78,7 @@ class Grid:
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         """``(xmin, ymin, xmax, ymax)`` in map units."""
-        x0, y0 = affine_xy(self.transform, 0, 0)
-        x1, y1 = affine_xy(self.transform, self.width, self.height)
-        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        return window_bounds(self.transform, 0, 0, self.width, self.height)
 
     @property
     def area_km2(self) -> float:
