@@ -72,9 +72,11 @@ distributed (requirements-dev.txt), which brings cloudpickle; bokeh (the Dask da
 used only when present."""
 
 QUANTIZE = (Requirement("onnx", "", "onnx"),)
-"""Only for ``flair:quantize`` (with ``onnxruntime.quantization``, which imports onnx): the plugin
-loads and segments without it, and :func:`quantize_dependency_error` names it only when
-``flair:quantize`` runs. ``make setup`` installs it into the project's venv (requirements-dev.txt);
+"""Needed by ``flair:quantize`` (with ``onnxruntime.quantization``, which imports onnx), and used by
+segmentation to wrap the model's graph (:data:`~flair_qgis.adapters.deps_install.FAST_PATH`: the
+dependency dialog installs it with onnxruntime). The plugin loads and segments without it (on the
+host path, with a warning), and :func:`quantize_dependency_error` names it when ``flair:quantize``
+runs. ``make setup`` installs it into the project's venv (requirements-dev.txt);
 a QGIS where the plugin was installed from a ZIP gets it with the command the error gives."""
 
 QUANTIZE_MODULES = ("onnx", "onnxruntime.quantization")
