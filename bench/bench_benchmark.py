@@ -21,8 +21,8 @@ from bench_segment import baseline_model, trivial_model
 from common import BUILD, FLAIR_DATA, line
 
 from flair_qgis.core.benchmark.runner import BenchmarkRequest, run_benchmark
-from flair_qgis.core.segment.engine import create_session
-from flair_qgis.core.segment.model import read_model_info
+from flair_qgis.core.engine.model import read_model_info
+from flair_qgis.core.engine.sessions import create_session
 
 COPIES = 2
 BATCH = 4

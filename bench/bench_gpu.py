@@ -27,16 +27,10 @@ import numpy as np
 from common import BUILD, REPO, line, mosaic_raster
 from gpu_limits import device_limits, host_limit
 
+from flair_qgis.core.engine import capture_file, cuda_available, read_model_info
+from flair_qgis.core.engine.wrapped_graph import default_readers, plan_fusion
 from flair_qgis.core.errors import FlairError
-from flair_qgis.core.segment import (
-    SegmentRequest,
-    capture_file,
-    cuda_available,
-    plan_segment,
-    read_model_info,
-    run_plan,
-)
-from flair_qgis.core.segment.fused import default_readers, plan_fusion
+from flair_qgis.core.segment import SegmentRequest, plan_segment, run_plan
 from flair_qgis.core.segment.tile_pipeline import TilePipeline
 
 TILE, OVERLAP = 512, 64
@@ -210,14 +204,14 @@ def format_rows(raster: Path, size_px: int, readers: int, batch: int, model_path
 
 def peak_rss_mb(model_path: Path, raster: Path, size_px: int) -> float:
     """Peak RSS (MB) of a fresh process running the engine over a size_px square, with confidence,
-    its GDAL cache bounded as in ``scripts/flair`` (:func:`~flair_qgis.core.segment.writer.cap_gdal_cache`)."""
+    its GDAL cache bounded as in ``scripts/flair`` (:func:`~flair_qgis.core.engine.geotiff.cap_gdal_cache`)."""
     code = "\n".join(
         [
             "import resource, sys",
             f"sys.path[:0] = [{str(REPO)!r}, {str(Path(__file__).parent)!r}]",
             "from bench_gpu import _plan, BUILD",
             "from flair_qgis.core.segment import run_plan",
-            "from flair_qgis.core.segment.writer import cap_gdal_cache",
+            "from flair_qgis.core.engine.geotiff import cap_gdal_cache",
             "cap_gdal_cache()  # as scripts/flair and the Dask workers do",
             f"plan = _plan({str(model_path)!r}, {str(raster)!r}, {size_px}, BUILD / 'mem.tif', device='cpu',"
             " confidence_path=str(BUILD / 'mem_conf.tif'))",

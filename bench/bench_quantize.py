@@ -81,7 +81,7 @@ def bench_baseline(raster: Path, calibration: Path, figures: dict) -> None:
 def bench_demo(raster: Path, figures: dict) -> None:
     from demo_int8 import agreement, quantize_demo, score_held_out
 
-    from flair_qgis.core.segment.model import read_model_info
+    from flair_qgis.core.engine.model import read_model_info
 
     out = BUILD / "demo_int8"
     quantized = quantize_demo(DEMO, out)
@@ -112,8 +112,8 @@ def main() -> dict:
     app = start_qgis()  # noqa: F841 - keeps QGIS alive
     import onnxruntime
 
+    from flair_qgis.core.engine.sessions import default_threads
     from flair_qgis.core.quantize.cpu import cpu_identity, int8_capability
-    from flair_qgis.core.segment.engine import default_threads
 
     models = os.environ.get("FLAIR_BENCH_INT8_MODELS", "baseline,demo").split(",")
     raster = mosaic_raster(BUILD / "mosaic_3072.tif", TILES_PER_SIDE)

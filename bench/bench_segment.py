@@ -69,8 +69,8 @@ def ort_alone(model: Path, raster: Path, tiles: int, batch: int) -> float:
     import rasterio
     from rasterio.windows import Window
 
-    from flair_qgis.core.segment.engine import create_session
-    from flair_qgis.core.segment.model import read_model_info
+    from flair_qgis.core.engine.model import read_model_info
+    from flair_qgis.core.engine.sessions import create_session
 
     info = read_model_info(model)
     session, _ = create_session(str(model), "cpu")

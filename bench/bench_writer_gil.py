@@ -26,8 +26,8 @@ import rasterio.crs
 from affine import Affine
 from common import REPO, line
 
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.writer import AtomicGeoTiff
+from flair_qgis.core.engine.geotiff import AtomicGeoTiff
+from flair_qgis.core.engine.grid import Grid
 
 EDGE = 4096
 CORE = 448

@@ -13,8 +13,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from flair_qgis.core.segment import engine
-from flair_qgis.core.segment.fused import create_run_session, fused_model, plan_fusion
+from flair_qgis.core.engine import sessions as engine
+from flair_qgis.core.engine.wrapped_graph import create_run_session, fused_model, plan_fusion
 from flair_qgis.core.segment.tile_pipeline import TilePipeline
 
 SECONDS = 3.0

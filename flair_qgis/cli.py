@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TextIO
 
+from .core.engine import parse_band_list
 from .core.errors import Canceled, FlairError, InputError
-from .core.segment import parse_band_list
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
     out = sys.stderr
-    from .core.segment.writer import cap_gdal_cache
+    from .core.engine import cap_gdal_cache
 
     cap_gdal_cache()  # this process is ours (in QGIS the cache is QGIS's and never changed)
     vector = os.path.abspath(args.vector) if args.vector else None

@@ -122,10 +122,10 @@ def main() -> int:
     import processing
     from qgis.core import QgsProcessingFeedback
 
+    from flair_qgis.core.engine.model import read_model_info
     from flair_qgis.core.score.metrics import ConfusionMatrix, build_report
     from flair_qgis.core.score.protocols import get_protocol
     from flair_qgis.core.score.report import publish_report
-    from flair_qgis.core.segment.model import read_model_info
 
     model = read_model_info(MODEL)
     if OUT.exists():

@@ -29,7 +29,7 @@ def quantize_demo(model: Path, out: Path, feedback=None, seed: int = 0) -> dict:
     import processing
     from qgis.core import QgsRasterLayer
 
-    from flair_qgis.core.segment.model import read_model_info
+    from flair_qgis.core.engine.model import read_model_info
 
     patches = json.loads(read_model_info(model).metadata.get("training_patches", "[]"))
     layers = [QgsRasterLayer(str(_copy(p, "IMG", out / "calibration")), f"IMG_{p}") for p in patches]

@@ -38,7 +38,7 @@ def worker_view() -> dict:
     """Run in each worker process: its CUDA_VISIBLE_DEVICES and what a CUDA session there uses."""
     import numpy as np
 
-    from flair_qgis.core.segment.engine import create_session
+    from flair_qgis.core.engine.sessions import create_session
 
     session, info = create_session(str(MODEL), "cuda", 1)
     spec = session.get_inputs()[0]  # (batch, bands, rows, cols), the sizes free but for the bands
@@ -58,7 +58,7 @@ def worker_view() -> dict:
 
 def check_session() -> None:
     from flair_qgis.core.cuda import failure_reason, list_gpus, prepare_cuda
-    from flair_qgis.core.segment.engine import create_session
+    from flair_qgis.core.engine.sessions import create_session
 
     gpus = list_gpus()
     check("driver lists the GPUs", bool(gpus), gpus=[f"{g.index}: {g.name}" for g in gpus])

@@ -27,9 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--method", choices=["static", "dynamic"], default="static")
     args = parser.parse_args(argv)
 
+    from flair_qgis.core.engine.pixel_sources import capture_file
     from flair_qgis.core.errors import FlairError
     from flair_qgis.core.quantize.job import QuantizeRequest, quantize
-    from flair_qgis.core.segment.sources import capture_file
 
     request = QuantizeRequest(args.model, args.output, args.calibration_tiles, args.validation_tiles, args.seed,
                               args.method)  # fmt: skip

@@ -9,7 +9,7 @@ import numpy as np
 import rasterio
 from rasters import write_raster
 
-from flair_qgis.core.segment.grid import Tile, window_tile_layout
+from flair_qgis.core.engine.grid import Tile, window_tile_layout
 
 FLAIR_NORM = {"mean": [105.08, 110.87, 101.82, 106.38, 53.26], "std": [52.17, 45.38, 44.0, 39.69, 79.3]}
 

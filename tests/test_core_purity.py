@@ -9,7 +9,7 @@ from conftest import REPO
 def test_core_imports_no_qgis_or_qt():
     code = (
         "import sys\n"
-        "import flair_qgis.core.segment.run, flair_qgis.core.segment.model, flair_qgis.core.segment.sources\n"
+        "import flair_qgis.core.segment.run, flair_qgis.core.engine.model, flair_qgis.core.engine.pixel_sources\n"
         "import pkgutil, importlib, flair_qgis.core as core\n"
         "for m in pkgutil.iter_modules(core.__path__): importlib.import_module('flair_qgis.core.' + m.name)\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('qgis', 'PyQt5', 'PyQt6', 'sip'))\n"

@@ -16,8 +16,8 @@ import onnxruntime as ort
 import pytest
 from conftest import REPO
 
+from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
-from flair_qgis.core.segment.model import read_model_info
 
 TOOLS_PY = REPO / ".venv-tools" / "bin" / "python"
 

@@ -38,7 +38,7 @@ from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import QLabel
 
 from flair_qgis.adapters import settings
-from flair_qgis.core.segment.grid import affine_xy
+from flair_qgis.core.engine.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_POLYGONS
 from flair_qgis.i18n import tr
 
@@ -302,7 +302,7 @@ def test_no_selected_polygon_is_a_message(plugin, qgis_iface, tmp_path):
 
 
 def test_cuda_asked_without_cuda_warns_and_runs_on_cpu(plugin, qgis_iface, qtbot, tmp_path):
-    from flair_qgis.core.segment.engine import cuda_available
+    from flair_qgis.core.engine.sessions import cuda_available
 
     if cuda_available():
         pytest.skip("this machine has CUDA")

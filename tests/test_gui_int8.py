@@ -13,10 +13,10 @@ from conftest import FLAIR_DATA, REPO
 from qgis.core import QgsSettings
 
 from flair_qgis import i18n
+from flair_qgis.core.engine.pixel_sources import capture_file
 from flair_qgis.core.quantize.cpu import CpuIdentity, cpu_identity, int8_capability
 from flair_qgis.core.quantize.int8 import QUANTIZATION_KEY, quantization_record
 from flair_qgis.core.quantize.job import QuantizeRequest, quantize
-from flair_qgis.core.segment.sources import capture_file
 from flair_qgis.i18n.model_texts import int8_speed_text
 
 DEMO = REPO / "resources" / "models" / "flair-demo-unet.onnx"

@@ -21,7 +21,7 @@ from qgis.core import (
 from rasters import random_image, read, write_raster
 from test_segment_multi import expected_vegetation_index, fusion_model, three_head_model
 
-from flair_qgis.core.segment.grid import affine_xy
+from flair_qgis.core.engine.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 ORIGIN = (650000.0, 6860000.0)

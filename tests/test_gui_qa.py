@@ -11,7 +11,7 @@ from gui_helpers import add_raster, copy_patch, messages, run_and_wait, score_an
 from qgis.core import Qgis, QgsFeature, QgsField, QgsGeometry, QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt, QVariant
 
-from flair_qgis.core.segment.grid import affine_xy
+from flair_qgis.core.engine.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 
 

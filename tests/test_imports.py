@@ -278,9 +278,9 @@ with rasterio.open({str(tmp_path / "in.tif")!r}, "w", driver="GTiff", width=64, 
                    crs="EPSG:2154", transform=from_origin(0, 64, 1, 1)) as dst:
     dst.write(np.random.default_rng(0).integers(0, 255, (3, 64, 64), dtype=np.uint8))
 from flair_qgis.core.segment.plan import SegmentRequest, plan_segment
-from flair_qgis.core.segment.model import read_model_info
+from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.segment.run import run_plan
-from flair_qgis.core.segment.sources import capture_file
+from flair_qgis.core.engine.pixel_sources import capture_file
 plan = plan_segment(read_model_info(model), [capture_file({str(tmp_path / "in.tif")!r})],
                     SegmentRequest(output_path={str(tmp_path / "out.tif")!r}, tile_size_px=64, overlap_px=0))
 run_plan(plan)
@@ -366,7 +366,7 @@ for algorithm, parameters in refusals:
         raise AssertionError(algorithm + " ran without scipy")
 assert not {{"again.tif", "p.gpkg", "v.gpkg"}} & set(os.listdir(out)), os.listdir(out)  # refused before any run
 from flair_qgis.adapters.segment_request import RunRequest, prepare_segment
-from flair_qgis.core.segment.model import read_model_info
+from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.vectorize.segment_output import PolygonOutput
 layer = QgsRasterLayer(image, "in")
 QgsProject.instance().addMapLayer(layer)

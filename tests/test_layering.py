@@ -1,11 +1,14 @@
 """The plugin's layers, read from its imports (``ast``, nothing is imported).
 
-- ``gui/`` and ``processing/`` reach ``core`` only through the shared root modules, a job
-  package's public names (its ``__init__.py`` lists them in ``__all__``) or the job's entry module;
-  anything finer goes through ``adapters/``.
+- Everything outside ``core/`` (``gui/``, ``processing/``, ``adapters/``, ``scale/``, ``i18n/``,
+  ``cli.py``, ``plugin.py``) reaches it only through the shared root modules, the public names of
+  the engine or of a job package (their ``__init__.py`` lists them in ``__all__``) or the job's
+  entry module; anything finer goes through ``adapters/`` or a public name.
 - No module imports another module's private name (``from .apply import _decided`` means it is
   not private).
-- ``core/`` jobs import only downward: the jobs each may use are listed in :data:`CORE_USES`.
+- ``core/engine/`` (the layer every job runs on) imports only the shared modules.
+- ``core/`` jobs import only downward: the engine's modules, and the public names of the jobs each
+  may use (listed in :data:`CORE_USES`), never another job's inner modules.
 
 Lazy imports inside functions count as much as module-level ones.
 """
@@ -22,6 +25,9 @@ CORE = "flair_qgis.core"
 SHARED = {"errors", "paths", "atomic", "crs", "nomenclature", "vocabulary", "areas", "classes", "cuda"}
 """The modules at ``core/`` root: every layer and every job may use them."""
 
+ENGINE = "engine"
+"""The package every job runs on (grid, pixel sources, GeoTIFF writer, model, sessions, wrapped graph)."""
+
 CORE_USES = {
     "segment": set(),
     "score": {"segment"},
@@ -32,8 +38,14 @@ CORE_USES = {
 }
 """The other jobs each ``core/`` job may import (besides the shared modules)."""
 
-ENTRY_MODULES = {"segment": "job", "score": "job", "review": "job", "vectorize": "job", "quantize": "job",
-                 "benchmark": "runner"}  # fmt: skip
+ENTRY_MODULES = {
+    "segment": "job",
+    "score": "job",
+    "review": "job",
+    "vectorize": "job",
+    "quantize": "job",
+    "benchmark": "runner",
+}
 """The one module per job that callers outside ``core/`` may import directly: its entry point."""
 
 
@@ -73,7 +85,7 @@ def _public_names(package: Path) -> set[str]:
 
 
 def core_access_errors(module: str, names: list[str]) -> list[str]:
-    """Why an import of ``module`` (``names`` from it) from gui/ or processing/ is not allowed ([] when it is)."""
+    """Why an import of ``module`` (``names`` from it) from outside ``core/`` is not allowed ([] when it is)."""
     parts = module.split(".")
     if parts[:2] != ["flair_qgis", "core"]:
         return []
@@ -83,22 +95,28 @@ def core_access_errors(module: str, names: list[str]) -> list[str]:
     job = parts[2]
     if job in SHARED or (job in ENTRY_MODULES and parts[3:] == [ENTRY_MODULES[job]]):
         return []
-    if job in ENTRY_MODULES and len(parts) == 3:
+    if (job in ENTRY_MODULES or job == ENGINE) and len(parts) == 3:
         public = _public_names(PACKAGE / "core" / job)
-        entry = ENTRY_MODULES[job]
+        entry = ENTRY_MODULES.get(job)
         return [f"{module}.{n} (not in its __all__)" for n in names or ["*"] if n not in public and n != entry]
-    return [f"{module} (an inner module of a job: use the package's public names, its {ENTRY_MODULES.get(job)} "
-            "module or adapters/)"]  # fmt: skip
+    if job == ENGINE:
+        return [f"{module} (an inner module of the engine: import {CORE}.engine's public names)"]
+    entry = ENTRY_MODULES.get(job)
+    return [f"{module} (an inner module of a job: use the package's public names, its {entry} module or adapters/)"]
 
 
-def test_gui_and_processing_reach_core_through_public_names():
+def _outside_core(name: str) -> bool:
+    return name.startswith("flair_qgis") and not name.startswith(CORE)
+
+
+def test_everything_outside_core_reaches_it_through_public_names():
     wrong = []
     for name, path in _modules().items():
-        if not name.startswith(("flair_qgis.gui", "flair_qgis.processing")):
+        if not _outside_core(name):
             continue
         for line, module, names in _imports(path):
             wrong += [f"{path.relative_to(PACKAGE)}:{line} imports {why}" for why in core_access_errors(module, names)]
-    assert not wrong, "gui/ and processing/ reaching into core/:\n" + "\n".join(wrong)
+    assert not wrong, "modules outside core/ reaching into its inner modules:\n" + "\n".join(wrong)
 
 
 def test_no_private_name_crosses_a_module():
@@ -114,19 +132,37 @@ def test_no_private_name_crosses_a_module():
 
 
 def _core_job(module: str) -> str | None:
-    """``segment`` for ``flair_qgis.core.segment.grid``; ``""`` for a shared module; None outside core."""
+    """``segment`` for ``flair_qgis.core.segment.plan``; ``engine`` for the engine's modules; ``""`` for a
+    shared module; None outside core."""
     parts = module.split(".")
     if parts[:2] != ["flair_qgis", "core"] or len(parts) < 3:
         return None
-    return parts[2] if parts[2] in CORE_USES else ""
+    return parts[2] if parts[2] in CORE_USES or parts[2] == ENGINE else ""
+
+
+def core_import_error(job: str, target: str) -> str:
+    """Why module of ``job`` (``""``: shared; ``engine``) may not import ``target``; ``""`` when it may."""
+    target_job = _core_job(target)
+    if target_job is None:
+        return "from outside core" if target.startswith("flair_qgis") and target != CORE else ""
+    if target_job in ("", job):
+        return ""
+    if target_job == ENGINE:
+        return "" if job else "(shared -> engine)"
+    if target_job not in CORE_USES.get(job, set()):
+        return f"({job or 'shared'} -> {target_job})"
+    if target != f"{CORE}.{target_job}":
+        return f"(an inner module of {target_job}: import the package's public names)"
+    return ""
 
 
 def test_core_jobs_import_only_downward():
-    """The listed jobs below, the shared modules, nothing outside core/; shared modules import no job."""
+    """Shared modules import no job nor the engine; the engine imports no job; jobs import the engine
+    and the public names of the jobs listed below them; nothing in core/ imports from outside it."""
     core = PACKAGE / "core"
     root_modules = {p.stem for p in core.glob("*.py")} - {"__init__"}
     assert root_modules == SHARED, f"only the shared modules live at core/ root, found {sorted(root_modules ^ SHARED)}"
-    jobs = {p.name for p in core.iterdir() if (p / "__init__.py").exists()}
+    jobs = {p.name for p in core.iterdir() if (p / "__init__.py").exists()} - {ENGINE}
     assert jobs == set(CORE_USES), f"every core/ job is listed in CORE_USES: {sorted(jobs ^ set(CORE_USES))}"
     wrong = []
     for name, path in _modules().items():
@@ -136,10 +172,7 @@ def test_core_jobs_import_only_downward():
         for line, module, names in _imports(path):
             targets = [module] + [f"{module}.{n}" for n in names] if module == CORE else [module]
             for target in targets:
-                target_job = _core_job(target)
-                where = f"{path.relative_to(PACKAGE)}:{line} imports {target}"
-                if target_job is None and target.startswith("flair_qgis") and target != CORE:
-                    wrong.append(f"{where} from outside core")
-                elif target_job and target_job != job and target_job not in CORE_USES.get(job, set()):
-                    wrong.append(f"{where} ({job or 'shared'} -> {target_job})")
+                why = core_import_error(job, target)
+                if why:
+                    wrong.append(f"{path.relative_to(PACKAGE)}:{line} imports {target} {why}")
     assert not wrong, "core/ imports that point up or sideways:\n" + "\n".join(sorted(set(wrong)))

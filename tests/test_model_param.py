@@ -17,8 +17,8 @@ from conftest import REPO
 from qgis.core import QgsProcessingException
 from rasters import random_image, write_raster
 
+from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.errors import ModelError
-from flair_qgis.core.segment.model import read_model_info
 from flair_qgis.processing.base import model_file_error
 
 PYTORCH_NAMES = ["model.pt", "model.pth", "epoch=3.ckpt", "weights.pkl", "model.safetensors", "MODEL.PT"]
@@ -50,7 +50,7 @@ def _expected(name: str) -> str:
 
 
 def test_message_is_the_docks(tmp_path, marker):
-    """The dock reads models with core.segment.model.read_model_info: the CLI says the same."""
+    """The dock reads models with core.engine.model.read_model_info: the CLI says the same."""
     pickled = _pytorch_file(tmp_path, "model.pt", marker)
     with pytest.raises(ModelError) as err:
         read_model_info(pickled)

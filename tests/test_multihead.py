@@ -1,4 +1,4 @@
-"""Multi-input band selection, head roles and per-image metrics (flair_qgis.core.segment.multi, task_metrics)."""
+"""Multi-input band selection, head roles and per-image metrics (flair_qgis.core.engine.multi, task_metrics)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from bench_helpers import pixel_conv_model, weedsense_model
 from toy_models import two_output_model
 
 from flair_qgis.core.benchmark.task_metrics import ClassificationMetrics, RegressionMetrics
+from flair_qgis.core.engine.bands import band_choice
+from flair_qgis.core.engine.model import InputSpec, read_model_info
+from flair_qgis.core.engine.multi import class_values, per_image_value, resolve_heads
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.bands import band_choice
-from flair_qgis.core.segment.model import InputSpec, read_model_info
-from flair_qgis.core.segment.multi import class_values, per_image_value, resolve_heads
 
 
 def spec(bands: tuple[str, ...], channels: int = 3) -> InputSpec:

@@ -19,8 +19,8 @@ from rasterio.transform import from_origin
 from shapely.geometry import Polygon, box
 
 from flair_qgis.adapters.proj_threads import _per_thread_contexts, keep_proj_context, kept_threads
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.score.polygons import CRS_WKT_ATTR, PolygonSource, without_own_crs
-from flair_qgis.core.segment.grid import Grid
 
 LAMBERT93_WKT = pyproj.CRS.from_epsg(2154).to_wkt()
 WGS84_WKT = pyproj.CRS.from_epsg(4326).to_wkt()

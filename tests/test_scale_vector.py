@@ -19,7 +19,7 @@ from shapely.geometry import box
 from toy_models import box3x3_model, identity_model
 from vector_helpers import overlap_area, rasterized, read_polygons, same_polygons, union_area
 
-from flair_qgis.core.segment.grid import Grid
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.scale.chunks import chunk_layout
 
 TILING = ["--tile-size", "64", "--overlap", "16", "--chunk-tiles", "2"]

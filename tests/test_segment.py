@@ -203,11 +203,11 @@ def test_real_flair_patch_identity_band_order(run_alg, tmp_path):
 
 
 def test_cancel_leaves_nothing(flair_provider, tmp_path):
+    from flair_qgis.core.engine.grid import plan_grid
+    from flair_qgis.core.engine.model import read_model_info
+    from flair_qgis.core.engine.pixel_sources import RasterioSource, describe_raster
     from flair_qgis.core.errors import Canceled
-    from flair_qgis.core.segment.grid import plan_grid
-    from flair_qgis.core.segment.model import read_model_info
     from flair_qgis.core.segment.run import SegmentRequest, segment
-    from flair_qgis.core.segment.sources import RasterioSource, describe_raster
 
     raster = write_raster(tmp_path / "img.tif", random_image(512, 512))
     model = read_model_info(identity_model(tmp_path / "id.onnx", 5, metadata=UNIT))
@@ -241,10 +241,10 @@ def test_failure_mid_run_leaves_nothing(flair_provider, tmp_path):
     model = DEEPNESS_DATA / "dummy_model" / "dummy_segmentation_models" / "different_output_size_512_to_484.onnx"
     raster = write_raster(tmp_path / "img.tif", random_image(600, 600, bands=3))
     (tmp_path / "out").mkdir()
-    from flair_qgis.core.segment.grid import plan_grid
-    from flair_qgis.core.segment.model import read_model_info
+    from flair_qgis.core.engine.grid import plan_grid
+    from flair_qgis.core.engine.model import read_model_info
+    from flair_qgis.core.engine.pixel_sources import RasterioSource, describe_raster
     from flair_qgis.core.segment.run import SegmentRequest, segment
-    from flair_qgis.core.segment.sources import RasterioSource, describe_raster
 
     t, w, h, crs, _ = describe_raster(raster)
     grid = plan_grid(t, w, h, crs)

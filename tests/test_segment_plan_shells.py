@@ -19,7 +19,7 @@ from qgis.core import (
 from rasters import random_image, read, write_raster
 from toy_models import identity_model
 
-from flair_qgis.core.segment.grid import affine_xy
+from flair_qgis.core.engine.grid import affine_xy
 from flair_qgis.core.vocabulary import EXTENT_LAYER, EXTENT_POLYGONS
 
 RGBI_MODEL = {

@@ -232,8 +232,8 @@ def test_baseline_arch_is_the_flair1_baseline_and_says_it_is_briefly_trained():
 
 def test_demo_model_metadata_declares_flair1_conventions():
     pytest.importorskip("onnxruntime")
+    from flair_qgis.core.engine.model import read_model_info
     from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
-    from flair_qgis.core.segment.model import read_model_info
 
     info = read_model_info(DEMO_MODEL)
     assert info.model_type == "Segmentor"
@@ -251,7 +251,7 @@ def test_demo_model_metadata_declares_flair1_conventions():
 
 def test_demo_model_scores_on_held_out_patches_match_its_card(tmp_path):
     ort = pytest.importorskip("onnxruntime")
-    from flair_qgis.core.segment.model import read_model_info
+    from flair_qgis.core.engine.model import read_model_info
 
     info = read_model_info(DEMO_MODEL)
     mean = np.asarray(info.input.mean, dtype=np.float32)[:, None, None]

@@ -160,7 +160,7 @@ def _fail(message: str) -> None:
 
 def model_card(path: str, arch: Architecture, parameters: int, diff: float | None) -> str:
     """A plain-text card of the written model, read back with flair_qgis's own metadata parser."""
-    from flair_qgis.core.segment.model import read_model_info
+    from flair_qgis.core.engine.model import read_model_info
 
     info = read_model_info(path)
     with open(path, "rb") as handle:

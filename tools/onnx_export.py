@@ -3,7 +3,7 @@
 The file written has one input ``input`` ``(batch, channels, rows, cols)`` float32 (normalised
 pixels) and one output ``logits`` ``(batch, classes, rows, cols)``; batch, rows and cols are
 dynamic unless ``dynamic=False``. Metadata go to ``metadata_props`` as JSON strings (see the
-README, "Model metadata"), which ``flair_qgis.core.segment.model.read_model_info`` parses.
+README, "Model metadata"), which ``flair_qgis.core.engine.model.read_model_info`` parses.
 """
 
 from __future__ import annotations

@@ -29,10 +29,8 @@ from qgis.core import (
 
 from ..core import vocabulary
 from ..core.atomic import remove_outputs
+from ..core.score import ScoreReport, get_protocol, without_own_crs
 from ..core.score.job import ScoreRequest, run_score
-from ..core.score.polygons import without_own_crs
-from ..core.score.protocols import get_protocol
-from ..core.score.result import ScoreReport
 from ..i18n import class_label, tr
 from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from qgis.core import QgsPalettedRasterRenderer, QgsRasterLayer, QgsVectorLayer
 
-from ..core.score.errormap import CORRECT, ERROR_WORDS, NOT_EVALUATED
+from ..core.score import CORRECT, ERROR_WORDS, NOT_EVALUATED
 
 
 def style_suspicious(layer: QgsVectorLayer) -> None:

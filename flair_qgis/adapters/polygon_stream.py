@@ -26,8 +26,7 @@ from qgis.core import (
     QgsVectorLayerFeatureSource,
 )
 
-from ..core.review.identity import file_identity
-from ..core.review.polygon_apply import Feature, FieldSpec
+from ..core.review import Feature, FieldSpec, file_identity
 from .layer_source import layer_source
 from .raster_input import crs_wkt_of
 from .reference_input import attribute_value, check_polygon_layer, raster_file

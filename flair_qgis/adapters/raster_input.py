@@ -24,9 +24,8 @@ from qgis.core import (
 )
 
 from ..core.crs import same_crs
+from ..core.engine import Grid, PixelSource, RasterioSource, affine_xy, band_label, check_band_numbers
 from ..core.errors import InputError, NotSupportedError
-from ..core.segment import Grid, PixelSource, RasterioSource, band_label, check_band_numbers
-from ..core.segment.grid import affine_xy
 from .layer_source import layer_source
 
 _QGIS_TO_NUMPY = {
@@ -73,7 +72,7 @@ class RasterInput:
 
 
 def layer_band_labels(layer: QgsRasterLayer) -> list[str]:
-    """A label per band of a raster layer (:func:`flair_qgis.core.segment.bands.band_label`).
+    """A label per band of a raster layer (:func:`flair_qgis.core.engine.bands.band_label`).
 
     Web layers (ARGB32) are read as four virtual bands R, G, B, A.
     """

@@ -33,8 +33,7 @@ from qgis.core import (
 )
 
 from ..core.errors import Canceled, InputError
-from ..core.score.evaluate import Reference, prediction_grid
-from ..core.score.polygons import CRS_WKT_ATTR
+from ..core.score import CRS_WKT_ATTR, Reference, prediction_grid
 from .raster_input import crs_wkt_of, file_path_of
 
 _CANCEL_EVERY = 1000  # features between two cancel checks

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from qgis.core import QgsRasterLayer, QgsVectorLayer
 
-from ..core.segment import ModelInfo, SegmentJobRequest, SegmentRequest
+from ..core.engine import ModelInfo
+from ..core.segment import SegmentJobRequest, SegmentRequest
 from ..core.vectorize import PolygonOutput
 from .deps import require_vectorize
 from .mask_input import vector_file

@@ -23,18 +23,9 @@ from qgis.core import (
     QgsRectangle,
 )
 
+from ..core.engine import InputSpec, ModelInfo, check_supported, choose_bands
 from ..core.errors import FlairError, InputError
-from ..core.segment import (
-    InputSpec,
-    ModelInfo,
-    SegmentJob,
-    SegmentPlan,
-    SegmentRequest,
-    check_supported,
-    choose_bands,
-    input_title,
-    plan_job,
-)
+from ..core.segment import SegmentJob, SegmentPlan, SegmentRequest, input_title, plan_job
 from ..core.vectorize import PolygonOutput
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
 from ..i18n.errors import error_text
@@ -52,7 +43,7 @@ class InputChoice:
     Attributes:
         layer_id: id of the raster layer in the project.
         bands: layer band (1-based) per channel of the input; empty to let
-            :func:`flair_qgis.core.segment.bands.choose_bands` choose; a 0 marks a channel left without a band.
+            :func:`flair_qgis.core.engine.bands.choose_bands` choose; a 0 marks a channel left without a band.
     """
 
     layer_id: str

@@ -19,15 +19,8 @@ from qgis.core import QgsMapLayer, QgsTask
 
 from ..core import vocabulary
 from ..core.atomic import remove_outputs
-from ..core.segment import (
-    POLYGON_PROGRESS_START,
-    TASK_SEGMENTATION,
-    OutputSpec,
-    SegmentResult,
-    WrittenPolygons,
-    run_job,
-    run_session,
-)
+from ..core.engine import TASK_SEGMENTATION, OutputSpec
+from ..core.segment import POLYGON_PROGRESS_START, SegmentResult, WrittenPolygons, run_job, run_session
 from ..i18n import decimal, localized, tr
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map

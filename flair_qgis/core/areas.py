@@ -23,7 +23,7 @@ from .crs import effective_wkt
 
 
 class NorthUpGrid(Protocol):
-    """What the areas need of a grid (e.g. :class:`flair_qgis.core.segment.grid.Grid`): a shared
+    """What the areas need of a grid (e.g. :class:`flair_qgis.core.engine.grid.Grid`): a shared
     module imports no job, so the grid is described, not imported."""
 
     @property

@@ -28,8 +28,8 @@ from qgis.PyQt.QtWidgets import (
 
 from ..adapters import deps, settings
 from ..adapters.segment_request import RunRequest
+from ..core.engine import ModelInfo
 from ..core.errors import FlairError
-from ..core.segment import ModelInfo
 from ..i18n import tr
 from ..i18n.errors import error_text
 from ..resource_paths import resources_path

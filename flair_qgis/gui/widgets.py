@@ -26,9 +26,9 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters.raster_input import layer_band_labels
+from ..core.engine import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec, channel_labels, propose_bands
 from ..core.nomenclature import ClassInfo
 from ..core.quantize import int8_capability, int8_origin
-from ..core.segment import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec, channel_labels, propose_bands
 from ..i18n import class_label, int8_cpu_note, metres, tr
 from ..i18n.model_texts import int8_card_speed, model_text
 

@@ -18,8 +18,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.quantize.cpu import CpuIdentity, cpu_identity
-from ..core.quantize.int8 import quantization_record
+from ..core.quantize import CpuIdentity, cpu_identity, quantization_record
 from . import counted, decimal, tr
 
 

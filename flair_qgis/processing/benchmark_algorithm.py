@@ -20,8 +20,8 @@ from qgis.core import (
 )
 
 from ..core.benchmark import LAYOUTS, ON_UNPAIRED, BenchmarkRequest, default_samples_csv, plan_benchmark, run_benchmark
+from ..core.engine import DEVICES
 from ..core.score import ABSENT_SCORES, PROTOCOLS
-from ..core.segment import DEVICES
 from .base import FlairAlgorithm, tr
 from .scoring_params import choice_parameter, class_map_of, class_map_parameter, protocol_parameter
 

@@ -23,6 +23,7 @@ from qgis.core import (
 
 from ..adapters.deps import quantize_dependency_error
 from ..adapters.raster_input import capture_raster, make_source
+from ..core.engine import read_model_info
 from ..core.quantize import (
     AGREEMENT_WARNING,
     CALIBRATORS,
@@ -37,7 +38,6 @@ from ..core.quantize import (
     check_quantizable,
     quantize,
 )
-from ..core.segment import read_model_info
 from ..i18n import counted, decimal, int8_cpu_note
 from .base import FlairAlgorithm, tr
 

@@ -29,19 +29,8 @@ from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb
 from ..adapters.raster_input import layer_grid_extent
 from ..adapters.segment_capture import job_request
-from ..core.segment import (
-    DEVICES,
-    PRECISIONS,
-    ModelInfo,
-    SegmentRequest,
-    SegmentResult,
-    check_supported,
-    output_name,
-    parse_band_list,
-    plan_job,
-    read_model_info,
-    run_job,
-)
+from ..core.engine import DEVICES, PRECISIONS, ModelInfo, check_supported, parse_band_list, read_model_info
+from ..core.segment import SegmentRequest, SegmentResult, output_name, plan_job, run_job
 from ..core.vectorize import PolygonOutput
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed

@@ -15,8 +15,9 @@ from typing import Any
 
 from qgis.core import QgsProcessingFeedback
 
+from ..core.engine import CapturedRaster
 from ..core.errors import InputError, NotSupportedError
-from ..core.segment import CapturedRaster, SegmentPlan
+from ..core.segment import SegmentPlan
 from ..scale.cluster import check_workers, dashboard_link, open_client, parse_scheduler, require_dask
 from ..scale.manifest import open_output_dir
 from ..scale.plan import ScaleJob, job_from_plan

@@ -1,6 +1,6 @@
 """Work units of a distributed run: K x K tiles of the very tile layout ``flair:segment`` uses.
 
-The whole grid's tiles are laid once (:func:`flair_qgis.core.segment.grid.tile_layout`); a chunk takes
+The whole grid's tiles are laid once (:func:`flair_qgis.core.engine.grid.tile_layout`); a chunk takes
 the tiles whose cores fall in its block of K x K tile positions and shifts them into its own
 sub-grid. Every pixel is then decided by the same tile, read from the same input window, as in
 an in-process run: chunk borders are invisible and the mosaic equals the single-file output.
@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from affine import Affine
 
+from ..core.engine import Grid, Tile, affine_xy, tile_layout
 from ..core.errors import InputError
-from ..core.segment import Grid, Tile, tile_layout
-from ..core.segment.grid import affine_xy
 
 
 @dataclass(frozen=True)

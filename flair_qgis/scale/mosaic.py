@@ -6,9 +6,9 @@ import os
 from collections.abc import Sequence
 
 from ..core.atomic import write_atomic, write_text_atomic
+from ..core.engine import Grid, qml_style
 from ..core.errors import InputError
 from ..core.nomenclature import ClassInfo
-from ..core.segment import Grid, qml_style
 
 
 def build_mosaic(path: str, chunk_paths: Sequence[str], grid: Grid, classes: Sequence[ClassInfo]) -> str:

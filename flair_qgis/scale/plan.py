@@ -9,18 +9,9 @@ from dataclasses import dataclass
 import rasterio
 import rasterio.errors
 
+from ..core.engine import Grid, ModelInfo, capture_file, describe_source_files, is_remote, read_model_info
 from ..core.errors import InputError, NotSupportedError
-from ..core.segment import (
-    Grid,
-    ModelInfo,
-    SegmentJobRequest,
-    SegmentPlan,
-    SegmentRequest,
-    capture_file,
-    describe_source_files,
-    is_remote,
-    read_model_info,
-)
+from ..core.segment import SegmentJobRequest, SegmentPlan, SegmentRequest
 from ..core.segment import plan_job as plan_segment_job
 from .chunks import Chunk, chunk_layout
 
@@ -85,7 +76,7 @@ def input_identity(path: str, grid: Grid | None = None) -> dict[str, object]:
     """What identifies an input: its name, its raster shape and, for local files, every file behind it.
 
     ``files`` maps each file of the raster (a VRT and all its sources, sidecars but ``.aux.xml``)
-    to its :func:`flair_qgis.core.segment.source_files.file_stamp`: size and modification time,
+    to its :func:`flair_qgis.core.engine.source_stamps.file_stamp`: size and modification time,
     and the content for files up to 4 MiB (a VRT by its XML without the statistics GDAL writes
     into it). Stamping is one ``stat`` per big file, so a mosaic of hundreds of tiles stays cheap.
 

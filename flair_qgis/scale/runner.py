@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.engine import ModelInfo, plan_heads
 from ..core.errors import Canceled
-from ..core.segment import ModelInfo, plan_heads
 from .chunks import Chunk
 from .cluster import ship_by_value
 from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest

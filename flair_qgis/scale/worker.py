@@ -18,22 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ModelError
-from ..core.segment import (
+from ..core.engine import (
+    Fusion,
     ModelInfo,
     PixelSource,
     RasterioSource,
-    SegmentPlan,
-    SegmentRequest,
     SessionInfo,
     WindowReader,
-    plan_run,
+    cap_gdal_cache,
     read_model_info,
-    run_plan,
-    run_session,
 )
-from ..core.segment.fused import Fusion
-from ..core.segment.writer import cap_gdal_cache
+from ..core.errors import ModelError
+from ..core.segment import SegmentPlan, SegmentRequest, plan_run, run_plan, run_session
 from .chunks import Chunk
 from .manifest import DONE
 from .plan import ScaleJob, file_sha256

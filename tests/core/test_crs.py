@@ -15,11 +15,11 @@ from rasterio.crs import CRS
 from rasterio.warp import Resampling, calculate_default_transform, reproject, transform_bounds
 
 from flair_qgis.core.crs import cannot_reproject, recognise_local, same_crs
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.score.evaluate import Reference, score
 from flair_qgis.core.score.protocols import get_protocol
 from flair_qgis.core.score.reference import grid_bounds_in
-from flair_qgis.core.segment.grid import Grid
 
 EPSG_2154 = CRS.from_epsg(2154).to_wkt()
 UNIT_METRE = 'UNIT["metre",1,AUTHORITY["EPSG","9001"]]'

@@ -129,7 +129,7 @@ def _has_ort_gpu() -> bool:
 def test_a_real_onnxruntime_gpu_without_cuda_names_the_missing_library(tmp_path):
     model = identity_model(tmp_path / "m.onnx", 3)
     code = (
-        "import sys; from flair_qgis.core.segment.engine import create_session\n"
+        "import sys; from flair_qgis.core.engine.sessions import create_session\n"
         "session, info = create_session(sys.argv[1], 'cuda')\n"
         "print('PROVIDER', info.provider); print('WARNING', info.warning)\n"
     )

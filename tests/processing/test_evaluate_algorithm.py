@@ -12,10 +12,10 @@ from conftest import FLAIR_DATA
 from eval_helpers import image_crs, independent_scores, perturb, polygons_from_mask, read_mask, write_raster
 from qgis.core import QgsProcessingException
 
+from flair_qgis.core.engine.grid import affine_xy
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.score.evaluate import evaluate_rasters, evaluate_vector
 from flair_qgis.core.score.protocols import get_protocol
-from flair_qgis.core.segment.grid import affine_xy
 
 PATCH = "024577"
 

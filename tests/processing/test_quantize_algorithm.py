@@ -9,10 +9,10 @@ from conftest import FLAIR_DATA, REPO, RecordingFeedback
 from core.quantize.int8_graphs import slower_int8_model
 from qgis.core import QgsProcessingException, QgsProject, QgsRasterLayer
 
+from flair_qgis.core.engine.sessions import default_threads
 from flair_qgis.core.quantize.cpu import cpu_identity, int8_capability
 from flair_qgis.core.quantize.int8 import file_sha256, quantization_record
 from flair_qgis.core.quantize.speed import WORTH_IT
-from flair_qgis.core.segment.engine import default_threads
 
 DEMO = REPO / "resources" / "models" / "flair-demo-unet.onnx"
 

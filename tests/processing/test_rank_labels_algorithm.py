@@ -7,7 +7,7 @@ from eval_helpers import image_crs, polygons_from_mask, read_mask, write_raster
 from qgis.core import QgsProcessingException
 from rasterio.features import rasterize
 
-from flair_qgis.core.segment.grid import affine_xy
+from flair_qgis.core.engine.grid import affine_xy
 
 
 def test_rank_labels_orders_contradicted_polygons_first(run_alg, tmp_path):

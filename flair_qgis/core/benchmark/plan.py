@@ -19,14 +19,13 @@ import numpy as np
 import rasterio
 import rasterio.errors
 
+from ..engine.bands import BandChoice, band_choice
+from ..engine.model import InputSpec, ModelInfo, OutputSpec, read_model_info
+from ..engine.multi import Heads, class_values, input_modalities, resolve_heads
 from ..errors import InputError, ModelError
 from ..nomenclature import ClassInfo
 from ..paths import check_folder_not_input, check_outputs_not_inputs, resolved
-from ..score.alignment import ClassAlignment, align_classes
-from ..score.protocols import Protocol, get_protocol
-from ..segment.bands import BandChoice, band_choice
-from ..segment.model import InputSpec, ModelInfo, OutputSpec, read_model_info
-from ..segment.multi import Heads, class_values, input_modalities, resolve_heads
+from ..score import ClassAlignment, Protocol, align_classes, get_protocol
 from .datasets import LAYOUT_FLAIR1, LAYOUT_FLAIRHUB, Dataset, detect_layout, discover
 
 UNIT_TO_CM = {"cm": 1.0, "m": 100.0, "mm": 0.1, "": 1.0}

@@ -31,11 +31,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..atomic import check_output_path, write_atomic
+from ..engine.sessions import SessionInfo, create_session, run_batch
+from ..engine.stages import ignore_progress, never_canceled, run_stages
 from ..errors import InputError, ModelError
-from ..score.metrics import build_scores
-from ..score.report import publish_report
-from ..segment.engine import SessionInfo, create_session, run_batch
-from ..segment.pipeline import ignore_progress, never_canceled, run_stages
+from ..score import build_scores, publish_report
 from .plan import BenchmarkPlan, BenchmarkRequest, default_samples_csv, plan_benchmark
 from .samples import Batch, Failed, SampleReader
 from .scorer import LISTED_MAX, SampleScorer

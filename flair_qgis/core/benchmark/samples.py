@@ -19,8 +19,8 @@ import rasterio.errors
 from rasterio.enums import Resampling
 from rasterio.windows import Window, from_bounds
 
+from ..engine.stages import normalisation
 from ..errors import InputError
-from ..segment.pipeline import normalisation
 from .datasets import IMAGE, LAYOUT_FLAIRHUB, Sample
 from .plan import BenchmarkPlan, InputPlan, Quiet
 

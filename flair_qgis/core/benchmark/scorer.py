@@ -17,10 +17,10 @@ from dataclasses import replace
 import numpy as np
 import rasterio
 
+from ..engine.multi import per_image_value
+from ..engine.postprocess import Postprocess
 from ..errors import ModelError
-from ..score.metrics import ConfusionMatrix, build_scores
-from ..segment.multi import per_image_value
-from ..segment.postprocess import Postprocess
+from ..score import ConfusionMatrix, build_scores
 from .datasets import Sample
 from .plan import UNIT_TO_CM, BenchmarkPlan, Quiet
 from .samples import Batch, Failed, Loaded, resize_nearest

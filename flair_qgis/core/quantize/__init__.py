@@ -9,7 +9,7 @@ loads and segments without them. Callers outside this package import the names b
 """
 
 from .cpu import CpuIdentity, Int8Capability, cpu_identity, int8_capability
-from .int8 import CALIBRATORS, METHODS, check_quantizable, int8_origin
+from .int8 import CALIBRATORS, METHODS, check_quantizable, int8_origin, quantization_record
 from .job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, QuantizeResult, quantize
 from .speed import WORTH_IT, SpeedUp
 from .validation import AGREEMENT_WARNING, Agreement, ClassAgreement
@@ -32,5 +32,6 @@ __all__ = [
     "cpu_identity",
     "int8_capability",
     "int8_origin",
+    "quantization_record",
     "quantize",
 ]

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..segment.engine import create_session, default_threads
-from ..segment.model import ModelInfo, read_model_info
-from ..segment.pipeline import ignore_progress, never_canceled
-from ..segment.plan import CapturedRaster, SourceFactory, file_source
+from ..engine.model import ModelInfo, read_model_info
+from ..engine.pixel_sources import CapturedRaster, SourceFactory, file_source
+from ..engine.sessions import create_session, default_threads
+from ..engine.stages import ignore_progress, never_canceled
 from .cpu import CpuIdentity, Int8Capability, Int8Format, choose_format, cpu_identity, int8_capability
 from .int8 import QuantizeOptions, calibration_names, check_quantizable, quantization_entry, quantize_model, write_int8
 from .speed import SpeedUp, measure_speedup, model_pass

@@ -4,7 +4,7 @@ A speed-up measured on another machine, or with another thread count, says littl
 depends on the CPU's instructions (VNNI, AMX) and shrinks as threads grow (onnxruntime's
 maintainers: 3-4x on one thread, 1.5-2x on many). So ``flair:quantize`` times both models here,
 on the held-out tiles, through sessions built exactly as ``flair:segment`` builds them
-(:func:`flair_qgis.core.segment.engine.create_session`: all cores unless told otherwise, no
+(:func:`flair_qgis.core.engine.sessions.create_session`: all cores unless told otherwise, no
 spinning, sequential execution).
 
 Timing: after a warm-up pass of each model, ``rounds`` rounds each time one pass of FP32 and one
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine.sessions import run_batch
 from ..errors import Canceled
-from ..segment.engine import run_batch
 
 WORTH_IT = 1.1
 """Below this INT8 / FP32 speed ratio, the INT8 model is not worth its accuracy cost: the user is told."""

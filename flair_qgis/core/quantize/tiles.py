@@ -15,15 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine.bands import choose_bands
+from ..engine.grid import Grid, Tile, plan_grid, tile_layout
+from ..engine.heads import input_grids, resolve_tiling, scale_factors
+from ..engine.model import ModelInfo
+from ..engine.pixel_sources import CapturedRaster, PixelSource, SourceFactory, file_source
+from ..engine.stages import normalisation
+from ..engine.tile_reads import read_batch
 from ..errors import Canceled, InputError, NotSupportedError
-from ..segment.bands import choose_bands
-from ..segment.grid import Grid, Tile, plan_grid, tile_layout
-from ..segment.heads import input_grids, resolve_tiling, scale_factors
-from ..segment.model import ModelInfo
-from ..segment.pipeline import normalisation
-from ..segment.plan import CapturedRaster, SourceFactory, file_source
-from ..segment.sources import PixelSource
-from ..segment.tile_pipeline import read_batch
 
 
 @dataclass(frozen=True)

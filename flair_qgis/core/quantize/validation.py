@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.heads import plan_heads
+from ..engine.model import ModelInfo
+from ..engine.postprocess import Postprocess
+from ..engine.sessions import create_session, run_batch
 from ..errors import Canceled
-from ..segment.engine import create_session, run_batch
-from ..segment.heads import plan_heads
-from ..segment.model import ModelInfo
-from ..segment.postprocess import Postprocess
 
 AGREEMENT_WARNING = 0.98
 """Below this pixel agreement the INT8 model is flagged: check it before using it."""

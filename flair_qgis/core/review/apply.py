@@ -20,10 +20,10 @@ import numpy as np
 
 from ..atomic import check_output_path, write_atomic
 from ..crs import same_crs
+from ..engine.grid import affine_xy
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..score.reference import raster_info
-from ..segment.grid import affine_xy
+from ..score import raster_info
 from .identity import check_reference_identity, file_identity
 from .schema import ReviewItem
 from .store import ReviewStore

@@ -24,11 +24,10 @@ import numpy as np
 
 from ..classes import raster_classes
 from ..crs import same_crs
+from ..engine.grid import Grid, affine_xy
 from ..errors import InputError
 from ..nomenclature import default_color
-from ..score.polygons import BoxIndex, PolygonSource
-from ..score.reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
-from ..segment.grid import Grid, affine_xy
+from ..score import BoxIndex, ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info
 from ..vocabulary import DESIGN_STRATIFIED_LABEL, STRATIFIED_DESIGNS
 from .identity import file_identity
 from .label_strata import LABEL_FACTOR, LabelSplit, label_cells_of_strata
@@ -188,8 +187,7 @@ def suspicious_items(request: SampleRequest, is_canceled, on_progress):
     """
     import geopandas as gpd
 
-    from ..score.evaluate import prediction_grid
-    from ..score.labels import rank_labels
+    from ..score import prediction_grid, rank_labels
 
     if request.reference_polygons is None:
         raise InputError("The suspicious design ranks reference polygons: give REFERENCE as a polygon layer.")

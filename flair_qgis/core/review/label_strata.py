@@ -37,7 +37,7 @@ class LabelSplit:
         Raises:
             InputError: unreadable labels, bad field, or no overlap with the map.
         """
-        from ..score.evaluate import Reference, reference_source
+        from ..score import Reference, reference_source
 
         return reference_source(Reference(raster_path=self.raster_path, polygons=self.polygons, field=self.field),
                                 grid, None)  # fmt: skip

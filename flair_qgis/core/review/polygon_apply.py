@@ -40,7 +40,7 @@ from typing import Any, Protocol
 from ..atomic import check_output_path, write_atomic
 from ..errors import Canceled, InputError
 from ..paths import check_outputs_not_inputs
-from ..score.polygons import polygons_crs_wkt
+from ..score import polygons_crs_wkt
 from .apply import ApplyResult, Conflict, decided_items, item_points
 from .identity import check_reference_identity
 from .schema import ReviewItem

@@ -37,10 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine.grid import Grid
 from ..errors import Canceled, InputError
-from ..score.evaluate import prediction_grid, windows
-from ..score.reference import ClassRasterSource
-from ..segment.grid import Grid
+from ..score import ClassRasterSource, prediction_grid, windows
 from ..vocabulary import DESIGN_STRATIFIED_LABEL, PIXEL_DESIGNS
 from .label_strata import LabelSplit, label_strata
 
@@ -127,7 +126,7 @@ def window_reads(
 
 def _confidence_source(path: str, grid: Grid) -> ClassRasterSource:
     from ..crs import same_crs
-    from ..score.reference import raster_info
+    from ..score import raster_info
 
     return ClassRasterSource(path, grid, assume_grid_crs=same_crs(grid.crs_wkt, raster_info(path).crs_wkt))
 

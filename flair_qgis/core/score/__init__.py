@@ -9,8 +9,13 @@ error map), ranks suspicious labels (:func:`labels.rank_labels`) and publishes t
 The names below are the package's public surface: callers outside ``core`` import them from here.
 """
 
-from .evaluate import Reference, score
+from .alignment import ClassAlignment, align_classes
+from .errormap import CORRECT, ERROR_WORDS, NOT_EVALUATED
+from .evaluate import Reference, prediction_grid, reference_source, score, windows
 from .job import ReferenceInput, ScoreRequest, ScoreResult, run_score
+from .labels import rank_labels
+from .metrics import ConfusionMatrix, build_scores
+from .polygons import CRS_WKT_ATTR, BoxIndex, PolygonSource, polygons_crs_wkt, without_own_crs
 from .protocols import (
     ABSENT_SCORES,
     PROTOCOLS,
@@ -19,14 +24,24 @@ from .protocols import (
     parse_class_map,
     protocol_from_parameters,
 )
+from .reference import ClassRasterSource, bounds_overlap, grid_bounds_in, raster_info
 from .report import SIDECAR_SUFFIXES, Published, publish_report, report_paths
 from .result import ClassScore, ScoreReport, Scores
 
 __all__ = [
     "ABSENT_SCORES",
+    "CORRECT",
+    "CRS_WKT_ATTR",
+    "ERROR_WORDS",
+    "NOT_EVALUATED",
     "PROTOCOLS",
     "SIDECAR_SUFFIXES",
+    "BoxIndex",
+    "ClassAlignment",
+    "ClassRasterSource",
     "ClassScore",
+    "ConfusionMatrix",
+    "PolygonSource",
     "Protocol",
     "Published",
     "Reference",
@@ -35,11 +50,22 @@ __all__ = [
     "ScoreRequest",
     "ScoreResult",
     "Scores",
+    "align_classes",
+    "bounds_overlap",
+    "build_scores",
     "get_protocol",
+    "grid_bounds_in",
     "parse_class_map",
+    "polygons_crs_wkt",
+    "prediction_grid",
     "protocol_from_parameters",
     "publish_report",
+    "rank_labels",
+    "raster_info",
+    "reference_source",
     "report_paths",
     "run_score",
     "score",
+    "windows",
+    "without_own_crs",
 ]

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..engine.geotiff import qml_style
 from ..nomenclature import ClassInfo
-from ..segment.writer import qml_style
 from .protocols import Protocol
 
 NOT_EVALUATED = 0

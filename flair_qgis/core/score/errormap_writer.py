@@ -12,8 +12,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..atomic import write_text_atomic
-from ..segment.grid import Grid
-from ..segment.writer import AtomicGeoTiff
+from ..engine.geotiff import AtomicGeoTiff
+from ..engine.grid import Grid
 from ..vocabulary import ERROR_MAP_FILE_TAG
 from .errormap import FIRST_MISSED, error_classes, error_dtype, error_qml, error_window, uint8_lut
 from .protocols import Protocol

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from ..atomic import check_output_path
 from ..classes import raster_classes
 from ..crs import recognise_local, same_crs
+from ..engine.grid import Grid, plan_grid
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo, default_color
-from ..segment.grid import Grid, plan_grid
 from .alignment import ClassAlignment, align_classes
 from .errormap_writer import ErrorMapOutput
 from .metrics import ConfusionMatrix, build_scores

@@ -32,8 +32,8 @@ import numpy as np
 from ..atomic import check_output_path, write_atomic
 from ..classes import raster_classes
 from ..crs import same_crs
+from ..engine.grid import Grid
 from ..errors import InputError
-from ..segment.grid import Grid
 from .alignment import ClassAlignment, align_classes
 from .evaluate import Reference, each_window, prediction_grid, reference_source
 from .polygons import PolygonSource

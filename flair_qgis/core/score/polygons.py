@@ -19,8 +19,8 @@ import rasterio.windows
 from rasterio.windows import Window
 
 from ..crs import cannot_reproject, effective_wkt, same_crs
+from ..engine.grid import Grid, window_bounds
 from ..errors import InputError
-from ..segment.grid import Grid, window_bounds
 
 # A GeoDataFrame captured on QGIS's main thread carries its CRS as WKT under this key of
 # ``gdf.attrs`` and has no CRS of its own: a pyproj CRS holds PROJ objects that must not be used

@@ -31,8 +31,8 @@ from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
 from ..crs import cannot_reproject, effective_wkt, same_crs
+from ..engine.grid import Grid, pixel_offset, window_bounds
 from ..errors import InputError
-from ..segment.grid import Grid, pixel_offset, window_bounds
 
 
 def grid_bounds_in(grid: Grid, bounds: tuple[float, float, float, float], bounds_wkt: str | None) -> tuple:

@@ -7,7 +7,7 @@ exactly what it does in a whole-layer run, so any two extents of one layer share
 tiles, and a run over an extent gives the same pixels as the whole-layer run.
 
 What a tile was read from is identified once per run, in the worker
-(:func:`flair_qgis.core.segment.source_files.describe_source_files`): every file of a VRT is
+(:func:`flair_qgis.core.engine.source_stamps.describe_source_files`): every file of a VRT is
 stamped, and a tile whose VRT sources changed since it was cached is recomputed, alone. Remote
 layers (web services, ``/vsicurl/``, databases) have nothing to stamp: they are cached only when
 the run asks for it (``CACHE_REMOTE``, "Cache web layers"), keyed by their address, and each
@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..engine.grid import Grid, Tile, pixel_offset, window_tile_layout
+from ..engine.source_stamps import SourceFiles, describe_source_files, file_digest, is_remote
 from ..errors import InputError
-from .grid import Grid, Tile, pixel_offset, window_tile_layout
-from .source_files import SourceFiles, describe_source_files, is_remote
 from .tile_cache import DEFAULT_MAX_BYTES, TileCache, open_cache
-from .tile_entry import file_digest, run_key
+from .tile_entry import run_key
 
 #: How long a remote layer's cached tile is used: the server's content may change meanwhile.
 DEFAULT_REMOTE_TTL_S = 86400.0

@@ -26,10 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .engine import SessionInfo
-from .model import ModelInfo
-from .pipeline import ignore_progress, never_canceled
-from .plan import CapturedRaster, SegmentPlan, SegmentRequest, SourceFactory, file_source, plan_segment
+from ..engine.model import ModelInfo
+from ..engine.pixel_sources import CapturedRaster, SourceFactory, file_source
+from ..engine.sessions import SessionInfo
+from ..engine.stages import ignore_progress, never_canceled
+from .plan import SegmentPlan, SegmentRequest, plan_segment
 from .run import SegmentResult, run_plan
 
 POLYGON_PROGRESS_START = 80.0
@@ -76,10 +77,10 @@ class SegmentJobRequest:
         model: the model.
         rasters: one captured raster per model input, in the model's input order
             (``flair_qgis.adapters.segment_capture`` captures QGIS layers;
-            :func:`~flair_qgis.core.segment.sources.capture_file` files).
+            :func:`~flair_qgis.core.engine.pixel_sources.capture_file` files).
         options: outputs, tiling, device and tile cache.
         bands: the user's layer bands per input (1-based); a missing or empty entry lets
-            :func:`~flair_qgis.core.segment.bands.choose_bands` choose.
+            :func:`~flair_qgis.core.engine.bands.choose_bands` choose.
         extent: ``(xmin, ymin, xmax, ymax)`` in the first raster's CRS; None for all of it.
         mask_wkbs: polygons (WKB, first raster's CRS) outside which the maps are nodata.
         mask_path: the file the mask polygons come from (no output may overwrite it), or None.

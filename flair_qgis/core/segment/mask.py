@@ -14,8 +14,8 @@ import numpy as np
 import shapely.wkb
 from rasterio.features import geometry_mask
 
+from ..engine.grid import Grid, affine_xy, window_transform
 from ..errors import InputError
-from .grid import Grid, affine_xy, window_transform
 
 
 def polygons_bounds(wkbs: Sequence[bytes]) -> tuple[float, float, float, float]:

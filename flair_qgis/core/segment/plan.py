@@ -16,26 +16,24 @@ polygon mask::
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
 
 import rasterio.crs
 import rasterio.errors
-from affine import Affine
 
 from ..atomic import check_output_path
+from ..engine.bands import choose_bands
+from ..engine.grid import Grid, Tile, plan_grid, tile_layout
+from ..engine.half_precision import check_precision
+from ..engine.heads import HeadPlan, input_grids, plan_heads, resolve_tiling
+from ..engine.model import TASK_SEGMENTATION, InputSpec, ModelInfo
+from ..engine.pixel_sources import CapturedRaster, PixelSource, SourceFactory, file_source
+from ..engine.sessions import cuda_available
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
-from .bands import choose_bands
 from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
-from .engine import cuda_available
-from .grid import Grid, Tile, plan_grid, tile_layout
-from .heads import HeadPlan, input_grids, plan_heads, resolve_tiling
 from .mask import PolygonMask, polygons_bounds
-from .model import TASK_SEGMENTATION, InputSpec, ModelInfo
-from .precision import check_precision
-from .sources import PixelSource, RasterioSource
 from .tile_cache import DEFAULT_MAX_BYTES
 
 
@@ -84,30 +82,6 @@ class SegmentRequest:
     readers: int | None = None
     fuse_graph: bool = True
     precision: str = "fp32"
-
-
-class CapturedRaster(Protocol):
-    """A raster captured for a run (``flair_qgis.adapters.raster_input.RasterInput`` is one)."""
-
-    name: str
-    path: str | None
-    transform: Affine
-    width: int
-    height: int
-    crs_wkt: str | None
-    band_count: int
-    band_labels: tuple[str, ...]
-
-
-#: Makes the pixel source of one input: ``(raster, bands, grid) -> PixelSource``.
-SourceFactory = Callable[[CapturedRaster, Sequence[int], Grid], PixelSource]
-
-
-def file_source(raster: CapturedRaster, bands: Sequence[int], grid: Grid) -> PixelSource:
-    """The default :data:`SourceFactory`: rasterio reads the raster's file."""
-    if raster.path is None:
-        raise InputError(f"Layer '{raster.name}' is not a file: it needs a source made by the QGIS adapters.")
-    return RasterioSource(raster.path, bands, grid)
 
 
 @dataclass(frozen=True)

@@ -18,19 +18,19 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.grid import Grid, Tile, core_stride_px
+from ..engine.heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
+from ..engine.model import ModelInfo
+from ..engine.pixel_sources import PixelSource
+from ..engine.postprocess import Postprocess, argmax_channels, output_margin
+from ..engine.sessions import SessionInfo, create_session, cuda_available
+from ..engine.source_stamps import file_digest
+from ..engine.stages import ignore_progress, never_canceled
+from ..engine.wrapped_graph import Fusion, create_run_session, default_readers
 from .cache_run import CachedRun, open_cached_run
-from .engine import SessionInfo, create_session, cuda_available
-from .fused import Fusion, create_run_session, default_readers
-from .grid import Grid, Tile, core_stride_px
-from .heads import HeadPlan, check_supported, input_grids, plan_heads, scale_factors
-from .map_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
-from .model import ModelInfo
-from .pipeline import ignore_progress, never_canceled
+from .fp16_check import fp16_agreement
+from .head_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
 from .plan import SegmentPlan, SegmentRequest, plan_run
-from .postprocess import Postprocess, argmax_channels, output_margin
-from .precision_check import fp16_agreement
-from .sources import PixelSource
-from .tile_entry import file_digest
 from .tile_pipeline import CachedTile, TilePipeline
 
 #: The provider a run reports when every tile came from the tile cache (no model was loaded).

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import struct
-import threading
 import time
 import zlib
 from collections.abc import Iterable, Mapping
@@ -27,40 +25,6 @@ FORMAT_VERSION = 1
 _MAGIC = b"FLAIRTC\x00"
 _HEADER = struct.Struct("<8sII")  # magic, format version, header length
 _DIGEST_BYTES = 32
-_HASH_CHUNK_BYTES = 1 << 20
-
-_digests: dict[tuple[str, int, int, int, int], str] = {}
-_digests_lock = threading.Lock()
-
-
-def file_digest(path: str) -> str:
-    """BLAKE2b of a file's content, computed once per (path, size, mtime, ctime, inode) in this process.
-
-    The change time is in the memo key because a rewrite can keep the size and set the
-    modification time back (``touch -r``, ``rsync -t``); it cannot set the change time.
-
-    Args:
-        path: the file (a model, typically).
-
-    Returns:
-        The hex digest.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    path = os.path.abspath(path)
-    stat = os.stat(path)
-    memo = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
-    with _digests_lock:
-        if memo in _digests:
-            return _digests[memo]
-    digest = hashlib.blake2b(digest_size=_DIGEST_BYTES)
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_HASH_CHUNK_BYTES):
-            digest.update(chunk)
-    with _digests_lock:
-        _digests[memo] = digest.hexdigest()
-    return _digests[memo]
 
 
 def run_key(
@@ -77,7 +41,7 @@ def run_key(
     Args:
         model_digest: :func:`file_digest` of the model file.
         sources: the identity of each model input's source, in input order
-            (:attr:`flair_qgis.core.segment.source_files.SourceFiles.identity`, or ``uri:<address>``).
+            (:attr:`flair_qgis.core.engine.source_stamps.SourceFiles.identity`, or ``uri:<address>``).
         bands: the band mapping of each input (1-based layer bands, model channel order).
         tile_size_px: model input edge.
         overlap_px: overlap between tiles.

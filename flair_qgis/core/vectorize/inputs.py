@@ -12,9 +12,9 @@ from rasterio.windows import Window
 
 from ..atomic import check_output_path
 from ..classes import raster_classes
+from ..engine.grid import Grid, plan_grid
 from ..errors import InputError
 from ..nomenclature import ClassInfo, default_color
-from ..segment.grid import Grid, plan_grid
 from .writer import driver_for
 
 MAX_DISTINCT_VALUES = 10_000

@@ -10,9 +10,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..engine.model import TASK_SEGMENTATION
 from ..errors import InputError
-from ..segment.model import TASK_SEGMENTATION
-from ..segment.plan import SegmentPlan
+from ..segment import SegmentPlan
 from .inputs import VectorizeRequest
 from .job import VectorizeResult, vectorize
 from .writer import driver_for

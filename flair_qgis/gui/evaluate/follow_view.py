@@ -32,8 +32,8 @@ from ...adapters import settings
 from ...adapters.live_view import release_live_layer, show_live_layer
 from ...adapters.segment_request import prepare_segment
 from ...adapters.segment_task import RunOutcome, SegmentTask
+from ...core.engine import TASK_SEGMENTATION, check_supported
 from ...core.errors import FlairError
-from ...core.segment import TASK_SEGMENTATION, check_supported
 from ...core.vocabulary import EXTENT_CANVAS
 from ...i18n import decimal, integer, tiles
 from ...i18n.errors import error_text

@@ -7,7 +7,7 @@ from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtWidgets import QFormLayout, QGroupBox, QWidget
 
 from ...adapters.segment_request import InputChoice
-from ...core.segment import ModelInfo
+from ...core.engine import ModelInfo
 from ...i18n import tr
 from ..widgets import InputPicker
 

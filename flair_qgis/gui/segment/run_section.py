@@ -18,7 +18,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ...adapters import deps, settings
-from ...core.segment import ModelInfo
+from ...core.engine import ModelInfo
 from ...core.vectorize import PolygonOutput
 from ...i18n import tr
 from ..widgets import compact

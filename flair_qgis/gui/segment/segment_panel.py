@@ -17,8 +17,8 @@ from ...adapters import deps, settings
 from ...adapters.segment_request import RunRequest, prepare_segment, ready_reason
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
+from ...core.engine import ModelInfo
 from ...core.errors import FlairError
-from ...core.segment import ModelInfo
 from ...i18n import tr
 from ...i18n.errors import error_text
 from ..messages import run_log_line
@@ -70,7 +70,7 @@ class SegmentPanel(QWidget):
             self.update_ready()
             return False
         try:
-            from ...core.segment import read_model_info
+            from ...core.engine import read_model_info
 
             self.model = read_model_info(path)
         except FlairError as err:
@@ -91,7 +91,7 @@ class SegmentPanel(QWidget):
         """The execution provider a run with the chosen device will use."""
         if not self.dock.onnxruntime_ok:
             return "—"
-        from ...core.segment import CPU, CUDA, cuda_available
+        from ...core.engine import CPU, CUDA, cuda_available
 
         device = self.run_section.device_combo.currentData()
         return CUDA if device in ("auto", "cuda") and cuda_available() else CPU

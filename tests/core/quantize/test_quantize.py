@@ -22,6 +22,7 @@ from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantTy
 from toy_models import OPSET, _io, conv_model, save
 
 from core.quantize.int8_graphs import bias_not_initializer_model, convolutions_fully_quantized, slower_int8_model
+from flair_qgis.core.engine.pixel_sources import capture_file
 from flair_qgis.core.errors import InputError, ModelError, NotSupportedError
 from flair_qgis.core.quantize.cpu import (
     LITTLE_GAIN_MESSAGE,
@@ -40,7 +41,6 @@ from flair_qgis.core.quantize.int8 import QUANTIZATION_KEY, check_quantizable, f
 from flair_qgis.core.quantize.job import QuantizeRequest, quantize
 from flair_qgis.core.quantize.speed import WORTH_IT, measure_speedup
 from flair_qgis.core.quantize.tiles import draw_tiles
-from flair_qgis.core.segment.sources import capture_file
 
 DEMO = REPO / "resources" / "models" / "flair-demo-unet.onnx"
 TRAIN = ["000473", "002115", "034217", "036294"]

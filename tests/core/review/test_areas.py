@@ -9,9 +9,9 @@ from pyproj import CRS, Geod, Transformer
 from rasters import write_raster
 
 from flair_qgis.core.areas import row_pixel_areas_m2
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.review import SampleRequest, create_review
 from flair_qgis.core.review.store import ReviewStore
-from flair_qgis.core.segment.grid import Grid
 
 
 def test_geographic_pixels_have_their_geodesic_area():

@@ -9,12 +9,12 @@ import rasterio
 from affine import Affine
 
 from flair_qgis.core.classes import raster_classes
+from flair_qgis.core.engine.geotiff import AtomicGeoTiff
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES, ClassInfo
 from flair_qgis.core.score.alignment import align_classes, normalise_name
 from flair_qgis.core.score.protocols import get_protocol, parse_class_map
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.writer import AtomicGeoTiff
 
 DEEPNESS_NAMES = [c.name for c in FLAIR1_MODEL_CLASSES]  # building ... plowed land, other
 

@@ -7,10 +7,10 @@ import numpy as np
 import rasterio
 from affine import Affine
 
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.score.errormap import CORRECT, FIRST_MISSED, NOT_EVALUATED, error_classes, error_window, uint8_lut
 from flair_qgis.core.score.errormap_writer import ErrorMapOutput
 from flair_qgis.core.score.protocols import get_protocol
-from flair_qgis.core.segment.grid import Grid
 
 
 def _expected(protocol, ref: np.ndarray, pred: np.ndarray, valid: np.ndarray) -> np.ndarray:

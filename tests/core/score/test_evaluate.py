@@ -11,12 +11,12 @@ from affine import Affine
 from rasterio.features import shapes
 from shapely.geometry import shape
 
+from flair_qgis.core.engine.geotiff import AtomicGeoTiff
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import Canceled, InputError
 from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
 from flair_qgis.core.score.evaluate import Reference, each_window, prediction_grid, score, windows
 from flair_qgis.core.score.protocols import get_protocol
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.writer import AtomicGeoTiff
 
 TRANSFORM = Affine(0.2, 0.0, 650000.0, 0.0, -0.2, 6860000.0)
 

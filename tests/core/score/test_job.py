@@ -14,11 +14,11 @@ from affine import Affine
 from rasterio.features import shapes
 from shapely.geometry import shape
 
+from flair_qgis.core.engine.geotiff import AtomicGeoTiff
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import Canceled, InputError
 from flair_qgis.core.score import Reference, ScoreRequest, get_protocol, run_score, score
 from flair_qgis.core.score.report import report_json
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.writer import AtomicGeoTiff
 
 TRANSFORM = Affine(0.2, 0.0, 650000.0, 0.0, -0.2, 6860000.0)
 

@@ -8,9 +8,9 @@ import pytest
 from affine import Affine
 from rasterio.crs import CRS
 
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.score.polygons import BoxIndex, PolygonSource
-from flair_qgis.core.segment.grid import Grid
 
 
 def _grid(width: int = 20, height: int = 10) -> Grid:

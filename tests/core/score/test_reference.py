@@ -9,8 +9,8 @@ from affine import Affine
 from rasterio.crs import CRS
 
 from flair_qgis.core.crs import same_crs
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.score.reference import ClassRasterSource
-from flair_qgis.core.segment.grid import Grid
 
 
 def _grid(width: int = 20, height: int = 10) -> Grid:

@@ -9,15 +9,14 @@ import pytest
 from rasters import random_image, read, write_raster
 from toy_models import identity_model
 
+from flair_qgis.core.engine import capture_file, read_model_info
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.segment import (
     POLYGON_PROGRESS_START,
     SegmentJobRequest,
     SegmentRequest,
-    capture_file,
     plan_job,
     plan_segment,
-    read_model_info,
     run_job,
     run_plan,
     segment_job,

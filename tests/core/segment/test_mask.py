@@ -7,8 +7,8 @@ import pytest
 import shapely.geometry
 from affine import Affine
 
+from flair_qgis.core.engine.grid import Grid, affine_xy
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.grid import Grid, affine_xy
 from flair_qgis.core.segment.mask import PolygonMask, polygons_bounds
 
 GRID = Grid(Affine(0.5, 0.0, 100.0, 0.0, -0.5, 200.0), 80, 60, None)

@@ -11,11 +11,11 @@ import shapely.geometry
 from rasters import random_image, read, write_raster
 from toy_models import identity_model, two_output_model
 
+from flair_qgis.core.engine.model import read_model_info
+from flair_qgis.core.engine.pixel_sources import capture_file
 from flair_qgis.core.errors import InputError, ModelError
-from flair_qgis.core.segment.model import read_model_info
 from flair_qgis.core.segment.plan import SegmentRequest, plan_segment
 from flair_qgis.core.segment.run import run_plan
-from flair_qgis.core.segment.sources import capture_file
 
 UNIT4 = {"mean": [0.0] * 4, "std": [1.0] * 4, "bands": ["R", "G", "B", "NIR"], "tile_size": 64, "tiles_overlap": 0}
 

@@ -12,15 +12,9 @@ import numpy as np
 import pytest
 
 from flair_qgis.core.segment import tile_entry
+from flair_qgis.core.engine.source_stamps import file_digest
 from flair_qgis.core.segment.tile_cache import open_cache
-from flair_qgis.core.segment.tile_entry import (
-    FORMAT_VERSION,
-    CorruptEntryError,
-    decode_entry,
-    encode_entry,
-    file_digest,
-    run_key,
-)
+from flair_qgis.core.segment.tile_entry import FORMAT_VERSION, CorruptEntryError, decode_entry, encode_entry, run_key
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -274,8 +268,8 @@ def test_tiles_computed_on_another_device_are_not_shared(tmp_path):
     """GPU and CPU floats may differ in the last bits: each device keys its own tiles."""
     from affine import Affine
 
+    from flair_qgis.core.engine.grid import Grid
     from flair_qgis.core.segment.cache_run import CacheRequest, open_cached_run
-    from flair_qgis.core.segment.grid import Grid
 
     model = tmp_path / "m.onnx"
     model.write_bytes(b"model")

@@ -11,8 +11,8 @@ import rasterio
 from affine import Affine
 from rasters import write_raster
 
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.source_files import describe_source_files, file_stamp, is_remote
+from flair_qgis.core.engine.grid import Grid
+from flair_qgis.core.engine.source_stamps import describe_source_files, file_stamp, is_remote
 
 
 def _vrt_of(folder, pieces: int, size_px: int = 16):

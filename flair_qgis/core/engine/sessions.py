@@ -80,9 +80,9 @@ def create_session(
         device: ``auto`` (CUDA when it works, else CPU), ``cuda`` or ``cpu``.
         threads: intra-op threads for the CPU provider; default all cores.
         model_bytes: the model to load instead of the file (a graph wrapped in memory by
-            :mod:`.fused`); ``model_path`` then only names it in messages.
+            :mod:`.wrapped_graph`); ``model_path`` then only names it in messages.
         blocked_layout: False turns off onnxruntime's NCHWc rewrite of CPU convolutions, which
-            slows down a graph of 1x1 convolutions (:func:`.fused.blocked_layout_pays`).
+            slows down a graph of 1x1 convolutions (:func:`.wrapped_graph.blocked_layout_pays`).
 
     Returns:
         ``(session, SessionInfo)``.

@@ -1,4 +1,4 @@
-"""core.segment.writer: GeoTIFFs and text files written completely or not at all, class maps styled."""
+"""core.engine.geotiff: GeoTIFFs and text files written completely or not at all, class maps styled."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import rasterio
 from affine import Affine
 
 from flair_qgis.core.atomic import check_output_path, write_atomic, write_text_atomic
+from flair_qgis.core.engine.geotiff import AtomicGeoTiff, nodata_for
+from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.nomenclature import ClassInfo
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.writer import AtomicGeoTiff, nodata_for
 
 GRID = Grid(Affine(0.2, 0.0, 600000.0, 0.0, -0.2, 6800000.0), 40, 32, None)
 CLASSES = (ClassInfo(1, "building", "#db0e9a"), ClassInfo(5, "water", "#1553ae"))
@@ -84,7 +84,7 @@ def test_nodata_is_a_value_no_class_uses(values, expected):
 def test_both_ways_of_writing_publish_the_same_compressed_file(ours, tmp_path, monkeypatch):
     # In QGIS the blocks are written uncompressed and compressed at commit by a GIL-free copy;
     # in a process whose GDAL cache is ours (scripts/flair, Dask workers) they are written compressed.
-    from flair_qgis.core.segment import writer
+    from flair_qgis.core.engine import geotiff as writer
 
     monkeypatch.setattr(writer, "FLUSH_BYTES", 512)  # several flushes on this small grid
     monkeypatch.setattr(writer.GDAL_CACHE, "ours", ours)

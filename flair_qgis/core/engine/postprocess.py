@@ -2,7 +2,7 @@
 
 Shared by the tile pipeline and the benchmark: :class:`Postprocess` (argmax, thresholds,
 activations), :func:`argmax_channels` and :func:`output_margin` for models whose output is
-smaller than their input. A head reduced inside the graph (:mod:`.fused`) arrives as
+smaller than their input. A head reduced inside the graph (:mod:`.wrapped_graph`) arrives as
 :class:`GraphScores`, which :class:`Postprocess` reads the same way.
 """
 
@@ -47,7 +47,7 @@ def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_
 
 @dataclass(frozen=True)
 class GraphScores:
-    """A head reduced inside the graph (:mod:`.fused`), for a batch ``(n, rows, cols)`` or one tile.
+    """A head reduced inside the graph (:mod:`.wrapped_graph`), for a batch ``(n, rows, cols)`` or one tile.
 
     Attributes:
         index: the winning channel, uint8 (uint16 above 256 channels).

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..atomic import write_text_atomic
+from ..engine.geotiff import AtomicGeoTiff, nodata_for
+from ..engine.grid import Grid, Tile, affine_xy
+from ..engine.model import TASK_SEGMENTATION, OutputSpec
+from ..engine.multi import per_image_value
+from ..engine.postprocess import Postprocess, output_margin
 from ..errors import ModelError
-from .grid import Grid, Tile, affine_xy
-from .model import TASK_SEGMENTATION, OutputSpec
-from .multi import per_image_value
-from .postprocess import Postprocess, output_margin
-from .writer import AtomicGeoTiff, nodata_for
 
 CONFIDENCE_NODATA = -1.0
 

@@ -1,4 +1,4 @@
-"""core.segment.precision: PRECISION=fp16 refused on the CPU provider, checked against fp32 like INT8."""
+"""core.engine.half_precision: PRECISION=fp16 refused on the CPU provider, checked against fp32 like INT8."""
 
 from __future__ import annotations
 
@@ -8,17 +8,10 @@ import pytest
 from rasters import random_image, read, write_raster
 from toy_models import conv_model
 
+from flair_qgis.core.engine import capture_file, cuda_available, read_model_info
+from flair_qgis.core.engine.half_precision import MIN_AGREEMENT, check_agreement, check_precision, fp16_model_bytes
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment import (
-    SegmentJobRequest,
-    SegmentRequest,
-    capture_file,
-    cuda_available,
-    plan_segment,
-    read_model_info,
-    segment_job,
-)
-from flair_qgis.core.segment.precision import MIN_AGREEMENT, check_agreement, check_precision, fp16_model_bytes
+from flair_qgis.core.segment import SegmentJobRequest, SegmentRequest, plan_segment, segment_job
 
 META = {"mean": [128.0] * 3, "std": [64.0] * 3, "tile_size": 32, "tiles_overlap": 0}
 
@@ -93,9 +86,9 @@ def test_the_fp16_check_compares_the_first_tiles_with_fp32(flair_data, tmp_path)
     """The agreement check itself, on CPU sessions (a run refuses fp16 there before reaching it)."""
     from pathlib import Path
 
-    from flair_qgis.core.segment.engine import create_session
-    from flair_qgis.core.segment.fused import fused_model, plan_fusion
-    from flair_qgis.core.segment.precision_check import fp16_agreement
+    from flair_qgis.core.engine.sessions import create_session
+    from flair_qgis.core.engine.wrapped_graph import fused_model, plan_fusion
+    from flair_qgis.core.segment.fp16_check import fp16_agreement
 
     demo = Path(__file__).resolve().parents[3] / "resources" / "models" / "flair-demo-unet.onnx"
     model = read_model_info(demo)

@@ -67,14 +67,14 @@ def cap_gdal_cache(size_bytes: int = PROCESS_CACHE_BYTES) -> None:
 def write_threads() -> int:
     """Threads GDAL compresses each output's blocks on (creation option ``NUM_THREADS``).
 
-    The writer is its own stage (:func:`.pipeline.run_stages`); compressing a whole block row on
+    The writer is its own stage (:func:`.stages.run_stages`); compressing a whole block row on
     several threads keeps it from limiting a run whose readers and model are fast. Four are
     plenty for ZSTD on class maps; more would only take cores from the readers. Before GDAL 3.8,
     one: GDAL 3.6-3.7's multi-threaded GTiff code can deadlock (GDAL#8561, fixed in 3.8), and a
     run of the test suite on GDAL 3.6.2 hung once in a chunk whose input tile was damaged, where
     the writer is aborted mid-run; the same rule as :func:`.tile_pipeline.decode_threads`.
     """
-    from .engine import default_threads
+    from .sessions import default_threads
 
     major, minor = (int(part) for part in rasterio.__gdal_version__.split(".")[:2])
     if (major, minor) < (3, 8):

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import rasterio
 import rasterio.errors
+from affine import Affine
 from rasterio.enums import ColorInterp, MaskFlags, Resampling
 from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
@@ -46,7 +47,7 @@ class PixelSource(Protocol):
     """Something that can be opened, in the reading thread, into a :class:`WindowReader`.
 
     A source may also have a ``dtype`` attribute: the numpy pixel type its reads return. When
-    every input's is known, the model's graph normalises the raw pixels (:mod:`.fused`).
+    every input's is known, the model's graph normalises the raw pixels (:mod:`.wrapped_graph`).
     """
 
     band_count: int
@@ -235,3 +236,27 @@ class _WarpedReader:
         data[(slice(None), *inside)] = vrt.read(self.bands, window=window)
         valid[inside] = vrt.read_masks(self.bands[0], window=window) != 0
         return data, valid
+
+
+class CapturedRaster(Protocol):
+    """A raster captured for a run (``flair_qgis.adapters.raster_input.RasterInput`` is one)."""
+
+    name: str
+    path: str | None
+    transform: Affine
+    width: int
+    height: int
+    crs_wkt: str | None
+    band_count: int
+    band_labels: tuple[str, ...]
+
+
+#: Makes the pixel source of one input: ``(raster, bands, grid) -> PixelSource``.
+SourceFactory = Callable[[CapturedRaster, Sequence[int], Grid], PixelSource]
+
+
+def file_source(raster: CapturedRaster, bands: Sequence[int], grid: Grid) -> PixelSource:
+    """The default :data:`SourceFactory`: rasterio reads the raster's file."""
+    if raster.path is None:
+        raise InputError(f"Layer '{raster.name}' is not a file: it needs a source made by the QGIS adapters.")
+    return RasterioSource(raster.path, bands, grid)

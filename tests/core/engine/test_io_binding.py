@@ -1,12 +1,12 @@
-"""core.segment.binding: IO binding with reused output buffers answers as session.run does."""
+"""core.engine.io_binding: IO binding with reused output buffers answers as session.run does."""
 
 from __future__ import annotations
 
 import numpy as np
 from toy_models import conv_model
 
-from flair_qgis.core.segment.binding import RING, BoundSession
-from flair_qgis.core.segment.engine import create_session
+from flair_qgis.core.engine.io_binding import RING, BoundSession
+from flair_qgis.core.engine.sessions import create_session
 
 
 def test_bound_runs_equal_plain_runs_and_outputs_stay_valid_for_a_ring(tmp_path):

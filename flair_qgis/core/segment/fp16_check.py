@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from .fused import Fusion
-from .heads import scale_factors
-from .model import TASK_SEGMENTATION
-from .pipeline import never_canceled
+from ..engine.half_precision import VALIDATION_TILES, check_agreement, primary_classes
+from ..engine.heads import scale_factors
+from ..engine.model import TASK_SEGMENTATION
+from ..engine.postprocess import Postprocess
+from ..engine.stages import never_canceled
+from ..engine.wrapped_graph import Fusion
 from .plan import SegmentPlan
-from .postprocess import Postprocess
-from .precision import VALIDATION_TILES, check_agreement, primary_classes
 from .tile_pipeline import CachedTile, TilePipeline
 
 

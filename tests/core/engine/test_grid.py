@@ -1,4 +1,4 @@
-"""core.segment.grid: output grids over an extent, and tile layouts whose cores partition them."""
+"""core.engine.grid: output grids over an extent, and tile layouts whose cores partition them."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from affine import Affine
 
+from flair_qgis.core.engine.grid import Grid, core_stride_px, pixel_offset, plan_grid, tile_layout
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.grid import Grid, core_stride_px, pixel_offset, plan_grid, tile_layout
 
 SOURCE = Affine(0.2, 0.0, 1000.0, 0.0, -0.2, 5000.0)  # 0.2 m pixels, top-left at (1000, 5000)
 
@@ -80,7 +80,7 @@ def test_pixel_offset_of_a_shared_grid():
 def test_affine_xy_and_window_transform_are_affines_own_operations_to_the_bit():
     import warnings
 
-    from flair_qgis.core.segment.grid import affine_xy, window_transform
+    from flair_qgis.core.engine.grid import affine_xy, window_transform
 
     t = Affine(0.2000000000002, 1e-7, 420454.40000001004, -3e-8, -0.19999999999998, 6439424.0)
     cols, rows = np.array([0.5, 17.5, 511.5, -3.25]), np.array([0.5, 3.5, 511.5, 7.75])

@@ -1,4 +1,4 @@
-"""core.segment.sources: windows of an output grid read from a raster file, with a validity mask."""
+"""core.engine.pixel_sources: windows of an output grid read from a raster file, with a validity mask."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from affine import Affine
 from rasters import random_image, write_raster
 
+from flair_qgis.core.engine.grid import Grid
+from flair_qgis.core.engine.pixel_sources import RasterioSource, capture_file
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.grid import Grid
-from flair_qgis.core.segment.sources import RasterioSource, capture_file
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 The conversion keeps the model's inputs and outputs in float32 (onnxruntime's
 ``convert_float_to_float16`` with ``keep_io_types``), so the engine and the wrapped graph
-(:mod:`.fused`) feed and read it as before. It is refused on the CPU provider (x86 onnxruntime
+(:mod:`.wrapped_graph`) feed and read it as before. It is refused on the CPU provider (x86 onnxruntime
 has few half-precision kernels: it would run slower, not faster) and, like INT8, refused when
 its class maps agree with FP32's on fewer than :data:`MIN_AGREEMENT` of the pixels of the
 run's first tiles.

@@ -1,10 +1,10 @@
-"""The nodes :mod:`.fused` adds around a model's graph, written with ``onnx.helper``.
+"""The nodes :mod:`.wrapped_graph` adds around a model's graph, written with ``onnx.helper``.
 
 Operators are chosen for every opset from 10 on: reductions take their axes as an attribute or
 an input depending on the opset (``ReduceSum`` from 13, ``ReduceMax`` from 18), ArgMax gets
 ``select_last_index=0`` (numpy's first maximum) where the attribute exists (12 on).
 onnx is imported inside the functions: the plugin runs without it (segmentation then stays on
-the host, :func:`.fused.fused_model`).
+the host, :func:`.wrapped_graph.fused_model`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """onnxruntime IO binding with output buffers reused batch after batch.
 
 :class:`BoundSession` answers ``run(names, feeds)`` like an ``InferenceSession``, so
-:func:`.engine.run_batch` and the tile pipeline use it unchanged. The first batch of each input
+:func:`.sessions.run_batch` and the tile pipeline use it unchanged. The first batch of each input
 shape lets onnxruntime allocate its outputs (their shapes are then known); later batches of that
 shape are written straight into a ring of preallocated host arrays, so no output is allocated per
 batch and, on CUDA, outputs are copied from the device into memory that is already mapped.
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .pipeline import QUEUE_ITEMS
+from .stages import QUEUE_ITEMS
 
 #: Batches whose outputs may be alive at once: the processed queue, the one the writer holds, the
 #: one waiting to be queued, and the one being computed.

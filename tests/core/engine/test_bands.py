@@ -1,12 +1,11 @@
-"""core.segment.bands: one alias table, the proposal, the choice and the validation of band mappings."""
+"""core.engine.bands: one alias table, the proposal, the choice and the validation of band mappings."""
 
 from __future__ import annotations
 
 import pytest
 from rasters import random_image, write_raster
 
-from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment.bands import (
+from flair_qgis.core.engine.bands import (
     band_choice,
     band_label,
     canonical_band,
@@ -18,7 +17,8 @@ from flair_qgis.core.segment.bands import (
     propose_bands,
     validate_bands,
 )
-from flair_qgis.core.segment.model import InputSpec
+from flair_qgis.core.engine.model import InputSpec
+from flair_qgis.core.errors import InputError
 
 
 def spec(names, modality="", channels=None) -> InputSpec:

@@ -1,4 +1,4 @@
-"""core.segment.fused: the wrapped graph gives today's maps, pixel for pixel, for every head kind.
+"""core.engine.wrapped_graph: the wrapped graph gives today's maps, pixel for pixel, for every head kind.
 
 Each run is made twice on the CPU provider, with the graph wrapped (raw pixels in, normalisation
 and ArgMax inside) and with ``fuse_graph=False`` (today's host path); class maps must be equal,
@@ -15,15 +15,8 @@ import pytest
 from rasters import random_image, read, write_raster
 from toy_models import conv_model, identity_model, sigmoid_model
 
-from flair_qgis.core.segment import (
-    TASK_SEGMENTATION,
-    SegmentJobRequest,
-    SegmentRequest,
-    capture_file,
-    plan_heads,
-    read_model_info,
-    segment_job,
-)
+from flair_qgis.core.engine import TASK_SEGMENTATION, capture_file, plan_heads, read_model_info
+from flair_qgis.core.segment import SegmentJobRequest, SegmentRequest, segment_job
 
 REPO = Path(__file__).resolve().parents[3]
 DEMO_MODEL = REPO / "resources" / "models" / "flair-demo-unet.onnx"
@@ -97,8 +90,8 @@ def test_the_graphs_model_input_is_the_hosts_bit_for_bit_in_both_branches(dtype,
     # float32 normalisation, bit for bit, with +0.0 (never -0.0) where pixels are invalid.
     import onnxruntime as ort
 
-    from flair_qgis.core.segment.fused import FusedInput, Fusion, fused_model
-    from flair_qgis.core.segment.pipeline import normalisation
+    from flair_qgis.core.engine.stages import normalisation
+    from flair_qgis.core.engine.wrapped_graph import FusedInput, Fusion, fused_model
 
     mean, std = [120.5, -3.0, 0.0], [40.0, 7.5, 1.0]
     model = read_model_info(identity_model(tmp_path / "id.onnx", 3, metadata={"mean": mean, "std": std}))
@@ -122,7 +115,7 @@ def test_the_graphs_model_input_is_the_hosts_bit_for_bit_in_both_branches(dtype,
 
 
 def test_pointwise_models_run_without_the_blocked_layout(tmp_path):
-    from flair_qgis.core.segment.fused import fused_model, plan_fusion
+    from flair_qgis.core.engine.wrapped_graph import fused_model, plan_fusion
 
     def wrapped(kernel: int):
         weights = np.ones((4, 3, kernel, kernel), dtype=np.float32)
@@ -185,8 +178,8 @@ def test_a_model_that_cannot_be_wrapped_runs_the_host_path_and_says_so(tmp_path)
 
 
 def test_a_reused_session_keeps_its_wrapped_graph(flair_data, tmp_path):
+    from flair_qgis.core.engine.wrapped_graph import create_run_session
     from flair_qgis.core.segment import plan_segment, run_plan
-    from flair_qgis.core.segment.fused import create_run_session
 
     model = read_model_info(DEMO_MODEL)
     raster = capture_file(flair_data / "IMG_000473.tif")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,7 +35,6 @@ from rasterio.warp import transform_bounds
 
 from ..errors import InputError
 from .grid import Grid, affine_xy, pixel_offset
-from .tile_entry import file_digest
 
 #: Files up to this size are stamped with their content too (a VRT, a FLAIR patch); larger ones
 #: by size and modification time only, so a mosaic of hundreds of big tiles costs stat calls.
@@ -273,3 +273,39 @@ def _grid_window(
 
 
 __all__: Sequence[str] = ("FilePart", "SourceFiles", "describe_source_files", "file_stamp", "is_remote")
+
+
+_DIGEST_BYTES = 32
+_HASH_CHUNK_BYTES = 1 << 20
+_digests: dict[tuple[str, int, int, int, int], str] = {}
+_digests_lock = threading.Lock()
+
+
+def file_digest(path: str) -> str:
+    """BLAKE2b of a file's content, computed once per (path, size, mtime, ctime, inode) in this process.
+
+    The change time is in the memo key because a rewrite can keep the size and set the
+    modification time back (``touch -r``, ``rsync -t``); it cannot set the change time.
+
+    Args:
+        path: the file (a model, typically).
+
+    Returns:
+        The hex digest.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    path = os.path.abspath(path)
+    stat = os.stat(path)
+    memo = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    with _digests_lock:
+        if memo in _digests:
+            return _digests[memo]
+    digest = hashlib.blake2b(digest_size=_DIGEST_BYTES)
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_HASH_CHUNK_BYTES):
+            digest.update(chunk)
+    with _digests_lock:
+        _digests[memo] = digest.hexdigest()
+    return _digests[memo]

@@ -4,7 +4,7 @@ At session creation the model's ONNX graph is wrapped in memory (the file is nev
 
 * each input takes the raw pixels (uint8, int8, uint16, int16 or float32, as the raster holds
   them) and a boolean validity plane; the graph casts them to float32, applies the per-band
-  ``pixel * scale + offset`` of :func:`.pipeline.normalisation` and, in a batch that has any,
+  ``pixel * scale + offset`` of :func:`.stages.normalisation` and, in a batch that has any,
   zeroes invalid pixels: the same float32 operations the host does, so the model sees
   bit-identical inputs;
 * each segmentation head with a fixed channel count above one is reduced in the graph: ArgMax
@@ -28,12 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
-from .engine import CUDA, SessionInfo, create_session
+from .half_precision import fp16_model_bytes, refuse_fp16_on_cpu
 from .heads import HeadPlan
 from .model import TASK_SEGMENTATION, ModelInfo, OutputSpec
-from .pipeline import normalisation
 from .postprocess import GraphScores
-from .precision import fp16_model_bytes, refuse_fp16_on_cpu
+from .sessions import CUDA, SessionInfo, create_session
+from .stages import normalisation
 
 #: Raster pixel types whose ``pixel * scale + offset`` numpy computes in float32 (exactly as the graph).
 RAW_DTYPES = ("uint8", "int8", "uint16", "int16", "float32")
@@ -216,7 +216,7 @@ def fused_model(path: str, model: ModelInfo, fusion: Fusion, model_bytes: bytes 
     """
     import onnx  # only inside: the plugin runs without it (create_run_session then stays on the host)
 
-    from .fused_graph import wrap_inputs, wrap_outputs
+    from .graph_nodes import wrap_inputs, wrap_outputs
 
     proto = onnx.load_from_string(model_bytes) if model_bytes is not None else onnx.load(path)
     opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 0)
@@ -245,7 +245,7 @@ def onnx_available() -> bool:
 
 def default_readers() -> int:
     """Reader threads by default: the usable cores minus one (onnxruntime and the writer need some)."""
-    from .engine import default_threads
+    from .sessions import default_threads
 
     return max(1, default_threads() - 1)
 
@@ -266,15 +266,15 @@ def create_run_session(
         model, heads: the model and what its outputs become.
         raw_dtypes: each input source's pixel type (None when unknown).
         want_confidence: the primary head's confidence is written or cached.
-        device, threads: as :func:`.engine.create_session`.
+        device, threads: as :func:`.sessions.create_session`.
         fuse: False keeps the graph as it is.
-        precision: ``fp16`` converts the model first (:mod:`.precision`); it must run on CUDA.
+        precision: ``fp16`` converts the model first (:mod:`.half_precision`); it must run on CUDA.
 
     Returns:
         ``(session, info, fusion)``; ``fusion.note`` says what runs in the graph, or why nothing.
 
     Raises:
-        InputError, ModelError: as :func:`.engine.create_session` for the unwrapped model; fp16
+        InputError, ModelError: as :func:`.sessions.create_session` for the unwrapped model; fp16
             on the CPU provider (key ``fp16_cpu``); a model the fp16 converter refuses.
     """
     converted = fp16_model_bytes(model.path) if precision == "fp16" else None

@@ -1,4 +1,4 @@
-"""core.segment.pipeline: three overlapping stages, in order, stopped by a cancel or by the first error."""
+"""core.engine.stages: three overlapping stages, in order, stopped by a cancel or by the first error."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
+from flair_qgis.core.engine.stages import ignore_progress, never_canceled, ordered_map, run_stages
 from flair_qgis.core.errors import Canceled
-from flair_qgis.core.segment.pipeline import ignore_progress, never_canceled, ordered_map, run_stages
 
 
 def _numbers(count: int):
