@@ -57,7 +57,10 @@ def localize_error_legend(layer: QgsRasterLayer, words: Sequence[str], class_lab
 
 
 def error_words() -> tuple[str, str, str]:
-    """The error map's legend wording in the plugin's language (see :data:`~.core.score.errormap.ERROR_WORDS`)."""
+    """The error map's legend wording in the plugin's language.
+
+    See :data:`~flair_qgis.core.score.errormap.ERROR_WORDS`.
+    """
     from ..i18n import tr
 
     return (tr("not evaluated"), tr("correct"), tr("missed: {name} ({value})"))

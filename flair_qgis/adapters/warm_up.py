@@ -3,8 +3,8 @@
 The first "Score this view" of a session imports pandas (through geopandas) inside its task. Pandas'
 C extensions initialise while holding Python's GIL, and the main thread, which runs Python too
 (the plugin's slots, QGIS's own Python), waits: the event loop stalled 160-280 ms on the first
-score (tests/main_thread_probe.py), against 25-65 ms on later ones. :func:`start_warm_up` queues
-a :class:`WarmUpTask` a few seconds after the plugin loads, when QGIS is idle, so that a user's
+score (tests/main_thread_probe.py), against 25-65 ms on later ones. :class:`WarmUp` queues a
+:class:`WarmUpTask` a few seconds after the plugin loads, when QGIS is idle, so that a user's
 first click finds the modules imported. Nothing here reads data; a failed import is left for the
 task that needs the module to report (the plugin's dependency check names missing packages).
 """

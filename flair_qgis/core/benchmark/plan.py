@@ -1,11 +1,11 @@
 """What a benchmark run will do, decided and checked before any inference.
 
-:func:`plan_benchmark` reads the model, finds the samples (:func:`flair_qgis.core.datasets.discover`),
+:func:`plan_benchmark` reads the model, finds the samples (:func:`flair_qgis.core.benchmark.datasets.discover`),
 refuses outputs that would overwrite an input, chooses the file bands of every model input,
 the heads scored, and what each output index counts as under the protocol (the model's classes
-aligned by value, name or ``CLASS_MAP``: :func:`flair_qgis.core.alignment.align_classes`).
+aligned by value, name or ``CLASS_MAP``: :func:`flair_qgis.core.score.alignment.align_classes`).
 Everything the protocol implies (its folder layout, FLAIR-HUB label modality, per-image targets)
-is data of the :class:`~flair_qgis.core.protocols.Protocol`.
+is data of the :class:`~flair_qgis.core.score.protocols.Protocol`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class BenchmarkRequest:
         absent: score of a class absent from both sides (``skip``, ``one``, ``zero``); None for
             the protocol's own.
         class_map: explicit ``model value -> protocol code`` (``CLASS_MAP``); None to align the
-            model's classes by value or name (:func:`flair_qgis.core.alignment.align_classes`).
+            model's classes by value or name (:func:`flair_qgis.core.score.alignment.align_classes`).
     """
 
     dataset: str

@@ -1,20 +1,20 @@
 """Score a model on every sample of a benchmark folder with a published protocol, streaming.
 
 One function, :func:`run_benchmark`, behind ``flair:benchmark``. It runs the three stages of
-:func:`flair_qgis.core.pipeline.run_stages`, like the tile pipeline: a producer thread reads each
+:func:`flair_qgis.core.engine.stages.run_stages`, like the tile pipeline: a producer thread reads each
 sample's files (GDAL releases the GIL), selects and normalises the model's bands and stacks
-samples of equal shape into batches (:mod:`.benchmark_samples`); the calling thread runs
+samples of equal shape into batches (:mod:`.samples`); the calling thread runs
 onnxruntime; a consumer thread turns scores into class maps, adds each sample's confusion counts
 to the dataset's, updates the per-image metrics, writes the per-sample CSV row and, when asked,
-the prediction file (:mod:`.benchmark_scorer`). Queues of two batches bound memory to a few
+the prediction file (:mod:`.scorer`). Queues of two batches bound memory to a few
 batches whatever the number of samples; the only things kept for the whole run are the
 confusion counts, a few sums and the ten worst samples. What is run is decided beforehand by
-:func:`~flair_qgis.core.benchmark_plan.plan_benchmark`.
+:func:`~.plan.plan_benchmark`.
 
 Outputs are complete or absent: the per-sample CSV is written through
-:func:`flair_qgis.core.writer.write_atomic` and the prediction files in a hidden folder, both
+:func:`flair_qgis.core.atomic.write_atomic` and the prediction files in a hidden folder, both
 moved into place only when the run ends, then the report is published by
-:func:`flair_qgis.core.report.publish_report`; a cancel or an error deletes them. A sample that
+:func:`flair_qgis.core.score.report.publish_report`; a cancel or an error deletes them. A sample that
 fails to read is reported with its path and the run goes on.
 """
 

@@ -3,7 +3,7 @@
 Each sample's reference is read first; every model input is read from its modality's file over
 the reference's bounds (georeferenced files) or whole (plain images), resampled bilinearly when
 the model wants another size or resolution, and normalised with the model's mean and std
-(:func:`flair_qgis.core.pipeline.normalisation`). Samples of equal shapes are stacked into
+(:func:`flair_qgis.core.engine.stages.normalisation`). Samples of equal shapes are stacked into
 batches. A sample that cannot be read becomes a :class:`Failed` item: reported, and the run goes on.
 """
 

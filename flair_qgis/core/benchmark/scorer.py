@@ -1,9 +1,9 @@
 """Benchmark scoring (the consumer stage): scores -> class map -> counts, CSV row, prediction file.
 
 The class map of each sample comes from the segmentation head through the tile pipeline's
-:class:`~flair_qgis.core.postprocess.Postprocess` and the plan's output-index -> code table; its
-pair counts are added to the dataset's :class:`~flair_qgis.core.metrics.ConfusionMatrix`. Per-image
-targets (WeedSense height and growth stage) are scored by :mod:`flair_qgis.core.task_metrics`.
+:class:`~flair_qgis.core.engine.postprocess.Postprocess` and the plan's output-index -> code table; its
+pair counts are added to the dataset's :class:`~flair_qgis.core.score.metrics.ConfusionMatrix`. Per-image
+targets (WeedSense height and growth stage) are scored by :mod:`.task_metrics`.
 Only a few sums and the ten worst samples are kept, whatever the number of samples.
 """
 

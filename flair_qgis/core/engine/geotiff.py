@@ -72,7 +72,7 @@ def write_threads() -> int:
     plenty for ZSTD on class maps; more would only take cores from the readers. Before GDAL 3.8,
     one: GDAL 3.6-3.7's multi-threaded GTiff code can deadlock (GDAL#8561, fixed in 3.8), and a
     run of the test suite on GDAL 3.6.2 hung once in a chunk whose input tile was damaged, where
-    the writer is aborted mid-run; the same rule as :func:`.tile_pipeline.decode_threads`.
+    the writer is aborted mid-run; the same rule as :func:`.tile_reads.decode_threads`.
     """
     from .sessions import default_threads
 

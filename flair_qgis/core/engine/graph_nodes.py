@@ -54,7 +54,7 @@ def wrap_inputs(
     """Replace each model input by raw pixels and a validity plane, normalised inside the graph.
 
     ``cast(raw) * scale + offset`` in float32 (then cast to the model's input type), as
-    :func:`.tile_pipeline.read_batch` does on the host. Invalid pixels become 0 in a branch
+    :func:`.tile_reads.read_batch` does on the host. Invalid pixels become 0 in a branch
     taken only when the batch has any: a batch of interior tiles (most of a large extent) skips
     that pass over every band, a fifth of a 1x1 convolution model's time on a CPU.
     """

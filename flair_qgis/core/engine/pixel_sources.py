@@ -73,7 +73,7 @@ def describe_raster(path: str | os.PathLike[str]) -> tuple[rasterio.Affine, int,
 
 @dataclass(frozen=True)
 class RasterFile:
-    """A raster file captured for a run (a :class:`flair_qgis.core.plan.CapturedRaster`).
+    """A raster file captured for a run (a :class:`CapturedRaster`).
 
     Attributes:
         name: shown in messages.
@@ -97,7 +97,7 @@ class RasterFile:
 
 
 def capture_file(path: str | os.PathLike[str]) -> RasterFile:
-    """Capture a raster file for :func:`flair_qgis.core.plan.plan_segment` (scripts, tests).
+    """Capture a raster file for :func:`flair_qgis.core.segment.plan.plan_segment` (scripts, tests).
 
     Raises:
         InputError: the file cannot be opened as a raster.

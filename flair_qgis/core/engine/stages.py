@@ -1,9 +1,9 @@
 """Three stages at once: a producer thread, the calling thread, a consumer thread.
 
-The tile pipeline of :mod:`.segment` and the sample pipeline of :mod:`.benchmark` share this
-shape: the producer reads and normalises (GDAL releases the GIL), the calling thread runs
-onnxruntime (which releases it too), the consumer post-processes and writes. Queues of a few
-items bound memory, whatever the number of items.
+The tile pipeline of :mod:`~flair_qgis.core.segment` and the sample pipeline of
+:mod:`~flair_qgis.core.benchmark` share this shape: the producer reads and normalises (GDAL
+releases the GIL), the calling thread runs onnxruntime (which releases it too), the consumer
+post-processes and writes. Queues of a few items bound memory, whatever the number of items.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ reference has no value), ``confidence`` the confidence raster there (the polygon
 ``suspicious``) and ``suspicion``:
 
 * with a label: ``(label != map) * confidence`` (``* 1`` without confidence), as in
-  :mod:`flair_qgis.core.labels` with a single pixel;
+  :mod:`flair_qgis.core.score.labels` with a single pixel;
 * without a label: ``1 - confidence`` (how unsure the model is), null without confidence.
 """
 

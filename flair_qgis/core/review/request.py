@@ -17,7 +17,7 @@ class SampleRequest:
     Attributes:
         prediction_path: the class map under assessment.
         output_path: the review GeoPackage to write.
-        design: one of :data:`~flair_qgis.core.sampling.DESIGNS`.
+        design: one of :data:`~flair_qgis.core.vocabulary.DESIGNS`.
         samples: total number of items.
         min_per_class: stratified only: minimum items per stratum.
         seed: random seed.

@@ -9,7 +9,7 @@ Designs (``DESIGNS``):
 * ``random``: simple random sample of the valid pixels.
 * ``grid``: systematic sample: pixel centres every ``step = round(sqrt(N / SAMPLES))`` pixels in
   both directions from a random offset in ``[0, step)`` (about ``SAMPLES`` points).
-* ``suspicious``: reference polygons in decreasing suspicion (:func:`flair_qgis.core.labels.rank_labels`).
+* ``suspicious``: reference polygons in decreasing suspicion (:func:`flair_qgis.core.score.labels.rank_labels`).
 * ``stratified_confidence``: stratified random pixel sample whose strata are map class x
   confidence band (:func:`confidence_strata`: confidence below ``CONFIDENCE_THRESHOLD``, or
   missing, is band 0 "low", the rest band 1 "high"). ``LOW_CONFIDENCE_SHARE`` of ``SAMPLES`` goes

@@ -1,7 +1,7 @@
 """One person reviewing items one at a time: position, filter, verdicts, class keys. No Qt here.
 
 The Review tab drives a :class:`ReviewSession`; each verdict goes straight to the GeoPackage
-(:meth:`~flair_qgis.core.review_store.ReviewStore.set_verdict`), then the in-memory copy of that
+(:meth:`~.store.ReviewStore.set_verdict`), then the in-memory copy of that
 item is re-read, so progress and figures follow the file.
 
 Class keys: the review's classes, sorted by value, are given keys by position: the first nine

@@ -1,7 +1,7 @@
 """The error-map GeoTIFF of a scoring run, written window by window, published with its style.
 
-Codes and legend are :mod:`flair_qgis.core.errormap`'s; the file is an
-:class:`~flair_qgis.core.writer.AtomicGeoTiff` (complete or absent) with a ``.qml`` beside it.
+Codes and legend are :mod:`.errormap`'s; the file is an
+:class:`~flair_qgis.core.engine.geotiff.AtomicGeoTiff` (complete or absent) with a ``.qml`` beside it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ a class field (rasterised at pixel centres). :func:`evaluate_rasters` and
 :func:`evaluate_vector` are the same call for one kind of reference.
 
 The class map's declared classes are aligned with the protocol's codes first
-(:func:`flair_qgis.core.alignment.align_classes`: by value, by name, or ``CLASS_MAP``). Pixels
+(:func:`flair_qgis.core.score.alignment.align_classes`: by value, by name, or ``CLASS_MAP``). Pixels
 that are nodata (or outside the layer) on either side are not counted. The result is a typed
 :class:`~.result.ScoreReport`: the figures of :func:`.metrics.build_scores` plus the prediction,
 reference, extent, grid and class alignment; its ``to_report()`` is the report JSON. The error map
@@ -168,7 +168,7 @@ def score(
     Args:
         prediction_path: the class map (band 1); its grid is the grid scored.
         reference: a class raster (any CRS/resolution) or polygons with a class field.
-        protocol: see :mod:`flair_qgis.core.protocols`.
+        protocol: see :mod:`.protocols`.
         extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS; None = the whole prediction.
         error_map_path: optional GeoTIFF error map on the scored grid.
         class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).

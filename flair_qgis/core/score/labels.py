@@ -2,7 +2,7 @@
 
 For each polygon P (rasterised at pixel centres on the prediction grid, valid prediction pixels
 only, both sides regrouped by the protocol, the class map's classes aligned with the protocol's
-codes as in :func:`flair_qgis.core.evaluate.score`):
+codes as in :func:`flair_qgis.core.score.evaluate.score`):
 
 * ``pixels``: pixels of P scored;
 * ``predicted``: the model's majority class over P (ties to the smaller class value);

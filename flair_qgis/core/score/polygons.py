@@ -1,7 +1,7 @@
 """Polygons with a class field, rasterised window by window on a prediction grid.
 
 :class:`PolygonSource` answers ``read(row, col, rows, cols) -> (values, valid)`` like the class
-rasters of :mod:`flair_qgis.core.reference`: a pixel belongs to the polygon that contains its
+rasters of :mod:`.reference`: a pixel belongs to the polygon that contains its
 centre (later features win where polygons overlap); a polygon with a null class is not counted.
 :meth:`PolygonReader.read_index` yields the 1-based index of the polygon of each pixel (the
 suspicious-label ranking counts per polygon with it). Only the polygons whose bounding boxes meet

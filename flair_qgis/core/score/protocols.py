@@ -74,14 +74,14 @@ class Protocol:
         absent: ``skip`` (IoU null, left out of the mean), ``one`` or ``zero``.
         description: one line for the report.
         raw_classes: names of the raw codes that ``remap`` regroups (FLAIR #1's 19 mask codes),
-            so that classes can be aligned by name (:mod:`flair_qgis.core.alignment`).
+            so that classes can be aligned by name (:mod:`.alignment`).
         layout: the benchmark folder layout the protocol was published on (``flair1``,
             ``flairhub``, ``weedsense``; empty for none).
         label_modality: the FLAIR-HUB reference modality it scores (COSIA land cover, LPIS crops).
         submission_offset: added to the class value in benchmark prediction files (FLAIR #1:
             IGN's submission format, class index 0..12 = code - 1).
         image_targets: per-image targets scored besides the class map (WeedSense: ``height_cm``,
-            ``growth_week``), reported with the figures of :mod:`flair_qgis.core.task_metrics`.
+            ``growth_week``), reported with the figures of :mod:`flair_qgis.core.benchmark.task_metrics`.
     """
 
     name: str

@@ -1,14 +1,14 @@
 """Class rasters and polygon layers read as windows of a prediction grid.
 
 Every reader answers ``read(row, col, rows, cols) -> (values, valid)`` in pixels of the
-prediction :class:`~flair_qgis.core.grid.Grid`: ``values`` a ``(rows, cols)`` integer array and
+prediction :class:`~flair_qgis.core.engine.grid.Grid`: ``values`` a ``(rows, cols)`` integer array and
 ``valid`` a boolean mask (False outside the layer, on nodata, on masked pixels).
 
 * :class:`ClassRasterSource`: a single-band raster. Read directly when it shares the grid's
   pixels (resolutions equal up to float noise, integer offset), else warped onto the grid with
   nearest-neighbour resampling (class values are never interpolated) and an alpha band marking
   what the raster covers.
-* polygons with a class field: :mod:`flair_qgis.core.polygons`.
+* polygons with a class field: :mod:`.polygons`.
 
 :func:`same_crs` treats CRSs equal in substance as equal: the FLAIR masks carry a ``LOCAL_CS``
 named "RGF93 v1 / Lambert-93" without EPSG code while the images carry EPSG:2154.

@@ -2,7 +2,7 @@
 
 :func:`publish_report` is the one publish step of ``flair:evaluate``, the dock's "Export
 report", ``flair:benchmark`` and the demo. Every file goes through
-:func:`flair_qgis.core.writer.write_atomic` (complete or absent), and when a later file fails the
+:func:`flair_qgis.core.atomic.write_atomic` (complete or absent), and when a later file fails the
 earlier ones of the same call are removed: a report is published whole or not at all.
 
 JSON: NaN and infinities become ``null`` (JSON has no NaN), numpy scalars and arrays plain

@@ -2,7 +2,7 @@
 
 With a cache, the pixel sources are bound to the *layer grid* (the whole layer at the model's
 resolution, :attr:`CacheRequest.layer_grid`) and the tiles are those of the whole-layer layout that meet the
-extent (:func:`flair_qgis.core.grid.window_tile_layout`). Each tile then reads and decides
+extent (:func:`flair_qgis.core.engine.grid.window_tile_layout`). Each tile then reads and decides
 exactly what it does in a whole-layer run, so any two extents of one layer share their common
 tiles, and a run over an extent gives the same pixels as the whole-layer run.
 

@@ -1,8 +1,9 @@
 """The fp16 check of a run: its first tiles through the fp16 and the fp32 sessions, compared.
 
-:func:`fp16_agreement` reads the run's first :data:`.precision.VALIDATION_TILES` tiles with the
-run's own readers, runs both sessions and compares the primary head's classes
-(:func:`.precision.check_agreement`), before any output is written.
+:func:`fp16_agreement` reads the run's first
+:data:`~flair_qgis.core.engine.half_precision.VALIDATION_TILES` tiles with the run's own readers,
+runs both sessions and compares the primary head's classes
+(:func:`~flair_qgis.core.engine.half_precision.check_agreement`), before any output is written.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def fp16_agreement(plan: SegmentPlan, fp16: tuple[Any, Fusion], fp32: tuple[Any,
         What the log says: the agreement, or why it was not measured (a value-map primary head).
 
     Raises:
-        InputError: agreement below :data:`.precision.MIN_AGREEMENT` (key ``fp16_agreement``).
+        InputError: agreement below :data:`~flair_qgis.core.engine.half_precision.MIN_AGREEMENT`
+            (key ``fp16_agreement``).
     """
     head = plan.heads.primary
     if head.task != TASK_SEGMENTATION:

@@ -62,8 +62,9 @@ class SegmentRequest:
         readers: reader threads, each with its own dataset handles; None for the usable cores
             minus one (at least one).
         fuse_graph: normalise the pixels and reduce the class heads inside the model's graph
-            (:mod:`.fused`); False runs both on the host (comparisons, benchmarks).
-        precision: ``fp32``, or ``fp16`` (CUDA only, checked against fp32: :mod:`.precision`).
+            (:mod:`~flair_qgis.core.engine.wrapped_graph`); False runs both on the host (comparisons, benchmarks).
+        precision: ``fp32``, or ``fp16`` (CUDA only, checked against fp32:
+            :mod:`~flair_qgis.core.engine.half_precision`).
     """
 
     output_path: str
@@ -324,7 +325,7 @@ def plan_segment(
         rasters: one captured raster per model input, in the model's input order.
         request: outputs, tiling and device.
         bands: the user's bands per input (1-based, one per channel); a missing or empty entry
-            lets :func:`flair_qgis.core.bands.choose_bands` choose.
+            lets :func:`flair_qgis.core.engine.bands.choose_bands` choose.
         extent: ``(xmin, ymin, xmax, ymax)`` in the first raster's CRS; None for all of it.
         mask_wkbs: polygons (WKB, first raster's CRS): the run covers their bounding box (within
             ``extent``) and the maps are nodata outside them.

@@ -1,8 +1,8 @@
-"""Tiled segmentation of a raster extent: runs a :class:`~flair_qgis.core.plan.SegmentPlan`.
+"""Tiled segmentation of a raster extent: runs a :class:`~.plan.SegmentPlan`.
 
-:func:`flair_qgis.core.plan.plan_segment` decides the run; :func:`run_plan` creates the
+:func:`.plan.plan_segment` decides the run; :func:`run_plan` creates the
 onnxruntime session and pushes every tile through the three-stage
-:class:`~flair_qgis.core.tile_pipeline.TilePipeline`: read and normalise, infer, then write each
+:class:`~.tile_pipeline.TilePipeline`: read and normalise, infer, then write each
 tile core to every head's raster (nodata where the input is nodata or outside the mask
 polygons). Outputs are written completely or not at all.
 """
@@ -242,12 +242,14 @@ def run_plan(
     """Run a planned segmentation: every tile read, inferred and written.
 
     Args:
-        plan: from :func:`flair_qgis.core.plan.plan_segment` (or :func:`~flair_qgis.core.plan.plan_run`).
+        plan: from :func:`.plan.plan_segment` (or :func:`~.plan.plan_run`).
         is_canceled: polled between batches; True stops the run and deletes partial outputs.
         on_progress: receives 0..100.
         session: an onnxruntime session and its info to reuse (a distributed worker keeps one
-            per process), with the :class:`.fused.Fusion` it was made with when it runs a wrapped
-            graph (:func:`.fused.create_run_session`); None creates one for this run.
+            per process), with the :class:`~flair_qgis.core.engine.wrapped_graph.Fusion` it was made
+            with when it runs a wrapped graph
+            (:func:`~flair_qgis.core.engine.wrapped_graph.create_run_session`); None creates one for
+            this run.
 
     Returns:
         What was written and how.
@@ -358,9 +360,10 @@ def _session(plan: SegmentPlan, cached, reused: tuple | None):
 
 def run_session(plan: SegmentPlan) -> tuple[Any, SessionInfo, Fusion]:
     """The session a plan runs with: its graph wrapped with the pre- and post-processing where it
-    can be (:func:`.fused.create_run_session`), in the plan's precision; an fp16 session is checked
-    against fp32 on the first tiles first. Callers that build it themselves (the dock, to name the
-    provider in its progress) pass it back to :func:`run_plan` as ``session``.
+    can be (:func:`~flair_qgis.core.engine.wrapped_graph.create_run_session`), in the plan's
+    precision; an fp16 session is checked against fp32 on the first tiles first. Callers that
+    build it themselves (the dock, to name the provider in its progress) pass it back to
+    :func:`run_plan` as ``session``.
 
     Raises:
         ModelError: the model cannot be loaded.

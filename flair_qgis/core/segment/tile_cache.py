@@ -6,7 +6,7 @@ confidence and the extra heads, as named numpy arrays. Entries live under
 
 - the **run key** (:func:`.tile_entry.run_key`) digests everything a tile's pixels depend on: the model
   file's content, the source's identity (the raster's path, the grid CRS and the stamps of the
-  files every tile reads, see :mod:`.source_files`; or a web layer's provider URI), the band
+  files every tile reads, see :mod:`~flair_qgis.core.engine.source_stamps`; or a web layer's provider URI), the band
   mapping, tile size, overlap and resolution. Changing any of them gives a new key, so a stale
   tile is never found.
 - each entry's header holds the digest of the mosaic sources (VRT source files) its tile was

@@ -2,11 +2,11 @@
 
 Reader threads (each with its own dataset handles: GDAL handles are not shared across threads)
 read batches of tiles (GDAL releases the GIL) and hand them on in tile order
-(:func:`.pipeline.ordered_map`): either normalised on the host into a float32
+(:func:`~flair_qgis.core.engine.stages.ordered_map`): either normalised on the host into a float32
 ``(batch, channels, rows, cols)`` array, or raw with a validity plane when the graph normalises
-(:mod:`.fused`). The calling thread runs onnxruntime (which releases the GIL); the writer turns
-scores (or the graph's class indices) into classes on the tile cores only and writes whole
-GeoTIFF blocks (:func:`.pipeline.run_stages`).
+(:mod:`~flair_qgis.core.engine.wrapped_graph`). The calling thread runs onnxruntime (which
+releases the GIL); the writer turns scores (or the graph's class indices) into classes on the
+tile cores only and writes whole GeoTIFF blocks (:func:`~flair_qgis.core.engine.stages.run_stages`).
 """
 
 from __future__ import annotations
