@@ -3,9 +3,10 @@
 The conversion keeps the model's inputs and outputs in float32 (onnxruntime's
 ``convert_float_to_float16`` with ``keep_io_types``), so the engine and the wrapped graph
 (:mod:`.wrapped_graph`) feed and read it as before. It is refused on the CPU provider (x86 onnxruntime
-has few half-precision kernels: it would run slower, not faster) and, like INT8, refused when
-its class maps agree with FP32's on fewer than :data:`MIN_AGREEMENT` of the pixels of the
-run's first tiles.
+has few half-precision kernels: it would run slower, not faster) and refused when its class maps
+agree with FP32's on fewer than :data:`MIN_AGREEMENT` of the pixels of the run's first tiles.
+INT8 is compared with FP32 too, but only warned about (below
+:data:`flair_qgis.core.quantize.validation.AGREEMENT_WARNING`; the model is written either way).
 """
 
 from __future__ import annotations
