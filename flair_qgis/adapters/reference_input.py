@@ -176,15 +176,6 @@ class PolygonLayerCapture:
         return gdf
 
 
-def polygons_of(layer: QgsVectorLayer, field: str, bounds: tuple | None = None, bounds_crs_wkt: str | None = None):
-    """The polygons of a layer meeting ``bounds`` (all of them without), read now in this thread.
-
-    Raises:
-        InputError: not a polygon layer, or no such field.
-    """
-    return PolygonLayerCapture.of(layer, field).read(bounds, bounds_crs_wkt)
-
-
 @dataclass(frozen=True)
 class CapturedReference:
     """A reference captured on the main thread: a raster file, or a polygon layer still to read."""

@@ -83,11 +83,6 @@ def run_folder(folder: str = "") -> str:
     return folder
 
 
-def set_output_folder(folder: str) -> None:
-    """Remember the output folder."""
-    set_value("output_folder", folder)
-
-
 def str_value(key: str, default: str = "") -> str:
     """A text setting, ``default`` when unset."""
     stored = value(key, default)

@@ -8,7 +8,6 @@ onnxruntime status and the unload.
 
 from __future__ import annotations
 
-import os
 import traceback
 from collections.abc import Callable
 from typing import TypeVar
@@ -32,7 +31,6 @@ from ..core.engine import ModelInfo
 from ..core.errors import FlairError
 from ..i18n import tr
 from ..i18n.errors import error_text
-from ..resource_paths import resources_path
 from .evaluate.follow_view import FollowView
 from .segment.model_list import start_model
 from .segment.segment_panel import SegmentPanel
@@ -255,9 +253,3 @@ class FlairDock(QDockWidget):
                 self.canvas.unsetMapTool(tool)
         self.qa.shutdown()
         self.follow.shutdown()
-
-
-def icon_path(name: str) -> str:
-    """Path of an icon shipped under resources/icons (falls back to the plugin icon)."""
-    path = resources_path("icons", name)
-    return path if os.path.exists(path) else resources_path("icon.svg")

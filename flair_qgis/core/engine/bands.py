@@ -70,11 +70,6 @@ def canonical_band(name: str) -> str:
     return _WORD_TO_BAND.get(words, _WORD_TO_BAND.get(words.replace(" ", ""), words))
 
 
-def is_known_band(name: str) -> bool:
-    """True when a band name is in :data:`BAND_ALIASES`."""
-    return canonical_band(name) in BAND_ALIASES
-
-
 def band_label(index: int, description: str = "", color_interpretation: str = "") -> str:
     """The label of a layer band: its description, else its colour interpretation, else ``Band n``.
 

@@ -203,11 +203,6 @@ class ReviewStore:
         """``item_id -> seconds`` from showing the item to the first verdict, where recorded."""
         return {int(k): float(v) for k, v in self.column("seconds").items() if isinstance(v, (int, float))}
 
-    def set_seconds(self, item_id: int, seconds: float) -> None:
-        """Record how long the first verdict took (no-op on a review made before ``seconds`` existed)."""
-        if self._has_column("seconds"):
-            self._write(f"UPDATE {REVIEW_LAYER} SET seconds = ? WHERE item_id = ?", (float(seconds), int(item_id)))
-
     def second_reviews(self) -> dict[int, SecondReview]:
         """The second interpreter's verdicts by item (empty without the table)."""
         if not self._has_table(SECOND_TABLE):

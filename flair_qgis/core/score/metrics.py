@@ -23,7 +23,6 @@ Public entry points: :class:`ConfusionMatrix`, :func:`build_scores` (typed :clas
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -329,9 +328,3 @@ def _class_rows(
             ious.append(iou)
         rows.append(ClassScore(value, labels[i].name, iou, precision, recall, f1, a_all))
     return rows, ious, absent_values
-
-
-def mean_of(values: Sequence[float | None]) -> float | None:
-    """Mean of the non-null values, None when there are none."""
-    kept = [v for v in values if v is not None]
-    return float(np.mean(kept)) if kept else None

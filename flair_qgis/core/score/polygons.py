@@ -42,21 +42,6 @@ def polygons_crs_wkt(gdf) -> str | None:
     return gdf.attrs.get(CRS_WKT_ATTR) or None
 
 
-def with_own_crs(gdf):
-    """``gdf`` with a CRS built in the calling thread from the WKT carried beside it.
-
-    Args:
-        gdf: a GeoDataFrame (captured without a CRS, or already with one).
-
-    Returns:
-        ``gdf`` itself when it has a CRS or carries none, else a copy with its CRS set.
-    """
-    wkt = gdf.attrs.get(CRS_WKT_ATTR)
-    if gdf.crs is not None or not wkt:
-        return gdf
-    return gdf.set_crs(wkt)
-
-
 def without_own_crs(gdf):
     """A copy of ``gdf`` with no pyproj CRS, its CRS carried as WKT beside it: what a worker hands
     back to QGIS's main thread.

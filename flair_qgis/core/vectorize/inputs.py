@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
@@ -163,7 +162,3 @@ def class_info(classes: tuple[ClassInfo, ...], value: int, index: int = 0) -> Cl
         if info.value == value:
             return info
     return ClassInfo(value, f"class {value}", default_color(index))
-
-
-def classes_json(classes: tuple[ClassInfo, ...]) -> str:
-    return json.dumps([{"value": c.value, "name": c.name, "color": c.color} for c in classes])

@@ -229,10 +229,6 @@ class QaPanel(QWidget):
             pass
         self.scores.show_report(report, colours)
 
-    def zoom_to_suspicious(self, row: int):
-        """Zoom the map to the polygon of a row of the suspicious-labels table; returns the new extent."""
-        return self.suspicious_table.zoom_to(row)
-
     def _export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self, tr("Export report"), "flair_report.json", tr("JSON report (*.json)")
