@@ -69,11 +69,7 @@ def create_session(
     model_bytes: bytes | None = None,
     blocked_layout: bool = True,
 ):
-    """Build an onnxruntime session on the requested device.
-
-    Session options are set on purpose: full graph optimisation; intra-op threads on every core
-    (the tile pipeline's own threads mostly wait on GDAL and queues, which release the GIL);
-    one inter-op thread and sequential execution, since segmentation graphs are chains.
+    """Build an onnxruntime session on the requested device (options: :func:`_session_options`).
 
     Args:
         model_path: the ONNX file.
@@ -97,21 +93,9 @@ def create_session(
     if device not in DEVICES:
         raise InputError(f"DEVICE must be one of {', '.join(DEVICES)}, got {device!r}.")
     threads = threads or default_threads()
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.log_severity_level = 3  # errors only; the provider actually used is reported below
-    # Idle intra-op threads sleep instead of spinning: the tile pipeline's reader and writer
-    # threads need those cores between model calls.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-
+    options = _session_options(threads)
     disabled = [] if blocked_layout else ["NchwcTransformer"]
-    providers: list = [CPU]
-    if device in ("auto", "cuda") and cuda_available():
-        prepare_cuda()  # CUDA's libraries from NVIDIA's wheels, before the first CUDA session
-        providers = [(CUDA, dict(CUDA_OPTIONS)), CPU]
+    providers = _providers(device)
     try:
         session = ort.InferenceSession(
             model_bytes or model_path, options, providers=providers, disabled_optimizers=disabled
@@ -119,15 +103,49 @@ def create_session(
     except Exception as err:  # onnxruntime raises untyped errors
         raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
     provider = session.get_providers()[0]
-    warning = ""
-    if provider != CUDA and (device == "cuda" or (device == "auto" and cuda_available())):
-        reason = (
-            "the installed onnxruntime has no CUDA provider (install onnxruntime-gpu)"
-            if not cuda_available()
-            else f"the CUDA provider failed to load: {failure_reason(prepare_cuda()) or 'check the NVIDIA driver'}"
-        )
-        warning = f"CUDA was asked for but {reason}. Running on the CPU."
+    warning = _cpu_fallback_warning(device, provider)
     return session, SessionInfo(device=device, provider=provider, threads=threads, warning=warning)
+
+
+def _session_options(threads: int) -> Any:
+    """The options of every session, set on purpose.
+
+    Full graph optimisation; intra-op threads on every core (the tile pipeline's own threads
+    mostly wait on GDAL and queues, which release the GIL); one inter-op thread and sequential
+    execution, since segmentation graphs are chains.
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3  # errors only; the provider actually used is reported by create_session
+    # Idle intra-op threads sleep instead of spinning: the tile pipeline's reader and writer
+    # threads need those cores between model calls.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options
+
+
+def _providers(device: str) -> list:
+    """The execution providers to ask for: CUDA first where it may run, the CPU always."""
+    if device in ("auto", "cuda") and cuda_available():
+        prepare_cuda()  # CUDA's libraries from NVIDIA's wheels, before the first CUDA session
+        return [(CUDA, dict(CUDA_OPTIONS)), CPU]
+    return [CPU]
+
+
+def _cpu_fallback_warning(device: str, provider: str) -> str:
+    """Why a session asked for CUDA runs on the CPU; ``""`` when it runs what was asked for."""
+    if provider == CUDA or not (device == "cuda" or (device == "auto" and cuda_available())):
+        return ""
+    reason = (
+        "the installed onnxruntime has no CUDA provider (install onnxruntime-gpu)"
+        if not cuda_available()
+        else f"the CUDA provider failed to load: {failure_reason(prepare_cuda()) or 'check the NVIDIA driver'}"
+    )
+    return f"CUDA was asked for but {reason}. Running on the CPU."
 
 
 def run_batch(
