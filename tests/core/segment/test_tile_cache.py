@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flair_qgis.core.segment import tile_entry
 from flair_qgis.core.engine.source_stamps import file_digest
+from flair_qgis.core.segment import tile_entry
 from flair_qgis.core.segment.tile_cache import open_cache
 from flair_qgis.core.segment.tile_entry import FORMAT_VERSION, CorruptEntryError, decode_entry, encode_entry, run_key
 
