@@ -157,6 +157,14 @@ def _fp16_agreement(params: dict, where: str) -> str:
     return text.format(agreement=agreement, required=required)
 
 
+def _unknown_device(params: dict, _where: str) -> str:
+    return tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(params.get("device", ""))
+
+
+def _unknown_precision(params: dict, _where: str) -> str:
+    return tr("PRECISION must be fp32 or fp16, got '{}'.").format(params.get("precision", ""))
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -168,6 +176,8 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "too_few_bands": _too_few_bands,
     "fp16_cpu": _fp16_cpu,
     "fp16_agreement": _fp16_agreement,
+    "unknown_device": _unknown_device,
+    "unknown_precision": _unknown_precision,
 }
 
 

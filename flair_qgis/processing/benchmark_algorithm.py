@@ -6,7 +6,6 @@ from typing import Any
 
 from qgis.core import (
     QgsProcessingContext,
-    QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingOutputFile,
     QgsProcessingOutputFolder,
@@ -20,7 +19,7 @@ from qgis.core import (
 )
 
 from ..core.benchmark import LAYOUTS, ON_UNPAIRED, BenchmarkRequest, default_samples_csv, plan_benchmark, run_benchmark
-from ..core.engine import DEVICES
+from ..core.engine import cuda_available, decide_device
 from ..core.score import ABSENT_SCORES, PROTOCOLS
 from .base import FlairAlgorithm, tr
 from .scoring_params import choice_parameter, class_map_of, class_map_parameter, protocol_parameter
@@ -143,9 +142,8 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         return choices[index]
 
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
-        device = self.parameterAsString(parameters, self.DEVICE, context).strip().lower() or "auto"
-        if device not in DEVICES:
-            raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
+        device = self.parameterAsString(parameters, self.DEVICE, context)
+        decision = decide_device(device, cuda=cuda_available()).checked()
         report = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         samples = self.parameterAsFileOutput(parameters, self.OUTPUT_SAMPLES, context) or None
         predictions = None
@@ -163,7 +161,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             layout=self._choice(parameters, self.LAYOUT, LAYOUT_CHOICES, context),
             on_unpaired=self._choice(parameters, self.ON_UNPAIRED, ON_UNPAIRED, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
-            device=device,
+            device=decision.device,
             absent=None if absent == "protocol" else absent,
             class_map=class_map,
         )
