@@ -2298,8 +2298,8 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     </message>
     <message>
         <location filename="../processing/quantize_algorithm.py" line="1" />
-        <source>INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {ratio}× FP32, less than the {worth}× that makes it worth it).</source>
-        <translation>INT8 est plus lent que FP32 sur ce processeur avec {threads} : gardez le modèle FP32 (INT8 a tourné à {ratio}× FP32, moins que les {worth}× qui le rendent intéressant).</translation>
+        <source>INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {speedup:.2f}x FP32 on {tiles} tile(s), less than the {worth:g}x that makes it worth it).</source>
+        <translation>INT8 est plus lent que FP32 sur ce processeur avec {threads} : gardez le modèle FP32 (INT8 a tourné à {speedup:.2f}x FP32 sur {tiles} tuile(s), moins que les {worth:g}x qui le rendent intéressant).</translation>
     </message>
     <message>
         <location filename="../i18n/model_texts.py" line="1" />
