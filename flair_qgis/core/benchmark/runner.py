@@ -218,10 +218,7 @@ def run_benchmark(
     _log_plan(plan, on_info)
     notes = list(plan.warnings)
     session, info, fusion = run_session(plan, request)
-    if info.warning:
-        notes.append(info.warning)
-    if fusion.failed:
-        notes.append(f"Pre- and post-processing ran on the host: {fusion.failed}.")
+    notes.extend(_session_warnings(info, fusion))
     batch_size = plan.model.inputs[0].fixed_batch or max(1, int(request.batch_size))
     predictions_tmp = tempfile.mkdtemp(prefix=".flair-partial-", dir=predictions_dir) if predictions_dir else None
     run: dict = {}
@@ -265,6 +262,14 @@ def run_session(plan: BenchmarkPlan, request: BenchmarkRequest) -> tuple[object,
     heads = HeadPlan(plan.segmentation, (), tuple(h for h in plan.heads.used if h is not plan.segmentation))
     host_normalised = [None] * len(plan.model.inputs)
     return create_run_session(plan.model, heads, host_normalised, False, request.device, request.threads)
+
+
+def _session_warnings(info: SessionInfo, fusion: Fusion) -> list[str]:
+    """What the user should know about the session, worded as ``flair:segment`` words it."""
+    warnings = [info.warning] if info.warning else []
+    if fusion.failed:
+        warnings.append(f"Pre- and post-processing ran on the host: {fusion.failed}.")
+    return warnings
 
 
 @dataclass(frozen=True)
