@@ -2352,6 +2352,18 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>stratifié par classe et étiquette</translation>
     </message>
     <message>
+        <source>DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE (the confidence raster flair:segment writes with OUTPUT_CONFIDENCE).</source>
+        <translation>DESIGN=stratified_confidence partage chaque classe selon la confiance du modèle : donnez CONFIDENCE (le raster de confiance que flair:segment écrit avec OUTPUT_CONFIDENCE).</translation>
+    </message>
+    <message>
+        <source>DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels).</source>
+        <translation>DESIGN=stratified_label partage chaque classe selon les étiquettes à revoir : donnez REFERENCE (les étiquettes).</translation>
+    </message>
+    <message>
+        <source>MIN_PER_CLASS must be at least {lowest} (got {n}): a stratum with no item leaves the review incomplete for ever, and one with a single item has no variance, so its figures get no interval.</source>
+        <translation>MIN_PER_CLASS doit valoir au moins {lowest} (reçu {n}) : une strate sans élément laisse la revue incomplète pour toujours, et une strate à un seul élément n'a pas de variance, donc ses chiffres n'ont pas d'intervalle.</translation>
+    </message>
+    <message>
         <location filename="../gui/review/review_create.py" line="1" />
         <source>Stratified by class and label needs the labels under review: pick them under Labels.</source>
         <translation>Le plan stratifié par classe et étiquette demande les étiquettes à revoir : choisissez-les sous Étiquettes.</translation>
