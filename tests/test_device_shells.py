@@ -59,7 +59,7 @@ def test_processing_segment_takes_the_engine_decision(device, cuda, precision, f
 
 
 def test_processing_benchmark_refuses_an_unknown_device_in_its_own_words(run_alg, tmp_path):
-    with pytest.raises(QgsProcessingException, match="DEVICE must be auto, cuda or cpu, got 'tpu'."):
+    with pytest.raises(QgsProcessingException, match=r"DEVICE must be auto, cuda or cpu, got 'tpu'\."):
         run_alg(
             "flair:benchmark",
             {
