@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TextIO
 
-from .core.engine import parse_band_list
+from .core.engine import cuda_available, decide_device, parse_band_list
 from .core.errors import Canceled, FlairError, InputError
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -142,7 +142,7 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
         tile_size_px=args.tile_size,
         overlap_px=args.overlap,
         batch_size=args.batch_size,
-        device="cuda" if gpus and args.device == "auto" else args.device,
+        device=run_device(args.device, gpus),
         threads=args.threads,
         chunk_tiles=args.chunk_tiles,
     )
@@ -184,6 +184,11 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     if result.vector is not None:
         out.write(f"flair: {result.vector.polygons} polygon(s) in {result.vector.path}\n")
     return EXIT_OK
+
+
+def run_device(device: str, gpus: list[str]) -> str:
+    """The device the workers' sessions ask for: the engine's decision (``auto`` is ``cuda`` with ``--gpus``)."""
+    return decide_device(device, cuda=cuda_available(), pinned_gpu=bool(gpus)).checked().device
 
 
 def _local_cluster(args: argparse.Namespace) -> list[str]:

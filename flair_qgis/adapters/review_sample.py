@@ -18,7 +18,7 @@ from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
 
 from ..core.errors import InputError
 from ..core.paths import check_outputs_not_inputs
-from ..core.review import SampleRequest, SampleResult, create_review
+from ..core.review import DEFAULT_SAMPLES, SampleRequest, SampleResult, create_review
 from ..i18n import tr
 from .polygon_stream import reference_identity
 from .reference_input import CapturedReference, capture_reference, raster_file
@@ -30,7 +30,7 @@ class SampleDesign:
     """The sampling parameters that are not layers (see :class:`~flair_qgis.core.review.SampleRequest`)."""
 
     design: str = "stratified"
-    samples: int = 200
+    samples: int = DEFAULT_SAMPLES
     min_per_class: int = 20
     seed: int = 0
     confidence_threshold: float = 0.7

@@ -157,6 +157,44 @@ def _fp16_agreement(params: dict, where: str) -> str:
     return text.format(agreement=agreement, required=required)
 
 
+def _unknown_device(params: dict, _where: str) -> str:
+    return tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(params.get("device", ""))
+
+
+def _unknown_precision(params: dict, _where: str) -> str:
+    return tr("PRECISION must be fp32 or fp16, got '{}'.").format(params.get("precision", ""))
+
+
+def _design_needs_confidence(_params: dict, where: str) -> str:
+    if where != DOCK:
+        return tr(
+            "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
+            "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE)."
+        )
+    return tr(
+        "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
+        "'Confidence layer' ticked writes it)."
+    )
+
+
+def _design_needs_labels(_params: dict, where: str) -> str:
+    if where != DOCK:
+        return tr("DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels).")
+    return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
+
+
+def _min_per_class(params: dict, where: str) -> str:
+    if where != DOCK:
+        return tr(
+            "MIN_PER_CLASS must be at least {lowest} (got {n}): a stratum with no item leaves the review incomplete "
+            "for ever, and one with a single item has no variance, so its figures get no interval."
+        ).format(lowest=params.get("lowest", 2), n=params.get("min_per_class", ""))
+    return tr(
+        "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
+        "single item has no variance, so its figures get no interval."
+    )
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -168,6 +206,11 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "too_few_bands": _too_few_bands,
     "fp16_cpu": _fp16_cpu,
     "fp16_agreement": _fp16_agreement,
+    "unknown_device": _unknown_device,
+    "unknown_precision": _unknown_precision,
+    "design_needs_confidence": _design_needs_confidence,
+    "design_needs_labels": _design_needs_labels,
+    "min_per_class": _min_per_class,
 }
 
 

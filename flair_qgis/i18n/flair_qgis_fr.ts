@@ -2298,8 +2298,8 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     </message>
     <message>
         <location filename="../processing/quantize_algorithm.py" line="1" />
-        <source>INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {ratio}× FP32, less than the {worth}× that makes it worth it).</source>
-        <translation>INT8 est plus lent que FP32 sur ce processeur avec {threads} : gardez le modèle FP32 (INT8 a tourné à {ratio}× FP32, moins que les {worth}× qui le rendent intéressant).</translation>
+        <source>INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {speedup:.2f}x FP32 on {tiles} tile(s), less than the {worth:g}x that makes it worth it).</source>
+        <translation>INT8 est plus lent que FP32 sur ce processeur avec {threads} : gardez le modèle FP32 (INT8 a tourné à {speedup:.2f}x FP32 sur {tiles} tuile(s), moins que les {worth:g}x qui le rendent intéressant).</translation>
     </message>
     <message>
         <location filename="../i18n/model_texts.py" line="1" />
@@ -2350,6 +2350,18 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <location filename="../gui/review/review_create.py" line="1" />
         <source>stratified by class and label</source>
         <translation>stratifié par classe et étiquette</translation>
+    </message>
+    <message>
+        <source>DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE (the confidence raster flair:segment writes with OUTPUT_CONFIDENCE).</source>
+        <translation>DESIGN=stratified_confidence partage chaque classe selon la confiance du modèle : donnez CONFIDENCE (le raster de confiance que flair:segment écrit avec OUTPUT_CONFIDENCE).</translation>
+    </message>
+    <message>
+        <source>DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels).</source>
+        <translation>DESIGN=stratified_label partage chaque classe selon les étiquettes à revoir : donnez REFERENCE (les étiquettes).</translation>
+    </message>
+    <message>
+        <source>MIN_PER_CLASS must be at least {lowest} (got {n}): a stratum with no item leaves the review incomplete for ever, and one with a single item has no variance, so its figures get no interval.</source>
+        <translation>MIN_PER_CLASS doit valoir au moins {lowest} (reçu {n}) : une strate sans élément laisse la revue incomplète pour toujours, et une strate à un seul élément n'a pas de variance, donc ses chiffres n'ont pas d'intervalle.</translation>
     </message>
     <message>
         <location filename="../gui/review/review_create.py" line="1" />

@@ -6,7 +6,6 @@ from typing import Any
 
 from qgis.core import (
     QgsProcessingContext,
-    QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingOutputFile,
     QgsProcessingOutputFolder,
@@ -19,8 +18,16 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..core.benchmark import LAYOUTS, ON_UNPAIRED, BenchmarkRequest, default_samples_csv, plan_benchmark, run_benchmark
-from ..core.engine import DEVICES
+from ..core.benchmark import (
+    LAYOUTS,
+    ON_UNPAIRED,
+    BenchmarkReport,
+    BenchmarkRequest,
+    default_samples_csv,
+    plan_benchmark,
+    run_benchmark,
+)
+from ..core.engine import cuda_available, decide_device
 from ..core.score import ABSENT_SCORES, PROTOCOLS
 from .base import FlairAlgorithm, tr
 from .scoring_params import choice_parameter, class_map_of, class_map_parameter, protocol_parameter
@@ -143,9 +150,8 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         return choices[index]
 
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
-        device = self.parameterAsString(parameters, self.DEVICE, context).strip().lower() or "auto"
-        if device not in DEVICES:
-            raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
+        device = self.parameterAsString(parameters, self.DEVICE, context)
+        decision = decide_device(device, cuda=cuda_available()).checked()
         report = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         samples = self.parameterAsFileOutput(parameters, self.OUTPUT_SAMPLES, context) or None
         predictions = None
@@ -163,7 +169,7 @@ class BenchmarkAlgorithm(FlairAlgorithm):
             layout=self._choice(parameters, self.LAYOUT, LAYOUT_CHOICES, context),
             on_unpaired=self._choice(parameters, self.ON_UNPAIRED, ON_UNPAIRED, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
-            device=device,
+            device=decision.device,
             absent=None if absent == "protocol" else absent,
             class_map=class_map,
         )
@@ -187,11 +193,10 @@ class BenchmarkAlgorithm(FlairAlgorithm):
         for warning in result.warnings:
             feedback.pushWarning(warning)
         report = result.report
-        bench = report["benchmark"]
-        for failed in bench["failed"][:50]:
+        for failed in report.run.failed[:50]:
             feedback.reportError(
                 tr("Sample {id} failed: {path}: {error}").format(
-                    id=failed["sample_id"], path=failed["path"], error=failed["error"]
+                    id=failed.sample_id, path=failed.path, error=failed.error
                 ),
                 fatalError=False,
             )
@@ -201,17 +206,17 @@ class BenchmarkAlgorithm(FlairAlgorithm):
                 n=result.samples,
                 failed=result.failed,
                 s=result.seconds,
-                rate=bench["samples_per_second"] or 0.0,
+                rate=report.run.samples_per_second or 0.0,
             )
         )
         feedback.pushInfo(_summary(report))
         return {
             self.OUTPUT_REPORT: result.report_path,
-            "MIOU": report["miou"],
-            "OA": report["oa"],
+            "MIOU": report.scores.miou,
+            "OA": report.scores.oa,
             "SAMPLES": result.samples,
             "FAILED": result.failed,
-            "SAMPLES_PER_SECOND": bench["samples_per_second"],
+            "SAMPLES_PER_SECOND": report.run.samples_per_second,
             "PROVIDER": result.session.provider,
             "SAMPLES_CSV": result.samples_csv_path,
             "PREDICTIONS": result.predictions_dir,
@@ -223,17 +228,17 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100.0 * value:.2f} %"
 
 
-def _summary(report: dict) -> str:
+def _summary(report: BenchmarkReport) -> str:
     """A plain-text table of the scores for the log."""
-    lines = [f"protocol {report['protocol']}: mIoU {_pct(report['miou'])}, OA {_pct(report['oa'])}"]
-    for key, label in (("mae_cm", "height MAE"), ("rmse_cm", "height RMSE")):
-        if report.get(key) is not None:
-            lines.append(f"{label} {report[key]:.3f} cm")
-    if report.get("accuracy") is not None:
-        lines.append(f"growth stage accuracy {_pct(report['accuracy'])}, F1 {_pct(report.get('f1'))}")
+    scores, targets = report.scores, report.targets
+    lines = [f"protocol {scores.protocol}: mIoU {_pct(scores.miou)}, OA {_pct(scores.oa)}"]
+    if targets is not None:
+        for value, label in ((targets.mae_cm, "height MAE"), (targets.rmse_cm, "height RMSE")):
+            if value is not None:
+                lines.append(f"{label} {value:.3f} cm")
+        if targets.accuracy is not None:
+            lines.append(f"growth stage accuracy {_pct(targets.accuracy)}, F1 {_pct(targets.f1)}")
     lines.append(f"{'class':<28} {'IoU':>8} {'F1':>8} {'support':>12}")
-    for row in report["classes"]:
-        lines.append(
-            f"{row['value']:>3} {row['name']:<24} {_pct(row['iou']):>8} {_pct(row['f1']):>8} {row['support']:>12}"
-        )
+    for row in scores.classes:
+        lines.append(f"{row.value:>3} {row.name:<24} {_pct(row.iou):>8} {_pct(row.f1):>8} {row.support:>12}")
     return "\n".join(lines)

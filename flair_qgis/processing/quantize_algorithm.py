@@ -29,7 +29,10 @@ from ..core.quantize import (
     CALIBRATORS,
     DEFAULT_CALIBRATION_TILES,
     DEFAULT_VALIDATION_TILES,
+    LOW_AGREEMENT,
     METHODS,
+    NOT_TIMED,
+    NOT_VALIDATED,
     WORTH_IT,
     Agreement,
     CpuIdentity,
@@ -157,8 +160,8 @@ class QuantizeAlgorithm(FlairAlgorithm):
             feedback,
             lambda: quantize(self.request, self.rasters, make_source, is_canceled=is_canceled, on_progress=on_progress),
         )
-        for warning in result.draw.warnings:
-            feedback.pushWarning(warning)
+        for warning in result.warnings:
+            feedback.pushWarning(warning_text(warning, result.speed))
         feedback.pushInfo(
             tr("INT8 model written to {path} ({method}, {n} calibration tile(s) from {sources}) in {s:.1f} s.").format(
                 path=result.output_path, method=self.request.method, n=len(result.draw.calibration),
@@ -183,11 +186,8 @@ class QuantizeAlgorithm(FlairAlgorithm):
 
     @staticmethod
     def _report_speed(speed: SpeedUp | None, cpu: CpuIdentity | None, feedback: QgsProcessingFeedback) -> None:
-        """The speed-up measured here in the log; a warning when INT8 is not worth it or was not timed."""
+        """The speed-up measured here in the log (the job's warnings say when INT8 is not worth it)."""
         if speed is None:
-            feedback.pushWarning(
-                tr("INT8 was not timed against FP32: no validation or calibration tile to time it on.")
-            )
             return
         threads = counted(speed.threads, tr("{n} thread"), tr("{n} threads"))
         feedback.pushInfo(
@@ -201,19 +201,11 @@ class QuantizeAlgorithm(FlairAlgorithm):
                 tiles=speed.tiles,
             )
         )  # fmt: skip
-        if not speed.worth_it:
-            feedback.pushWarning(
-                tr(
-                    "INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {ratio}× "
-                    "FP32, less than the {worth}× that makes it worth it)."
-                ).format(threads=threads, ratio=decimal(speed.speedup, 2), worth=decimal(WORTH_IT, 1))
-            )
 
     @staticmethod
     def _report(validation: Agreement | None, feedback: QgsProcessingFeedback) -> float | None:
         """Agreement and per-class IoU in the log; the agreement, or None without validation tiles."""
         if validation is None:
-            feedback.pushWarning(tr("No validation tile: INT8 was not compared with FP32."))
             return None
         feedback.pushInfo(
             tr("INT8 agrees with FP32 on {pct:.2f} % of {px} pixels ({tiles} held-out tile(s)).").format(
@@ -227,11 +219,28 @@ class QuantizeAlgorithm(FlairAlgorithm):
                         value=item.value, name=item.name, iou=item.iou, fp32=item.fp32_pixels, int8=item.int8_pixels
                     )
                 )
-        if validation.below_threshold:
-            feedback.pushWarning(
-                tr(
-                    "INT8 agrees with FP32 on less than {pct:g} % of pixels: compare its class maps before using it, "
-                    "or calibrate on more tiles."
-                ).format(pct=100 * AGREEMENT_WARNING)
-            )
         return validation.agreement
+
+
+def warning_text(warning: str, speed: SpeedUp | None) -> str:
+    """A warning of the quantisation job as the job words it, in the user's language where the plugin
+    has it translated (each literal below is the job's English, word for word), else as it is."""
+    if speed is not None and warning == speed.warning:
+        return tr(
+            "INT8 is slower than FP32 on this CPU with {threads}: keep the FP32 model (INT8 ran at {speedup:.2f}x "
+            "FP32 on {tiles} tile(s), less than the {worth:g}x that makes it worth it)."
+        ).format(
+            threads=counted(speed.threads, tr("{n} thread"), tr("{n} threads")),
+            speedup=speed.speedup,
+            tiles=speed.tiles,
+            worth=WORTH_IT,
+        )
+    translated = {
+        NOT_TIMED: tr("INT8 was not timed against FP32: no validation or calibration tile to time it on."),
+        NOT_VALIDATED: tr("No validation tile: INT8 was not compared with FP32."),
+        LOW_AGREEMENT: tr(
+            "INT8 agrees with FP32 on less than {pct:g} % of pixels: compare its class maps before using it, "
+            "or calibrate on more tiles."
+        ).format(pct=100 * AGREEMENT_WARNING),
+    }
+    return translated.get(warning, tr(warning))

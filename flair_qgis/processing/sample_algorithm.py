@@ -13,7 +13,7 @@ from qgis.core import (
 )
 
 from ..adapters.review_sample import SampleDesign, capture_sample
-from ..core.review import SampleResult, create_review
+from ..core.review import DEFAULT_SAMPLES, SampleResult, create_review
 from ..core.vocabulary import DESIGNS
 from . import scoring_params
 from .base import FlairAlgorithm, tr
@@ -71,7 +71,7 @@ class SampleAlgorithm(FlairAlgorithm):
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterNumber(
-                self.SAMPLES, tr("Items (total)"), QgsProcessingParameterNumber.Type.Integer, 200
+                self.SAMPLES, tr("Items (total)"), QgsProcessingParameterNumber.Type.Integer, DEFAULT_SAMPLES
             )
         )
         self.addParameter(

@@ -29,7 +29,16 @@ from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb
 from ..adapters.raster_input import layer_grid_extent
 from ..adapters.segment_capture import job_request
-from ..core.engine import DEVICES, PRECISIONS, ModelInfo, check_supported, parse_band_list, read_model_info
+from ..core.engine import (
+    DEVICES,
+    PRECISIONS,
+    ModelInfo,
+    check_supported,
+    cuda_available,
+    decide_device,
+    parse_band_list,
+    read_model_info,
+)
 from ..core.segment import SegmentRequest, SegmentResult, output_name, plan_job, run_job
 from ..core.vectorize import PolygonOutput
 from .base import FlairAlgorithm, tr
@@ -271,20 +280,19 @@ class SegmentAlgorithm(FlairAlgorithm):
         return wkbs, self.parameterAsVectorLayer(parameters, self.MASK, context)
 
     def _request(self, parameters: dict, context: QgsProcessingContext) -> SegmentRequest:
-        device = (self.parameterAsEnumString(parameters, self.DEVICE, context) or "auto").strip().lower()
-        if device not in DEVICES:
-            raise QgsProcessingException(tr("DEVICE must be auto, cuda or cpu, got '{}'.").format(device))
-        precision = (self.parameterAsEnumString(parameters, self.PRECISION, context) or "fp32").strip().lower()
-        if precision not in PRECISIONS:
-            raise QgsProcessingException(tr("PRECISION must be fp32 or fp16, got '{}'.").format(precision))
+        decision = decide_device(
+            self.parameterAsEnumString(parameters, self.DEVICE, context),
+            self.parameterAsEnumString(parameters, self.PRECISION, context),
+            cuda=cuda_available(),
+        ).checked()
         return SegmentRequest(
             output_path=self.parameterAsOutputLayer(parameters, self.OUTPUT, context),
             confidence_path=self.parameterAsOutputLayer(parameters, self.OUTPUT_CONFIDENCE, context) or None,
             tile_size_px=self._optional_int(parameters, self.TILE_SIZE, context),
             overlap_px=self._optional_int(parameters, self.OVERLAP, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),
-            device=device,
-            precision=precision,
+            device=decision.device,
+            precision=decision.precision,
             cache_folder=self.parameterAsFile(parameters, self.CACHE, context) or None,
             cache_max_bytes=settings.cache_max_bytes(),
             cache_remote=self.parameterAsBoolean(parameters, self.CACHE_REMOTE, context),

@@ -177,8 +177,8 @@ def test_unreadable_sample_reported_run_goes_on(tmp_path):
     model = pixel_conv_model(tmp_path / "m.onnx", int_weights((13, 5), 2), {"mean": [0] * 5, "std": [1] * 5})
     result = run_benchmark(BenchmarkRequest(str(root), str(model), "flair1", str(tmp_path / "r.json")))
     assert result.samples == 3 and result.failed == 1
-    failed = result.report["benchmark"]["failed"]
-    assert failed[0]["sample_id"] == ids[1] and failed[0]["path"] == str(broken)
+    failed = result.report.run.failed
+    assert failed[0].sample_id == ids[1] and failed[0].path == str(broken)
     rows = {r["sample_id"]: r for r in csv.DictReader(open(result.samples_csv_path))}
     assert rows[ids[1]]["status"] == "failed" and str(broken) in rows[ids[1]]["error"]
 
@@ -292,9 +292,9 @@ def test_flairhub_croptype_scores_lpis(tmp_path):
     result = run_benchmark(BenchmarkRequest(str(root), str(model), "flairhub-croptype", str(tmp_path / "r.json")))
     evaluated = [c for c in range(23) if c not in (5, 9)]
     miou, oa = flairhub_expected(patches, w_aerial, w_dem, "lpis", evaluated)
-    assert result.report["miou"] == pytest.approx(miou, abs=1e-12)
-    assert result.report["oa"] == pytest.approx(oa, abs=1e-12)
-    assert result.report["benchmark"]["label_modality"] == "ALL_LABEL-LPIS"
+    assert result.report.scores.miou == pytest.approx(miou, abs=1e-12)
+    assert result.report.scores.oa == pytest.approx(oa, abs=1e-12)
+    assert result.report.run.label_modality == "ALL_LABEL-LPIS"
 
 
 def test_flairhub_model_needs_absent_modality(tmp_path):

@@ -3,6 +3,8 @@ whose INT8 copy is slower than FP32 (the warning)."""
 
 from __future__ import annotations
 
+import re
+
 import onnx
 import pytest
 from conftest import FLAIR_DATA, REPO, RecordingFeedback
@@ -10,9 +12,11 @@ from core.quantize.int8_graphs import slower_int8_model
 from qgis.core import QgsProcessingException, QgsProject, QgsRasterLayer
 
 from flair_qgis.core.engine.sessions import default_threads
+from flair_qgis.core.quantize import LOW_AGREEMENT, NOT_TIMED, NOT_VALIDATED, Agreement, SpeedUp
 from flair_qgis.core.quantize.cpu import cpu_identity, int8_capability
 from flair_qgis.core.quantize.int8 import file_sha256, quantization_record
 from flair_qgis.core.quantize.speed import WORTH_IT
+from flair_qgis.processing.quantize_algorithm import warning_text
 
 DEMO = REPO / "resources" / "models" / "flair-demo-unet.onnx"
 
@@ -99,4 +103,28 @@ def test_warns_when_int8_is_slower_on_this_cpu(run_alg, layers, tmp_path):
     assert record["threads"] == 1 and record["speedup"] < WORTH_IT
     warnings = [w for w in feedback.warnings if w.startswith("INT8 is slower than FP32 on this CPU with 1 thread: ")]
     assert len(warnings) == 1 and "keep the FP32 model" in warnings[0]
+    # The job's own words (SpeedUp.warning), not a Processing re-wording of them.
+    assert re.fullmatch(
+        r"INT8 is slower than FP32 on this CPU with 1 thread: keep the FP32 model \(INT8 ran at \d+\.\d\dx FP32 "
+        rf"on 1 tile\(s\), less than the {WORTH_IT:g}x that makes it worth it\)\.",
+        warnings[0],
+    )
     assert "with 1 thread:" in next(i for i in feedback.infos if i.startswith("INT8 runs at "))
+
+
+def test_the_jobs_warnings_are_shown_as_the_job_words_them(run_alg, layers, tmp_path):
+    """No validation tile: the job's warning, verbatim, and no second one of Processing's own."""
+    feedback = RecordingFeedback()
+    params = {"MODEL": str(DEMO), "CALIBRATION": [layers[0].id()], "METHOD": "dynamic", "VALIDATION_TILES": 0}
+    run_alg("flair:quantize", {**params, "OUTPUT": str(tmp_path / "q.onnx")}, feedback)
+    assert feedback.warnings.count(NOT_VALIDATED) == 1
+    assert not [w for w in feedback.warnings if "compared with FP32" in w and w != NOT_VALIDATED]
+
+
+def test_warning_text_keeps_the_jobs_english_word_for_word():
+    speed = SpeedUp(speedup=0.5, fp32_s=1.0, int8_s=2.0, threads=2, tiles=4, rounds=5)
+    assert speed.warning and warning_text(speed.warning, speed) == speed.warning
+    for text in (NOT_TIMED, NOT_VALIDATED, LOW_AGREEMENT, "Only 3 tiles: fewer than asked."):
+        assert warning_text(text, speed) == text
+    low = Agreement(agreement=0.5, pixels=10, tiles=1, classes=())
+    assert low.warning == LOW_AGREEMENT and Agreement(0.99, 10, 1, ()).warning == ""

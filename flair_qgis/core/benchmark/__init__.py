@@ -7,13 +7,19 @@ The names below are the package's public surface: callers outside ``core`` impor
 
 from .datasets import LAYOUTS, ON_UNPAIRED
 from .plan import BenchmarkRequest, default_samples_csv, plan_benchmark
+from .report import BenchmarkReport, BenchmarkRun, FailedSample, TargetScores, WorstSample
 from .runner import BenchmarkResult, run_benchmark
 
 __all__ = [
     "LAYOUTS",
     "ON_UNPAIRED",
+    "BenchmarkReport",
     "BenchmarkRequest",
     "BenchmarkResult",
+    "BenchmarkRun",
+    "FailedSample",
+    "TargetScores",
+    "WorstSample",
     "default_samples_csv",
     "plan_benchmark",
     "run_benchmark",

@@ -4,7 +4,8 @@ One function, :func:`run_benchmark`, behind ``flair:benchmark``. It runs the thr
 :func:`flair_qgis.core.engine.stages.run_stages`, like the tile pipeline: a producer thread reads each
 sample's files (GDAL releases the GIL), selects and normalises the model's bands and stacks
 samples of equal shape into batches (:mod:`.samples`); the calling thread runs
-onnxruntime; a consumer thread turns scores into class maps, adds each sample's confusion counts
+onnxruntime on the session ``flair:segment`` would build (:func:`run_session`: the wrapped graph,
+the provider decided by the engine); a consumer thread turns scores into class maps, adds each sample's confusion counts
 to the dataset's, updates the per-image metrics, writes the per-sample CSV row and, when asked,
 the prediction file (:mod:`.scorer`). Queues of two batches bound memory to a few
 batches whatever the number of samples; the only things kept for the whole run are the
@@ -31,19 +32,28 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..atomic import check_output_path, write_atomic
-from ..engine.sessions import SessionInfo, create_session, run_batch
+from ..engine.heads import HeadPlan
+from ..engine.sessions import SessionInfo, run_batch
 from ..engine.stages import ignore_progress, never_canceled, run_stages
+from ..engine.wrapped_graph import Fusion, create_run_session
 from ..errors import InputError, ModelError
 from ..score import build_scores, publish_report
 from .plan import BenchmarkPlan, BenchmarkRequest, default_samples_csv, plan_benchmark
+from .report import BenchmarkReport, BenchmarkRun, FailedSample, TargetScores, WorstSample
 from .samples import Batch, Failed, SampleReader
 from .scorer import LISTED_MAX, SampleScorer
-from .task_metrics import image_targets_report
 
-__all__ = ["BenchmarkRequest", "BenchmarkResult", "default_samples_csv", "plan_benchmark", "run_benchmark"]
+__all__ = [
+    "BenchmarkRequest",
+    "BenchmarkResult",
+    "default_samples_csv",
+    "plan_benchmark",
+    "run_benchmark",
+    "run_session",
+]
 
 
-@dataclass
+@dataclass(frozen=True)
 class BenchmarkResult:
     """What a run produced.
 
@@ -53,13 +63,15 @@ class BenchmarkResult:
         samples_csv_path: the per-sample CSV.
         predictions_dir: the folder of prediction rasters, or None.
         session: the execution provider that ran.
+        graph: what ran in the model's graph (:attr:`~flair_qgis.core.engine.Fusion.note`), as
+            ``flair:segment`` says it.
         samples: samples scored.
         failed: samples that could not be read or scored.
         seconds: wall time, session creation included.
         warnings: messages the user should see.
     """
 
-    report: dict
+    report: BenchmarkReport
     report_path: str
     samples_csv_path: str
     predictions_dir: str | None
@@ -68,6 +80,7 @@ class BenchmarkResult:
     failed: int
     seconds: float
     warnings: list[str] = field(default_factory=list)
+    graph: str = ""
 
 
 def _predictions_folder(request: BenchmarkRequest) -> str | None:
@@ -94,9 +107,12 @@ def _log_plan(plan: BenchmarkPlan, on_info: Callable[[str], None]) -> None:
         on_info(f"Model input '{p.spec.name}' <- {p.modality} bands {list(p.choice.bands)} ({p.choice.how}).")
 
 
-def _infer(session, names: list[str], batch: Batch, fixed_batch: int | None) -> dict[str, np.ndarray]:
+def _infer(session, fusion: Fusion, batch: Batch, fixed_batch: int | None) -> dict:
+    """The batch's outputs by head: scores, or :class:`~flair_qgis.core.engine.postprocess.GraphScores`
+    for a head the wrapped graph reduces."""
+    names = fusion.output_names
     try:
-        return dict(zip(names, run_batch(session, names, batch.feeds, fixed_batch)))
+        return fusion.unpack(dict(zip(names, run_batch(session, names, batch.feeds, fixed_batch))))
     except Exception as err:  # onnxruntime raises untyped errors (shape mismatch...)
         shapes = ", ".join(f"{k} {tuple(v.shape)}" for k, v in batch.feeds.items())
         ids = f"{batch.loaded[0].sample.sample_id}..{batch.loaded[-1].sample.sample_id}"
@@ -107,7 +123,7 @@ def _infer(session, names: list[str], batch: Batch, fixed_batch: int | None) -> 
 
 def _run_samples(
     plan: BenchmarkPlan,
-    session,
+    session: tuple[object, Fusion],
     scorer: SampleScorer,
     batch_size: int,
     is_canceled: Callable[[], bool],
@@ -115,13 +131,12 @@ def _run_samples(
 ) -> None:
     """Reader thread -> onnxruntime in the calling thread -> scorer thread, over every sample."""
     reader = SampleReader(plan, batch_size)
-    names = [h.name for h in plan.heads.used]
     fixed_batch = plan.model.inputs[0].fixed_batch
     total, done = len(plan.dataset.samples), 0
 
     def process(item: Batch | Failed) -> Failed | tuple[Batch, dict[str, np.ndarray]]:
         # A sample that failed to read goes straight to the scorer.
-        return item if isinstance(item, Failed) else (item, _infer(session, names, item, fixed_batch))
+        return item if isinstance(item, Failed) else (item, _infer(*session, item, fixed_batch))
 
     def consume(item: Failed | tuple[Batch, dict[str, np.ndarray]]) -> None:
         nonlocal done
@@ -141,7 +156,7 @@ def _run_samples(
 
 def _score_all(
     plan: BenchmarkPlan,
-    session,
+    session: tuple[object, Fusion],
     csv_path: str,
     predictions_tmp: str | None,
     batch_size: int,
@@ -202,16 +217,15 @@ def run_benchmark(
     predictions_dir = _predictions_folder(request)
     _log_plan(plan, on_info)
     notes = list(plan.warnings)
-    session, info = create_session(plan.model.path, request.device, request.threads)
-    if info.warning:
-        notes.append(info.warning)
+    session, info, fusion = run_session(plan, request)
+    notes.extend(_session_warnings(info, fusion))
     batch_size = plan.model.inputs[0].fixed_batch or max(1, int(request.batch_size))
     predictions_tmp = tempfile.mkdtemp(prefix=".flair-partial-", dir=predictions_dir) if predictions_dir else None
     run: dict = {}
 
     def score_into(csv_tmp: str) -> None:
         scorer, pipeline_seconds = _score_all(
-            plan, session, csv_tmp, predictions_tmp, batch_size, is_canceled, on_progress
+            plan, (session, fusion), csv_tmp, predictions_tmp, batch_size, is_canceled, on_progress
         )
         seconds = time.perf_counter() - started
         facts = _RunFacts(info, request.on_unpaired, csv_path, predictions_dir, seconds, pipeline_seconds)
@@ -220,7 +234,7 @@ def run_benchmark(
     try:
         write_atomic(csv_path, score_into, suffix=".partial.csv")
         _move_all(predictions_tmp, predictions_dir)
-        publish_report(run["report"], report_path)
+        publish_report(run["report"].to_report(), report_path)
     finally:
         if predictions_tmp is not None and os.path.isdir(predictions_tmp):
             shutil.rmtree(predictions_tmp)
@@ -229,7 +243,33 @@ def run_benchmark(
     return BenchmarkResult(
         report=run["report"], report_path=report_path, samples_csv_path=csv_path, predictions_dir=predictions_dir,
         session=info, samples=scorer.scored, failed=scorer.failed_count, seconds=run["seconds"], warnings=notes,
+        graph=fusion.note,
     )  # fmt: skip
+
+
+def run_session(plan: BenchmarkPlan, request: BenchmarkRequest) -> tuple[object, SessionInfo, Fusion]:
+    """The benchmark's session, built as ``flair:segment`` builds its own
+    (:func:`~flair_qgis.core.engine.wrapped_graph.create_run_session`): the segmentation head's
+    argmax in the graph where the model can be wrapped, the per-image heads fetched as they are.
+
+    The samples are normalised on the host (their resampled reads are the published protocol's
+    inputs), so the wrapped graph takes them as the model does; its argmax breaks ties to the
+    lowest index, as the host's: the figures are the same.
+
+    Raises:
+        InputError, ModelError: as :func:`~flair_qgis.core.engine.sessions.create_session`.
+    """
+    heads = HeadPlan(plan.segmentation, (), tuple(h for h in plan.heads.used if h is not plan.segmentation))
+    host_normalised = [None] * len(plan.model.inputs)
+    return create_run_session(plan.model, heads, host_normalised, False, request.device, request.threads)
+
+
+def _session_warnings(info: SessionInfo, fusion: Fusion) -> list[str]:
+    """What the user should know about the session, worded as ``flair:segment`` words it."""
+    warnings = [info.warning] if info.warning else []
+    if fusion.failed:
+        warnings.append(f"Pre- and post-processing ran on the host: {fusion.failed}.")
+    return warnings
 
 
 @dataclass(frozen=True)
@@ -248,7 +288,7 @@ class _RunFacts:
     pipeline_seconds: float
 
 
-def _report(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts, notes: list[str]) -> dict:
+def _report(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts, notes: list[str]) -> BenchmarkReport:
     """The DESIGN.md report plus the benchmark block and the protocol's per-image targets."""
     scores = build_scores(scorer.total, plan.protocol, strict=False)
     if scores.undeclared_values is not None:
@@ -259,48 +299,40 @@ def _report(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts, notes: 
         )
     evaluated_f1 = [c.f1 for c in scores.classes if c.f1 is not None]
     mf1 = float(np.mean(evaluated_f1)) if evaluated_f1 else None
-    report = scores.to_report()
-    report["mf1"] = mf1
-    report["benchmark"] = _benchmark_block(plan, scorer, facts)
+    targets = None
     if plan.image_targets:
-        targets = scorer.targets
-        report.update(
-            image_targets_report(
-                scores.miou, mf1,
-                targets.heights if plan.height_head is not None else None,
-                targets.stages if plan.stage_head is not None else None,
-            )
-        )  # fmt: skip
-    report["class_alignment"] = plan.alignment.to_dict()
-    report["warnings"] = list(notes)
-    return report
+        heights = scorer.targets.heights.result("cm") if plan.height_head is not None else None
+        stages = scorer.targets.stages.result() if plan.stage_head is not None else None
+        targets = TargetScores(scores.miou, mf1, heights, stages)
+    run = _benchmark_run(plan, scorer, facts)
+    return BenchmarkReport(scores, mf1, run, targets, plan.alignment, tuple(notes))
 
 
-def _benchmark_block(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts) -> dict:
-    """The report's ``benchmark`` entry: what ran, on what, how fast, what failed, the worst samples."""
+def _benchmark_run(plan: BenchmarkPlan, scorer: SampleScorer, facts: _RunFacts) -> BenchmarkRun:
+    """The report's ``benchmark`` block: what ran, on what, how fast, what failed, the worst samples."""
     dataset = plan.dataset
-    return {
-        "dataset": dataset.root,
-        "layout": dataset.layout,
-        "label_modality": dataset.label_modality or None,
-        "model": plan.model.path,
-        "device": facts.session.device,
-        "provider": facts.session.provider,
-        "inputs": [p.to_dict() for p in plan.inputs],
-        "segmentation_output": plan.segmentation.name,
-        "class_values": [int(v) for v in plan.class_lut],
-        "samples_found": len(dataset.samples),
-        "samples_scored": scorer.scored,
-        "samples_failed": scorer.failed_count,
-        "failed": scorer.failed,
-        "unpaired_count": len(dataset.unpaired),
-        "unpaired": dataset.unpaired[:LISTED_MAX],
-        "on_unpaired": facts.on_unpaired,
-        "seconds": facts.seconds,
-        "pipeline_seconds": facts.pipeline_seconds,
-        "samples_per_second": scorer.scored / facts.pipeline_seconds if facts.pipeline_seconds > 0 else None,
-        "samples_csv": facts.csv_path,
-        "predictions_dir": facts.predictions_dir,
-        "per_sample_miou": "mean IoU of the evaluated classes present in the sample (reference or prediction)",
-        "worst_samples": scorer.worst_samples(),
-    }
+    return BenchmarkRun(
+        dataset=dataset.root,
+        layout=dataset.layout,
+        label_modality=dataset.label_modality or None,
+        model=plan.model.path,
+        device=facts.session.device,
+        provider=facts.session.provider,
+        inputs=tuple(p.to_dict() for p in plan.inputs),
+        segmentation_output=plan.segmentation.name,
+        class_values=tuple(int(v) for v in plan.class_lut),
+        samples_found=len(dataset.samples),
+        samples_scored=scorer.scored,
+        samples_failed=scorer.failed_count,
+        failed=tuple(FailedSample(f["sample_id"], f["path"], f["error"]) for f in scorer.failed),
+        unpaired_count=len(dataset.unpaired),
+        unpaired=tuple(dataset.unpaired[:LISTED_MAX]),
+        on_unpaired=facts.on_unpaired,
+        seconds=facts.seconds,
+        pipeline_seconds=facts.pipeline_seconds,
+        samples_csv=facts.csv_path,
+        predictions_dir=facts.predictions_dir,
+        worst_samples=tuple(
+            WorstSample(w["sample_id"], w["miou"], w["oa"], w["reference"], w["inputs"]) for w in scorer.worst_samples()
+        ),
+    )

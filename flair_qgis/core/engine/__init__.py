@@ -31,7 +31,7 @@ from .pixel_sources import (
     capture_file,
     file_source,
 )
-from .sessions import CPU, CUDA, DEVICES, SessionInfo, create_session, cuda_available
+from .sessions import CPU, CUDA, DEVICES, DeviceDecision, SessionInfo, create_session, cuda_available, decide_device
 from .source_stamps import describe_source_files, is_remote
 from .wrapped_graph import Fusion
 
@@ -42,6 +42,7 @@ __all__ = [
     "PRECISIONS",
     "TASK_SEGMENTATION",
     "CapturedRaster",
+    "DeviceDecision",
     "Fusion",
     "Grid",
     "HeadPlan",
@@ -65,6 +66,7 @@ __all__ = [
     "choose_bands",
     "create_session",
     "cuda_available",
+    "decide_device",
     "describe_source_files",
     "file_source",
     "is_remote",

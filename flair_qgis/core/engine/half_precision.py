@@ -2,9 +2,10 @@
 
 The conversion keeps the model's inputs and outputs in float32 (onnxruntime's
 ``convert_float_to_float16`` with ``keep_io_types``), so the engine and the wrapped graph
-(:mod:`.wrapped_graph`) feed and read it as before. It is refused on the CPU provider (x86 onnxruntime
-has few half-precision kernels: it would run slower, not faster) and refused when its class maps
-agree with FP32's on fewer than :data:`MIN_AGREEMENT` of the pixels of the run's first tiles.
+(:mod:`.wrapped_graph`) feed and read it as before. It is refused where the CPU provider would run
+(:func:`.sessions.decide_device`: x86 onnxruntime has few half-precision kernels, it would run
+slower, not faster), and when its class maps agree with FP32's on fewer than
+:data:`MIN_AGREEMENT` of the pixels of the run's first tiles.
 INT8 is compared with FP32 too, but only warned about (below
 :data:`flair_qgis.core.quantize.validation.AGREEMENT_WARNING`; the model is written either way).
 """
@@ -23,32 +24,18 @@ MIN_AGREEMENT = 0.995
 VALIDATION_TILES = 4
 
 
-def check_precision(precision: str, device: str, cuda: bool) -> str:
-    """The precision asked for, refused early where it cannot run.
-
-    Args:
-        precision: ``fp32`` or ``fp16``.
-        device: the device asked for (``auto``, ``cuda``, ``cpu``).
-        cuda: the installed onnxruntime offers the CUDA provider.
-
-    Raises:
-        InputError: an unknown precision; fp16 where the CPU provider would run (key ``fp16_cpu``).
-    """
-    precision = (precision or "fp32").lower()
-    if precision not in PRECISIONS:
-        raise InputError(f"PRECISION must be one of {', '.join(PRECISIONS)}, got {precision!r}.")
-    if precision == "fp16" and (device == "cpu" or not cuda):
-        refuse_fp16_on_cpu()
-    return precision
-
-
-def refuse_fp16_on_cpu() -> None:
-    """Raise the refusal of fp16 on the CPU provider (key ``fp16_cpu``)."""
-    raise InputError(
+def fp16_cpu_error() -> InputError:
+    """The refusal of fp16 on the CPU provider (key ``fp16_cpu``), to raise or to show."""
+    return InputError(
         "PRECISION=fp16 runs on CUDA only: this run would use the CPU provider, where half precision is "
         "slower. Set PRECISION to fp32, or DEVICE to cuda on a machine with onnxruntime-gpu.",
         key="fp16_cpu",
     )
+
+
+def refuse_fp16_on_cpu() -> None:
+    """Raise the refusal of fp16 on the CPU provider (key ``fp16_cpu``)."""
+    raise fp16_cpu_error()
 
 
 def fp16_model_bytes(path: str) -> bytes:

@@ -1,7 +1,9 @@
 """onnxruntime sessions: execution provider choice and session options.
 
-onnxruntime-gpu on a machine without a usable CUDA logs an error and silently runs on the CPU,
-so the provider that really runs is always read back from the session and reported.
+The provider is decided once, by :func:`decide_device`, from the device and precision asked for
+and what the installed onnxruntime offers; the dock, Processing and ``scripts/flair`` show its
+decision. onnxruntime-gpu on a machine without a usable CUDA logs an error and silently runs on
+the CPU, so the provider that really runs is always read back from the session and reported.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..cuda import failure_reason, prepare_cuda
-from ..errors import InputError, ModelError
+from ..errors import FlairError, InputError, ModelError
+from .half_precision import PRECISIONS, fp16_cpu_error
 
 DEVICES = ("auto", "cuda", "cpu")
 CUDA = "CUDAExecutionProvider"
@@ -45,6 +48,92 @@ class SessionInfo:
     def label(self) -> str:
         """Short name for messages: ``CUDA`` or ``CPU``."""
         return "CUDA" if self.provider == CUDA else "CPU"
+
+
+@dataclass(frozen=True)
+class DeviceDecision:
+    """Which provider a run will use, decided before any session from what is asked and installed.
+
+    Attributes:
+        device: the device the run's sessions ask for (``auto``, ``cuda``, ``cpu``): the one asked,
+            but ``cuda`` for ``auto`` on a worker pinned to a GPU.
+        precision: the precision asked for (``fp32``, ``fp16``).
+        provider: the execution provider that will run: CUDA when the device allows it and the
+            installed onnxruntime offers it, else the CPU. CUDA may still fail to load: the
+            :class:`SessionInfo` of the session says what ran.
+        refusal: why the run cannot start as asked (an unknown device, key ``unknown_device``; an
+            unknown precision, key ``unknown_precision``; fp16 on the CPU provider, key
+            ``fp16_cpu``), else None.
+    """
+
+    device: str
+    precision: str
+    provider: str
+    refusal: FlairError | None = None
+
+    @property
+    def label(self) -> str:
+        """Short name for messages: ``CUDA`` or ``CPU``."""
+        return "CUDA" if self.provider == CUDA else "CPU"
+
+    @property
+    def cuda_missing(self) -> bool:
+        """CUDA was asked for by name and the CPU will run (the installed onnxruntime has no CUDA)."""
+        return self.device == "cuda" and self.provider != CUDA
+
+    @property
+    def gpu_unused(self) -> bool:
+        """The device allows CUDA and the CPU will run: a GPU on this machine would be left unused."""
+        return self.device != "cpu" and self.provider != CUDA
+
+    def checked(self) -> DeviceDecision:
+        """This decision; its refusal raised when it has one.
+
+        Raises:
+            FlairError: :attr:`refusal`.
+        """
+        if self.refusal is not None:
+            raise self.refusal
+        return self
+
+
+def decide_device(
+    device: str | None, precision: str | None = "fp32", *, cuda: bool, pinned_gpu: bool = False
+) -> DeviceDecision:
+    """The provider a run with this device and precision will use, or why it cannot run (pure).
+
+    Args:
+        device: ``auto`` (CUDA when available), ``cuda`` or ``cpu``, any case; empty is ``auto``.
+        precision: ``fp32`` or ``fp16``, any case; empty is ``fp32``.
+        cuda: the installed onnxruntime offers the CUDA provider (:func:`cuda_available`).
+        pinned_gpu: the run is a worker pinned to one GPU (``scripts/flair segment --gpus``),
+            where ``auto`` asks for CUDA so that a CPU fallback is said, not silent.
+
+    Returns:
+        The decision; its ``refusal`` set when the run cannot start as asked.
+    """
+    device = (device or "auto").strip().lower()
+    precision = (precision or "fp32").strip().lower()
+    if pinned_gpu and device == "auto":
+        device = "cuda"
+    provider = CUDA if device in ("auto", "cuda") and cuda else CPU
+    refusal: FlairError | None = None
+    if device not in DEVICES:
+        refusal = InputError(
+            f"DEVICE must be one of {', '.join(DEVICES)}, got {device!r}.",
+            key="unknown_device",
+            params={"device": device},
+        )
+        provider = CPU
+    elif precision not in PRECISIONS:
+        refusal = InputError(
+            f"PRECISION must be one of {', '.join(PRECISIONS)}, got {precision!r}.",
+            key="unknown_precision",
+            params={"precision": precision},
+        )
+    elif precision == "fp16" and provider != CUDA:
+        refusal = fp16_cpu_error()
+    return DeviceDecision(device, precision, provider, refusal)
 
 
 def cuda_available() -> bool:
@@ -89,13 +178,12 @@ def create_session(
     """
     import onnxruntime as ort
 
-    device = (device or "auto").lower()
-    if device not in DEVICES:
-        raise InputError(f"DEVICE must be one of {', '.join(DEVICES)}, got {device!r}.")
+    decision = decide_device(device, cuda=cuda_available()).checked()
+    device = decision.device
     threads = threads or default_threads()
     options = _session_options(threads)
     disabled = [] if blocked_layout else ["NchwcTransformer"]
-    providers = _providers(device)
+    providers = _providers(decision)
     try:
         session = ort.InferenceSession(
             model_bytes or model_path, options, providers=providers, disabled_optimizers=disabled
@@ -128,9 +216,9 @@ def _session_options(threads: int) -> Any:
     return options
 
 
-def _providers(device: str) -> list:
-    """The execution providers to ask for: CUDA first where it may run, the CPU always."""
-    if device in ("auto", "cuda") and cuda_available():
+def _providers(decision: DeviceDecision) -> list:
+    """The execution providers to ask for: CUDA first where the engine decided it runs, the CPU always."""
+    if decision.provider == CUDA:
         prepare_cuda()  # CUDA's libraries from NVIDIA's wheels, before the first CUDA session
         return [(CUDA, dict(CUDA_OPTIONS)), CPU]
     return [CPU]

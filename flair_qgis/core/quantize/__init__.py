@@ -10,16 +10,27 @@ loads and segments without them. Callers outside this package import the names b
 
 from .cpu import CpuIdentity, Int8Capability, cpu_identity, int8_capability
 from .int8 import CALIBRATORS, METHODS, check_quantizable, int8_origin, quantization_record
-from .job import DEFAULT_CALIBRATION_TILES, DEFAULT_VALIDATION_TILES, QuantizeRequest, QuantizeResult, quantize
+from .job import (
+    DEFAULT_CALIBRATION_TILES,
+    DEFAULT_VALIDATION_TILES,
+    NOT_TIMED,
+    NOT_VALIDATED,
+    QuantizeRequest,
+    QuantizeResult,
+    quantize,
+)
 from .speed import WORTH_IT, SpeedUp
-from .validation import AGREEMENT_WARNING, Agreement, ClassAgreement
+from .validation import AGREEMENT_WARNING, LOW_AGREEMENT, Agreement, ClassAgreement
 
 __all__ = [
     "AGREEMENT_WARNING",
     "CALIBRATORS",
     "DEFAULT_CALIBRATION_TILES",
     "DEFAULT_VALIDATION_TILES",
+    "LOW_AGREEMENT",
     "METHODS",
+    "NOT_TIMED",
+    "NOT_VALIDATED",
     "WORTH_IT",
     "Agreement",
     "ClassAgreement",

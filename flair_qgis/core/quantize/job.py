@@ -31,6 +31,7 @@ from .validation import Agreement, centred_valid, class_maps, compare_class_maps
 DEFAULT_CALIBRATION_TILES = 32
 DEFAULT_VALIDATION_TILES = 8
 NOT_TIMED = "INT8 was not timed against FP32: no validation or calibration tile to time it on."
+NOT_VALIDATED = "No validation tile: INT8 was not compared with FP32."
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,9 @@ class QuantizeResult:
         validation: INT8 against FP32 on the validation tiles, None without any.
         capability: the CPU's INT8 capability.
         seconds: wall time.
-        warnings: what the user should read.
+        warnings: what the user should read, in this order: fewer tiles than asked, INT8 not
+            compared with FP32 or agreeing with it too little, INT8 not timed or not worth it. Every
+            shell shows them as they are.
         sources: the calibration layers' names.
         speed: INT8 timed against FP32 on this CPU (validation tiles, else calibration tiles),
             None when there was no tile to time.
@@ -142,9 +145,10 @@ def quantize(
         entry = quantization_entry(request.model_path, replace(options, nodes_to_exclude=excluded), record)
         sha256 = write_int8(int8_path, request.model_path, output, entry)
     on_progress(100.0)
+    warnings = (*draw.warnings, *_validation_warnings(validation), *_speed_warnings(speed))
     return QuantizeResult(
         output_path=output, sha256=sha256, draw=draw, validation=validation, capability=capability,
-        seconds=time.perf_counter() - start, warnings=draw.warnings + _speed_warnings(speed),
+        seconds=time.perf_counter() - start, warnings=warnings,
         sources=tuple(names), speed=speed, cpu=cpu, int8_format=options.int8_format,
     )  # fmt: skip
 
@@ -208,6 +212,13 @@ def _speed_record(speed: SpeedUp | None, cpu: CpuIdentity, threads: int) -> dict
     """The ``quantization`` metadata of the timing: speed-up, threads, and the CPU it holds for."""
     timing: dict[str, object] = dict(speed.record()) if speed else {"speedup": None, "threads": threads}
     return {**timing, "cpu": cpu.name, "cpu_flags": list(cpu.flags)}
+
+
+def _validation_warnings(validation: Agreement | None) -> tuple[str, ...]:
+    """What the user must read about the comparison: none made, or an agreement below the threshold."""
+    if validation is None:
+        return (NOT_VALIDATED,)
+    return (validation.warning,) if validation.warning else ()
 
 
 def _speed_warnings(speed: SpeedUp | None) -> tuple[str, ...]:

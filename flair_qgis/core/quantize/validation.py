@@ -21,6 +21,11 @@ from ..engine.sessions import create_session, run_batch
 from ..errors import Canceled
 
 AGREEMENT_WARNING = 0.98
+#: The warning of an agreement below :data:`AGREEMENT_WARNING`.
+LOW_AGREEMENT = (
+    f"INT8 agrees with FP32 on less than {100 * AGREEMENT_WARNING:g} % of pixels: compare its class maps before "
+    "using it, or calibrate on more tiles."
+)
 """Below this pixel agreement the INT8 model is flagged: check it before using it."""
 
 
@@ -65,6 +70,11 @@ class Agreement:
     def below_threshold(self) -> bool:
         """True when agreement is below :data:`AGREEMENT_WARNING`."""
         return self.agreement < AGREEMENT_WARNING
+
+    @property
+    def warning(self) -> str:
+        """:data:`LOW_AGREEMENT` when the agreement is below the threshold, else ``""``."""
+        return LOW_AGREEMENT if self.below_threshold else ""
 
 
 def compare_class_maps(

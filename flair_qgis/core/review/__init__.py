@@ -30,13 +30,16 @@ from .report_types import (
     ReviewReport,
     Seconds,
 )
+from .request import DEFAULT_SAMPLES, MIN_PER_CLASS_LOWEST, design_refusal
 from .schema import ReviewItem
 from .session import ItemNotSeenError, ReviewSession
 from .store import ReviewStore
 
 __all__ = [
+    "DEFAULT_SAMPLES",
     "DISAGREE",
     "MIN_PAIRS",
+    "MIN_PER_CLASS_LOWEST",
     "MISSING_FID",
     "OUTSIDE_FID",
     "Agreement",
@@ -61,6 +64,7 @@ __all__ = [
     "apply_review_polygons",
     "apply_review_raster",
     "create_review",
+    "design_refusal",
     "file_identity",
     "review_report",
     "write_review_report",

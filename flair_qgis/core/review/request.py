@@ -1,6 +1,7 @@
 """What a review's sampling is asked for: :class:`SampleRequest`, captured on the main thread by
 the Review tab and by ``flair:sample``, and :func:`check_request`, which refuses bad parameters
-before anything is read."""
+before anything is read. :func:`design_refusal` is the rule of what a design needs; the Review
+tab calls it to show why its Create button would be refused, so both say the same."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..vocabulary import DESIGNS, STRATIFIED_DESIGNS
+
+DEFAULT_SAMPLES = 200
+"""Items of a review when the user does not say: the default of ``flair:sample`` and of the Review tab."""
+MIN_PER_CLASS_LOWEST = 2
+"""The least ``MIN_PER_CLASS`` of a stratified design (a stratum of one item has no variance)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,7 @@ class SampleRequest:
     prediction_path: str
     output_path: str
     design: str = "stratified"
-    samples: int = 100
+    samples: int = DEFAULT_SAMPLES
     min_per_class: int = 5
     seed: int = 0
     reference_raster: str | None = None
@@ -58,35 +64,62 @@ class SampleRequest:
     reference_provider: str = ""
 
 
+def design_refusal(design: str, min_per_class: int, *, has_reference: bool, has_confidence: bool) -> InputError | None:
+    """Why ``design`` cannot run with these layers and this minimum per class, else None (pure).
+
+    Args:
+        design: one of :data:`~flair_qgis.core.vocabulary.DESIGNS`.
+        min_per_class: the minimum items per stratum asked for.
+        has_reference: the labels under review are given.
+        has_confidence: the model's confidence raster is given.
+
+    Returns:
+        The refusal, keyed for the shells' wording: ``design_needs_confidence``,
+        ``design_needs_labels``, ``min_per_class`` (params ``min_per_class``, ``lowest``).
+    """
+    if design == "stratified_confidence" and not has_confidence:
+        return InputError(
+            "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
+            "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE).",
+            key="design_needs_confidence",
+        )
+    if design == "stratified_label" and not has_reference:
+        return InputError(
+            "DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels).",
+            key="design_needs_labels",
+        )
+    if design in STRATIFIED_DESIGNS and min_per_class < MIN_PER_CLASS_LOWEST:
+        return InputError(
+            f"MIN_PER_CLASS must be at least {MIN_PER_CLASS_LOWEST} (got {min_per_class}): a stratum with no item "
+            "leaves the review incomplete for ever, and one with a single item has no variance, so its figures get "
+            "no interval.",
+            key="min_per_class",
+            params={"min_per_class": min_per_class, "lowest": MIN_PER_CLASS_LOWEST},
+        )
+    return None
+
+
 def check_request(request: SampleRequest) -> None:
     """Refuse a request whose parameters cannot make a review.
 
     Raises:
-        InputError: unknown design, no items, ``MIN_PER_CLASS`` below 2 under a stratified design,
-            a share out of range, or ``stratified_confidence``
-            without its confidence raster or with a threshold out of range.
+        InputError: unknown design, no items, what :func:`design_refusal` refuses (a design's
+            missing layer, ``MIN_PER_CLASS`` below 2 under a stratified design), a share out of
+            range, or a confidence threshold out of range.
     """
     if request.design not in DESIGNS:
         raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
     if request.samples <= 0:
         raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
-    if request.design in STRATIFIED_DESIGNS and request.min_per_class < 2:
-        raise InputError(
-            f"MIN_PER_CLASS must be at least 2 (got {request.min_per_class}): a stratum with no item leaves the review "
-            "incomplete for ever, and one with a single item has no variance, so its figures get no interval."
-        )
+    has_reference = bool(request.reference_raster) or request.reference_polygons is not None
+    refusal = design_refusal(
+        request.design, request.min_per_class, has_reference=has_reference, has_confidence=bool(request.confidence_path)
+    )
+    if refusal is not None:
+        raise refusal
     if not 0.0 <= request.double_review <= 1.0:
         raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
-    if request.design == "stratified_label" and not request.reference_raster and request.reference_polygons is None:
-        raise InputError(
-            "DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels)."
-        )
     if request.design == "stratified_confidence":
-        if not request.confidence_path:
-            raise InputError(
-                "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
-                "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE)."
-            )
         if not 0.0 < request.confidence_threshold <= 1.0:
             raise InputError(f"CONFIDENCE_THRESHOLD must be in (0, 1] (got {request.confidence_threshold}).")
         if not 0.0 <= request.low_confidence_share <= 1.0:

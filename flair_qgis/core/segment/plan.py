@@ -25,11 +25,10 @@ import rasterio.errors
 from ..atomic import check_output_path
 from ..engine.bands import choose_bands
 from ..engine.grid import Grid, Tile, plan_grid, tile_layout
-from ..engine.half_precision import check_precision
 from ..engine.heads import HeadPlan, input_grids, plan_heads, resolve_tiling
 from ..engine.model import TASK_SEGMENTATION, InputSpec, ModelInfo
 from ..engine.pixel_sources import CapturedRaster, PixelSource, SourceFactory, file_source
-from ..engine.sessions import cuda_available
+from ..engine.sessions import cuda_available, decide_device
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
@@ -223,7 +222,7 @@ def plan_run(
         raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
     heads = plan_heads(model)
     origin = grid_origin(cache.layer_grid, grid) if cache else (0, 0)
-    check_precision(request.precision, request.device, cuda_available())
+    decide_device(request.device, request.precision, cuda=cuda_available()).checked()
     tile_px, overlap_px, batch_size = resolve_tiling(
         model, request.tile_size_px, request.overlap_px, request.batch_size
     )

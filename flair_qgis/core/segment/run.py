@@ -23,7 +23,7 @@ from ..engine.heads import HeadPlan, check_supported, input_grids, plan_heads, s
 from ..engine.model import ModelInfo
 from ..engine.pixel_sources import PixelSource
 from ..engine.postprocess import Postprocess, argmax_channels, output_margin
-from ..engine.sessions import SessionInfo, create_session, cuda_available
+from ..engine.sessions import CUDA, SessionInfo, create_session, cuda_available, decide_device
 from ..engine.source_stamps import file_digest
 from ..engine.stages import ignore_progress, never_canceled
 from ..engine.wrapped_graph import Fusion, create_run_session, default_readers
@@ -260,7 +260,8 @@ def run_plan(
     """
     started = time.perf_counter()
     warnings: list[str] = []
-    device = "cuda" if plan.request.device != "cpu" and cuda_available() else "cpu"
+    decision = decide_device(plan.request.device, cuda=cuda_available())
+    device = "cuda" if decision.provider == CUDA else "cpu"
     cached = None
     if plan.cache is not None:
         cached = open_cached_run(

@@ -23,9 +23,9 @@ from ...adapters.layers import extent_in_crs
 from ...adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ...adapters.review_sample import SampleDesign, SampleOutcome, SampleTask, capture_sample
 from ...core.errors import FlairError
-from ...core.review import MIN_PAIRS
-from ...core.vocabulary import DESIGNS, STRATIFIED_DESIGNS
-from ...i18n.errors import PROCESSING, error_text
+from ...core.review import DEFAULT_SAMPLES, MIN_PAIRS, MIN_PER_CLASS_LOWEST, design_refusal
+from ...core.vocabulary import DESIGNS
+from ...i18n.errors import DOCK, PROCESSING, error_text
 from ..widgets import compact, tr
 
 
@@ -117,7 +117,7 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         self.double_spin = _percent(
             0, tr("Share of the items a second interpreter reviews blind, spread over the strata.")
         )
-        self.samples_spin = _spin(1, 100_000, 200)
+        self.samples_spin = _spin(1, 100_000, DEFAULT_SAMPLES)
         self.min_spin = _spin(0, 10_000, 20)
         self.seed_spin = _spin(0, 2**31 - 1, 0)
         self.confidence_rows = (self.threshold_spin, self.low_share_spin)
@@ -233,15 +233,14 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         return ""
 
     def _design_refusal(self) -> str:
-        """What the chosen design lacks ("" when nothing)."""
-        design = self.design_combo.currentData()
-        if design == "stratified_confidence" and self.confidence_combo.currentLayer() is None:
-            return confidence_needed()
-        if design == "stratified_label" and self.reference_combo.currentLayer() is None:
-            return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
-        if design in STRATIFIED_DESIGNS and self.min_spin.value() < 2:
-            return min_per_class_refusal()
-        return ""
+        """What the chosen design lacks ("" when nothing): the sampling job's rule, in the dock's words."""
+        refusal = design_refusal(
+            self.design_combo.currentData(),
+            self.min_spin.value(),
+            has_reference=self.reference_combo.currentLayer() is not None,
+            has_confidence=self.confidence_combo.currentLayer() is not None,
+        )
+        return error_text(refusal, DOCK) if refusal is not None else ""
 
     def _extent(self) -> tuple[float, float, float, float] | None:
         """The map view in the class map's CRS when "Only the map view" is ticked, else None."""
@@ -286,11 +285,10 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
 
 
 def confidence_needed() -> str:
-    """Why "stratified by confidence" cannot start yet, in the person's language."""
-    return tr(
-        "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
-        "'Confidence layer' ticked writes it)."
-    )
+    """Why "stratified by confidence" cannot start yet: the sampling job's refusal, in the dock's words."""
+    refusal = design_refusal("stratified_confidence", MIN_PER_CLASS_LOWEST, has_reference=False, has_confidence=False)
+    assert refusal is not None, "stratified_confidence without its confidence layer is refused"
+    return error_text(refusal, DOCK)
 
 
 def pairs_warning(pairs: int) -> str:
@@ -301,14 +299,6 @@ def pairs_warning(pairs: int) -> str:
         "{n} items for the second interpreter: kappa and AC1 get no interval below {minimum}. Raise the share "
         "or the items."
     ).format(n=pairs, minimum=MIN_PAIRS)
-
-
-def min_per_class_refusal() -> str:
-    """Why "Min. per class" below 2 is refused, in the person's language."""
-    return tr(
-        "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
-        "single item has no variance, so its figures get no interval."
-    )
 
 
 def _percent(value: int, tip: str) -> QSpinBox:

@@ -17,7 +17,7 @@ from ...adapters import deps, settings
 from ...adapters.segment_request import RunRequest, prepare_segment, ready_reason
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
-from ...core.engine import ModelInfo
+from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_device
 from ...core.errors import FlairError
 from ...i18n import tr
 from ...i18n.errors import error_text
@@ -87,29 +87,31 @@ class SegmentPanel(QWidget):
         self.update_ready()
         return True
 
-    def provider_label(self) -> str:
-        """The execution provider a run with the chosen device will use."""
+    def device_decision(self) -> DeviceDecision | None:
+        """The engine's decision for the chosen device and precision (None without onnxruntime)."""
         if not self.dock.onnxruntime_ok:
-            return "—"
-        from ...core.engine import CPU, CUDA, cuda_available
+            return None
+        run = self.run_section
+        return decide_device(run.device_combo.currentData(), run.precision_combo.currentData(), cuda=cuda_available())
 
-        device = self.run_section.device_combo.currentData()
-        return CUDA if device in ("auto", "cuda") and cuda_available() else CPU
+    def provider_label(self) -> str:
+        """The execution provider a run with the chosen device will use (the engine's decision)."""
+        decision = self.device_decision()
+        return decision.provider if decision is not None else "—"
 
     def _on_device_changed(self) -> None:
-        device = self.run_section.device_combo.currentData()
-        settings.set_device(device)
-        provider = self.provider_label()
+        settings.set_device(self.run_section.device_combo.currentData())
+        decision = self.device_decision()
         warning = ""
-        if device == "cuda" and provider != "CUDAExecutionProvider" and self.dock.onnxruntime_ok:
+        if decision is not None and decision.cuda_missing:
             warning = tr("CUDA is not available in this onnxruntime: the run will use the CPU.")
-        if device != "cpu" and provider != "CUDAExecutionProvider" and self.dock.onnxruntime_ok and deps.gpu_present():
+        if decision is not None and decision.gpu_unused and deps.gpu_present():
             hint = tr("This machine has an NVIDIA GPU: install {package} to use it.").format(package=deps.GPU_PACKAGE)
             warning = f"{warning} {hint}".strip()
         self.run_section.device_warning.setText(warning)
         self.run_section.device_warning.setVisible(bool(warning))
         if self.model is not None:
-            self.model_section.model_card.show_model(self.model, provider)
+            self.model_section.model_card.show_model(self.model, self.provider_label())
 
     # -------------------------------------------------------------------- run
     def update_ready(self, *_args: object) -> None:
@@ -147,7 +149,8 @@ class SegmentPanel(QWidget):
         prepared = self.dock.attempt(lambda: prepare_segment(request, self.model))
         if prepared is None:
             return None
-        if request.device == "cuda" and self.provider_label() != "CUDAExecutionProvider":
+        decision = self.device_decision()
+        if decision is not None and decision.cuda_missing:
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
         task = self.task

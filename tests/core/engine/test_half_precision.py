@@ -8,8 +8,8 @@ import pytest
 from rasters import random_image, read, write_raster
 from toy_models import conv_model
 
-from flair_qgis.core.engine import capture_file, cuda_available, read_model_info
-from flair_qgis.core.engine.half_precision import MIN_AGREEMENT, check_agreement, check_precision, fp16_model_bytes
+from flair_qgis.core.engine import capture_file, cuda_available, decide_device, read_model_info
+from flair_qgis.core.engine.half_precision import MIN_AGREEMENT, check_agreement, fp16_model_bytes
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.segment import SegmentJobRequest, SegmentRequest, plan_segment, segment_job
 
@@ -36,8 +36,8 @@ def test_fp16_is_refused_where_the_cpu_provider_runs(device, scene, tmp_path):
 
 def test_unknown_precision_is_refused():
     with pytest.raises(InputError, match="PRECISION must be one of fp32, fp16"):
-        check_precision("int4", "cuda", True)
-    assert check_precision("FP32", "cpu", False) == "fp32"
+        decide_device("cuda", "int4", cuda=True).checked()
+    assert decide_device("cpu", "FP32", cuda=False).checked().precision == "fp32"
 
 
 def test_agreement_below_the_threshold_is_refused_with_the_figure():
