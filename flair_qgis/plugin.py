@@ -74,12 +74,12 @@ class FlairPlugin:
 
             self.iface.messageBar().pushMessage(
                 "FLAIR",
-                tr("needs the Python package(s) {names}, which this QGIS does not have: click the FLAIR button to "
-                   "install them, or run: {command}").format(
-                    names=", ".join(self.missing), command=install_command_text(" ".join(self.missing))
-                ),
+                tr(
+                    "needs the Python package(s) {names}, which this QGIS does not have: click the FLAIR button to "
+                    "install them, or run: {command}"
+                ).format(names=", ".join(self.missing), command=install_command_text(" ".join(self.missing))),
                 Qgis.MessageLevel.Warning,
-            )  # fmt: skip
+            )
 
     def show_dock(self, visible: bool = True) -> None:
         """Show (creating it the first time) or hide the FLAIR dock."""
@@ -109,12 +109,16 @@ class FlairPlugin:
             answer = QMessageBox.question(
                 self.iface.mainWindow(),
                 tr("FLAIR segmentation"),
-                tr("FLAIR needs the Python package(s) {names}, which this QGIS does not have.\n\n{advice}\n\n"
-                   "Install them now with pip into {folder}?\n\nTo do it yourself, run:\n{command}").format(
-                    names=", ".join(self.missing), advice=platform_advice(self.missing), folder=deps_dir(),
+                tr(
+                    "FLAIR needs the Python package(s) {names}, which this QGIS does not have.\n\n{advice}\n\n"
+                    "Install them now with pip into {folder}?\n\nTo do it yourself, run:\n{command}"
+                ).format(
+                    names=", ".join(self.missing),
+                    advice=platform_advice(self.missing),
+                    folder=deps_dir(),
                     command=install_command_text(names),
                 ),
-            )  # fmt: skip
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.install_task = InstallTask(names, deps_dir(), self._installed)
@@ -124,9 +128,10 @@ class FlairPlugin:
         self.install_task = None
         if ok:
             self.iface.messageBar().pushMessage(
-                "FLAIR", tr("Installed {names}: restart QGIS to use FLAIR.").format(names=", ".join(self.missing)),
+                "FLAIR",
+                tr("Installed {names}: restart QGIS to use FLAIR.").format(names=", ".join(self.missing)),
                 Qgis.MessageLevel.Success,
-            )  # fmt: skip
+            )
         else:
             self.iface.messageBar().pushMessage("FLAIR", detail, Qgis.MessageLevel.Critical)
 

@@ -150,8 +150,11 @@ def python_executable() -> str:
     exe = sys.executable or ""
     if os.path.basename(exe).lower().startswith("python"):
         return exe
-    names = ("python.exe", "python3.exe") if os.name == "nt" else (
-        f"python{sys.version_info.major}.{sys.version_info.minor}", "python3", "python")  # fmt: skip
+    names = (
+        ("python.exe", "python3.exe")
+        if os.name == "nt"
+        else (f"python{sys.version_info.major}.{sys.version_info.minor}", "python3", "python")
+    )
     for folder in (sys.exec_prefix, os.path.join(sys.exec_prefix, "bin"), os.path.dirname(exe)):
         for name in names:
             candidate = os.path.join(folder, name)
@@ -171,8 +174,7 @@ def numpy_pin() -> str | None:
 
 def pip_arguments(package: str, target: str, constraints_file: str | None = None) -> list[str]:
     """The pip command line installing ``package`` (one or more space-separated requirements) into ``target``."""
-    args = [python_executable(), "-m", "pip", "install", "--disable-pip-version-check", "--upgrade",
-            "--target", target]  # fmt: skip
+    args = [python_executable(), "-m", "pip", "install", "--disable-pip-version-check", "--upgrade", "--target", target]
     if constraints_file:
         args += ["--constraint", constraints_file]
     return [*args, *package.split()]

@@ -101,8 +101,9 @@ def add_above(layer: QgsMapLayer, anchor_id: str | None, project: QgsProject | N
     return layer
 
 
-def _place(layer: QgsMapLayer, anchor_id: str | None, group: QgsLayerTreeGroup | None,
-           project: QgsProject | None) -> QgsMapLayer:  # fmt: skip
+def _place(
+    layer: QgsMapLayer, anchor_id: str | None, group: QgsLayerTreeGroup | None, project: QgsProject | None
+) -> QgsMapLayer:
     if group is not None:
         return add_to_group(layer, group, project)
     return add_above(layer, anchor_id, project)
@@ -137,8 +138,15 @@ def add_class_map(
     return layer
 
 
-def _add_styled(path: str, name: str, renderer, kind: str, anchor_id: str | None,
-                project: QgsProject | None, group: QgsLayerTreeGroup | None = None) -> QgsRasterLayer:  # fmt: skip
+def _add_styled(
+    path: str,
+    name: str,
+    renderer,
+    kind: str,
+    anchor_id: str | None,
+    project: QgsProject | None,
+    group: QgsLayerTreeGroup | None = None,
+) -> QgsRasterLayer:
     layer = QgsRasterLayer(path, name, "gdal")
     if not layer.isValid():
         raise OSError(f"QGIS cannot open the {kind.replace('_', ' ')} raster {path}")
@@ -149,9 +157,12 @@ def _add_styled(path: str, name: str, renderer, kind: str, anchor_id: str | None
 
 
 def add_confidence(
-    path: str, name: str, anchor_id: str | None = None, project: QgsProject | None = None,
+    path: str,
+    name: str,
+    anchor_id: str | None = None,
+    project: QgsProject | None = None,
     group: QgsLayerTreeGroup | None = None,
-) -> QgsRasterLayer:  # fmt: skip
+) -> QgsRasterLayer:
     """Open a confidence GeoTIFF as a grey-ramp layer and add it, unticked (in ``group`` or above the anchor)."""
     layer = _add_styled(path, name, confidence_renderer, vocabulary.KIND_CONFIDENCE, anchor_id, project, group)
     node = (project or QgsProject.instance()).layerTreeRoot().findLayer(layer.id())
@@ -161,9 +172,13 @@ def add_confidence(
 
 
 def add_value_map(
-    path: str, name: str, anchor_id: str | None = None, *, project: QgsProject | None = None,
+    path: str,
+    name: str,
+    anchor_id: str | None = None,
+    *,
+    project: QgsProject | None = None,
     group: QgsLayerTreeGroup | None = None,
-) -> QgsRasterLayer:  # fmt: skip
+) -> QgsRasterLayer:
     """Open a regression head's float GeoTIFF as a pseudocolour layer (in ``group`` or above the anchor)."""
     return _add_styled(path, name, value_renderer, vocabulary.KIND_VALUE_MAP, anchor_id, project, group)
 

@@ -34,8 +34,9 @@ def show_live_layer(layer: QgsRasterLayer | None, path: str, prepared) -> QgsRas
     group_name = tr("FLAIR live view — {model}").format(model=model_name(prepared.plan.model))
     if layer is None:
         group = run_group(group_name)
-        layer = add_class_map(path, classes, prepared.title, opacity=prepared.opacity, group=group,
-                              header=model_name(prepared.plan.model))  # fmt: skip
+        layer = add_class_map(
+            path, classes, prepared.title, opacity=prepared.opacity, group=group, header=model_name(prepared.plan.model)
+        )
         layer.setCustomProperty(vocabulary.KIND_PROPERTY, LIVE_KIND)
         reveal(group)
         return layer

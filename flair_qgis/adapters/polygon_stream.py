@@ -34,9 +34,11 @@ from .reference_input import attribute_value, check_polygon_layer, raster_file
 
 def _kind(field) -> str:
     if field.isNumeric():
-        return "real" if field.typeName().lower() in ("real", "double", "float", "numeric", "decimal") or (
-            field.precision() > 0
-        ) else "int"  # fmt: skip
+        return (
+            "real"
+            if field.typeName().lower() in ("real", "double", "float", "numeric", "decimal") or (field.precision() > 0)
+            else "int"
+        )
     return "text"
 
 
@@ -63,9 +65,13 @@ class LayerFeatures:
         specs = tuple(FieldSpec(f.name(), _kind(f)) for f in fields)
         count = layer.featureCount()
         return cls(
-            QgsVectorLayerFeatureSource(layer), fields, crs_wkt_of(layer.crs()), specs, int(layer.wkbType()),
+            QgsVectorLayerFeatureSource(layer),
+            fields,
+            crs_wkt_of(layer.crs()),
+            specs,
+            int(layer.wkbType()),
             count if count >= 0 else None,
-        )  # fmt: skip
+        )
 
     def features(
         self, *, fids: Sequence[int] | None = None, bounds: tuple[float, float, float, float] | None = None

@@ -32,9 +32,22 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["CUDA12_PACKAGE", "CudaCheck", "CudaLibrary", "Gpu", "cuda_libraries", "driver_reason", "failure_reason",
-           "find_library", "list_gpus", "load_libraries", "nvidia_dirs", "parse_driver_cuda", "parse_gpu_query",
-           "prepare_cuda"]  # fmt: skip
+__all__ = [
+    "CUDA12_PACKAGE",
+    "CudaCheck",
+    "CudaLibrary",
+    "Gpu",
+    "cuda_libraries",
+    "driver_reason",
+    "failure_reason",
+    "find_library",
+    "list_gpus",
+    "load_libraries",
+    "nvidia_dirs",
+    "parse_driver_cuda",
+    "parse_gpu_query",
+    "prepare_cuda",
+]
 
 PIP_FIX = "pip install 'onnxruntime-gpu[cuda,cudnn]' in the plugin's Python"
 
@@ -99,12 +112,21 @@ def cuda_libraries(cuda_major: int, windows: bool = False, cudnn_major: int = 9)
     cudnn = f"{PIP_FIX}, or install cuDNN {cudnn_major}"
     cufft = cuda_major - 1
     if windows:
-        names = [f"cudart64_{cuda_major}.dll", f"cublasLt64_{cuda_major}.dll", f"cublas64_{cuda_major}.dll",
-                 f"cufft64_{cufft}.dll"]  # fmt: skip
+        names = [
+            f"cudart64_{cuda_major}.dll",
+            f"cublasLt64_{cuda_major}.dll",
+            f"cublas64_{cuda_major}.dll",
+            f"cufft64_{cufft}.dll",
+        ]
         driver = CudaLibrary("nvcuda.dll", "install the NVIDIA driver")
         return (driver, *(CudaLibrary(n, toolkit) for n in names), CudaLibrary(f"cudnn64_{cudnn_major}.dll", cudnn))
-    names = [f"libcudart.so.{cuda_major}", f"libcublasLt.so.{cuda_major}", f"libcublas.so.{cuda_major}",
-             "libcurand.so.10", f"libcufft.so.{cufft}"]  # fmt: skip
+    names = [
+        f"libcudart.so.{cuda_major}",
+        f"libcublasLt.so.{cuda_major}",
+        f"libcublas.so.{cuda_major}",
+        "libcurand.so.10",
+        f"libcufft.so.{cufft}",
+    ]
     driver = CudaLibrary("libcuda.so.1", "install the NVIDIA driver (nvidia-smi must answer)")
     return (driver, *(CudaLibrary(n, toolkit) for n in names), CudaLibrary(f"libcudnn.so.{cudnn_major}", cudnn))
 
@@ -284,8 +306,11 @@ def list_gpus() -> tuple[Gpu, ...]:
     try:
         done = subprocess.run(
             [exe, "--query-gpu=index,name", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=NVIDIA_SMI_TIMEOUT_S, check=False,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=NVIDIA_SMI_TIMEOUT_S,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return ()
     return parse_gpu_query(done.stdout) if done.returncode == 0 else ()

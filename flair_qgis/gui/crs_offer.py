@@ -47,9 +47,11 @@ class CrsOffer:
         bar = self.iface.messageBar()
         item = bar.createMessage(
             "FLAIR",
-            tr("'{name}' has an engineering CRS named Lambert-93 without an EPSG code: QGIS cannot place it "
-               "on the map.").format(name=layer.name()),
-        )  # fmt: skip
+            tr(
+                "'{name}' has an engineering CRS named Lambert-93 without an EPSG code: QGIS cannot place it "
+                "on the map."
+            ).format(name=layer.name()),
+        )
         button = QPushButton(tr("Treat as EPSG:2154"))
         button.setObjectName("FlairTreatAsLambert93")
         button.setToolTip(tr("Sets the layer's CRS in this project only; the file is not modified."))

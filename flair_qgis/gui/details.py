@@ -147,8 +147,9 @@ class DetailsDialog(QDialog):
         parent: parent widget.
     """
 
-    def __init__(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setModal(False)

@@ -70,10 +70,11 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
         self.addParameter(QgsProcessingParameterFile(self.REVIEW, tr("Review GeoPackage"), extension="gpkg"))
         self.addParameter(
             QgsProcessingParameterFileDestination(
-                self.OUTPUT, tr("Corrected reference (.tif for a raster, .gpkg for polygons)"),
+                self.OUTPUT,
+                tr("Corrected reference (.tif for a raster, .gpkg for polygons)"),
                 fileFilter="GeoTIFF (*.tif);;GeoPackage (*.gpkg)",
             )
-        )  # fmt: skip
+        )
         self.addOutput(QgsProcessingOutputNumber("CHANGED", tr("Cells or polygons changed")))
 
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
@@ -100,19 +101,31 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             if self.reference.raster_path:
                 return apply_review_raster(self.reference.raster_path, self.review_path, self.output_path)
             return apply_review_polygons(
-                self.features, self.field, self.review_path, self.output_path, reference_path=self.reference_file,
-                identity=self.identity, is_canceled=is_canceled, on_progress=on_progress,
-            )  # fmt: skip
+                self.features,
+                self.field,
+                self.review_path,
+                self.output_path,
+                reference_path=self.reference_file,
+                identity=self.identity,
+                is_canceled=is_canceled,
+                on_progress=on_progress,
+            )
 
         result = self.run_core(feedback, work)
         for warning in result.warnings:
             feedback.pushWarning(warning)
         for row in result.conflicts:
             feedback.pushWarning(
-                tr("Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.")
-                .format(fid=row.polygon_fid, label=row.label, items=row.item_ids,
-                        classes=row.true_classes, reason=_reason(row.reason))
-            )  # fmt: skip
+                tr(
+                    "Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}."
+                ).format(
+                    fid=row.polygon_fid,
+                    label=row.label,
+                    items=row.item_ids,
+                    classes=row.true_classes,
+                    reason=_reason(row.reason),
+                )
+            )
         if result.single_item:
             feedback.pushInfo(
                 tr("{n} of the changed polygons rest on a single reviewed item (field 'review_items').").format(

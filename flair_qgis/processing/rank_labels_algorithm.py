@@ -104,9 +104,15 @@ class RankLabelsAlgorithm(FlairAlgorithm):
     ) -> dict:
         is_canceled, on_progress = self.hooks(feedback)
         request = ScoreRequest(
-            self.prediction_path, self.reference, self.protocol, self.extent, self.class_map, metrics=False,
-            ranked_path=self.output_path, confidence_path=self.confidence_path,
-        )  # fmt: skip
+            self.prediction_path,
+            self.reference,
+            self.protocol,
+            self.extent,
+            self.class_map,
+            metrics=False,
+            ranked_path=self.output_path,
+            confidence_path=self.confidence_path,
+        )
         result = self.run_core(feedback, lambda: run_score(request, is_canceled, on_progress))
         scoring_params.log_notes(result.notes, feedback)
         ranked = result.ranked

@@ -77,7 +77,7 @@ class ReviewReportAlgorithm(FlairAlgorithm):
             tr("{reviewed} of {items} items reviewed ({unsure} unsure); label errors: {rate}.").format(
                 reviewed=report.reviewed, items=report.items, unsure=report.unsure, rate=rate
             )
-        )  # fmt: skip
+        )
         feedback.pushInfo(tr("Estimator: {name}").format(name=errors.estimator))
         if report.response.warning:
             feedback.pushWarning(report.response.warning)
@@ -91,11 +91,14 @@ class ReviewReportAlgorithm(FlairAlgorithm):
                     "Two interpreters on {n} items: raw agreement {raw:.2f}, kappa {kappa}, AC1 {ac1}; "
                     "{d} disagreements ({a} adjudicated)."
                 ).format(
-                    n=agreement.items, raw=agreement.raw, d=len(report.disagreements), a=agreement.adjudicated,
+                    n=agreement.items,
+                    raw=agreement.raw,
+                    d=len(report.disagreements),
+                    a=agreement.adjudicated,
                     kappa="-" if agreement.kappa is None else f"{agreement.kappa:.2f}",
                     ac1="-" if agreement.ac1 is None else f"{agreement.ac1:.2f}",
                 )
-            )  # fmt: skip
+            )
         return {
             self.OUTPUT_REPORT: report_path,
             "OUTPUT_CSV": csv_path,

@@ -303,9 +303,13 @@ def _discover_weedsense(root: str) -> Dataset:
     if labels is not None:
         unpaired += [f"labels.csv row without image: {s}" for s in sorted(labels.keys() - images.keys())]
     return Dataset(
-        root, LAYOUT_WEEDSENSE, samples, unpaired, has_labels_csv=labels is not None,
+        root,
+        LAYOUT_WEEDSENSE,
+        samples,
+        unpaired,
+        has_labels_csv=labels is not None,
         image_targets=("height_cm", "growth_week"),
-    )  # fmt: skip
+    )
 
 
 def _read_weedsense_labels(path: str) -> dict[str, tuple[float, int]] | None:

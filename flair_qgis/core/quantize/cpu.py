@@ -25,9 +25,19 @@ X86_INTEGER_PATHS = (("avx512bw", "AVX-512BW"), ("avx2", "AVX2"))
 """Wide integer SIMD without dot products, best first: flag, name shown to the user."""
 CPUINFO = "/proc/cpuinfo"
 INT8_FLAGS = (
-    "avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx_vnni", "amx_tile", "amx_int8",
-    "asimd", "asimddp", "i8mm", "sve",
-)  # fmt: skip
+    "avx2",
+    "fma",
+    "avx512f",
+    "avx512bw",
+    "avx512_vnni",
+    "avx_vnni",
+    "amx_tile",
+    "amx_int8",
+    "asimd",
+    "asimddp",
+    "i8mm",
+    "sve",
+)
 """The flags that decide onnxruntime's INT8 and FP32 kernels: what a recorded speed-up depends on."""
 
 

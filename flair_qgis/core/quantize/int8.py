@@ -51,10 +51,19 @@ CALIBRATORS = ("minmax", "percentile", "entropy")
 QUANTIZATION_KEY = "quantization"
 QUANTIZED_OPS = frozenset(
     {
-        "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul",
-        "ConvInteger", "MatMulInteger", "QLinearAdd", "QLinearMul", "QGemm", "DynamicQuantizeMatMul",
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "QLinearConv",
+        "QLinearMatMul",
+        "ConvInteger",
+        "MatMulInteger",
+        "QLinearAdd",
+        "QLinearMul",
+        "QGemm",
+        "DynamicQuantizeMatMul",
     }
-)  # fmt: skip
+)
 WEIGHT_OPS = frozenset({"Conv", "ConvTranspose", "MatMul", "Gemm"})
 """Operators whose weights the quantiser turns into INT8: without any, there is nothing to gain."""
 SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan"})
@@ -189,9 +198,13 @@ def _quantize_to(tmp: str, model_path: str, input_name: str, tiles: np.ndarray |
     excluded = list(options.nodes_to_exclude) or None
     if options.method == "dynamic":
         quantize_dynamic(
-            model_path, tmp, per_channel=True, weight_type=QuantType.QInt8, nodes_to_exclude=excluded,
+            model_path,
+            tmp,
+            per_channel=True,
+            weight_type=QuantType.QInt8,
+            nodes_to_exclude=excluded,
             reduce_range=options.reduce_range,
-        )  # fmt: skip
+        )
         return
     if tiles is None or not len(tiles):
         raise InputError("Static quantisation needs calibration tiles.")

@@ -135,31 +135,69 @@ def agreement(
     method = INTERVAL_METHOD if variance == "raw" else INTERVAL_METHOD.replace("raw data, n - 1", "table, n")
     out: dict = {"items": n, "basis": BASIS, "interval": method}
     if n == 0:
-        return {**out, "raw": None, "kappa": None, "kappa_se": None, "kappa_ci95": None, "ac1": None,
-                "ac1_se": None, "ac1_ci95": None, "note": "no double-reviewed item", "classes": 0,
-                "per_class": []}  # fmt: skip
+        return {**out, **_without_pairs()}
     classes_met, counts = _contingency(first, second)
     choices = max(len(classes_met), classes if isinstance(classes, int) else len(set(classes or ()) | set(classes_met)))
     fpc = 1.0 - n / population if population else 1.0
     cells = counts / n
     kappa, kappa_se, ac1, ac1_se = _kappa_and_ac1(cells, n, choices, fpc, n - 1 if variance == "raw" else n)
     note = _withheld(n, (cells.sum(axis=1) + cells.sum(axis=0)) / 2, kappa_se, ac1_se)
-    t = t_quantile_975(n - 1)
-
-    def interval(coef: float, se: float) -> list[float] | None:
-        if note or math.isnan(coef) or math.isnan(se) or n < 2:
-            return None
-        return [max(-1.0, coef - t * se), min(1.0, coef + t * se)]
-
-    def number(value: float) -> float | None:
-        return None if math.isnan(value) else float(value)
-
     return {
-        **out, "raw": float(np.trace(cells)), "note": note, "classes": choices,
-        "kappa": number(kappa), "kappa_se": number(kappa_se), "kappa_ci95": interval(kappa, kappa_se),
-        "ac1": number(ac1), "ac1_se": number(ac1_se), "ac1_ci95": interval(ac1, ac1_se),
+        **out,
+        "raw": float(np.trace(cells)),
+        "note": note,
+        "classes": choices,
+        "kappa": _number(kappa),
+        "kappa_se": _number(kappa_se),
+        "kappa_ci95": _interval_95(kappa, kappa_se, n, note),
+        "ac1": _number(ac1),
+        "ac1_se": _number(ac1_se),
+        "ac1_ci95": _interval_95(ac1, ac1_se, n, note),
         "per_class": _per_class(counts, classes_met),
-    }  # fmt: skip
+    }
+
+
+def _without_pairs() -> dict:
+    """The figures of :func:`agreement` when no item was double-reviewed: none, with a note.
+
+    Returns:
+        Every figure None, no class and no ``per_class`` entry.
+    """
+    return {
+        "raw": None,
+        "kappa": None,
+        "kappa_se": None,
+        "kappa_ci95": None,
+        "ac1": None,
+        "ac1_se": None,
+        "ac1_ci95": None,
+        "note": "no double-reviewed item",
+        "classes": 0,
+        "per_class": [],
+    }
+
+
+def _interval_95(coef: float, se: float, n: int, withheld: str) -> list[float] | None:
+    """The 95 % interval ``coef -+ t_{0.975, n-1} SE`` clipped to ``[-1, 1]``, unless it is withheld.
+
+    Args:
+        coef: kappa or AC1.
+        se: its standard error.
+        n: the double-reviewed items.
+        withheld: why no interval is given (:func:`_withheld`), "" when one is.
+
+    Returns:
+        ``[low, high]``; None when withheld, when the coefficient or its SE is undefined, or below 2 items.
+    """
+    if withheld or math.isnan(coef) or math.isnan(se) or n < 2:
+        return None
+    t = t_quantile_975(n - 1)
+    return [max(-1.0, coef - t * se), min(1.0, coef + t * se)]
+
+
+def _number(value: float) -> float | None:
+    """A figure as the JSON gives it: a float, None for NaN."""
+    return None if math.isnan(value) else float(value)
 
 
 def _contingency(first: Sequence[int], second: Sequence[int]) -> tuple[list[int], np.ndarray]:
@@ -183,22 +221,25 @@ def _kappa_and_ac1(
     weights = np.eye(len(rows))
     kappa, kappa_se = _coefficient(
         cells, weights, float(rows @ cols), (cols[:, None] + rows[None, :]) / 2, n, fpc, divisor
-    )  # fmt: skip
+    )
     if choices <= 1:  # one class only: the raters agree on every item and no chance term exists
         return kappa, kappa_se, 1.0, 0.0
     pi = (rows + cols) / 2
     pe_ac1 = float((pi * (1 - pi)).sum() / (choices - 1))
     per_rater = (1 - pi) / (choices - 1)
-    ac1, ac1_se = _coefficient(
-        cells, weights, pe_ac1, (per_rater[:, None] + per_rater[None, :]) / 2, n, fpc, divisor
-    )  # fmt: skip
+    ac1, ac1_se = _coefficient(cells, weights, pe_ac1, (per_rater[:, None] + per_rater[None, :]) / 2, n, fpc, divisor)
     return kappa, kappa_se, ac1, ac1_se
 
 
 def _per_class(counts: np.ndarray, classes_met: list[int]) -> list[dict]:
     """Items each interpreter gave each class, and the specific agreement ``2 n_kk / (n_k+ + n_+k)``."""
     return [
-        {"value": v, "first": int(counts[k].sum()), "second": int(counts[:, k].sum()), "both": int(counts[k, k]),
-         "specific_agreement": float(2 * counts[k, k] / (counts[k].sum() + counts[:, k].sum()))}
+        {
+            "value": v,
+            "first": int(counts[k].sum()),
+            "second": int(counts[:, k].sum()),
+            "both": int(counts[k, k]),
+            "specific_agreement": float(2 * counts[k, k] / (counts[k].sum() + counts[:, k].sum())),
+        }
         for k, v in enumerate(classes_met)
-    ]  # fmt: skip
+    ]

@@ -125,9 +125,14 @@ def proportion_intervals(
 
 
 def _users_intervals(
-    strata: Strata, hit: np.ndarray, mapped: np.ndarray, users: np.ndarray, users_se: np.ndarray,
-    fixed: np.ndarray | None, level: float,
-) -> tuple[Interval, ...]:  # fmt: skip
+    strata: Strata,
+    hit: np.ndarray,
+    mapped: np.ndarray,
+    users: np.ndarray,
+    users_se: np.ndarray,
+    fixed: np.ndarray | None,
+    level: float,
+) -> tuple[Interval, ...]:
     """Exact on the one stratum where a class is mapped in one stratum only, else Korn-Graubard."""
     ratio = proportion_intervals(strata, users, users_se, mapped, fixed, level)
     if fixed is None:
@@ -148,10 +153,16 @@ def _area_intervals(
 ) -> tuple[Interval, ...]:
     """Normal intervals of the areas, truncated to ``[0, map area]``, flagged below AREA_MIN_ITEMS items."""
     return tuple(
-        normal_interval(float(a), float(s), z, 0.0, total_m2,
-                        f"rests on {n} reviewed items of the class (< {AREA_MIN_ITEMS})" if n < AREA_MIN_ITEMS else "")
+        normal_interval(
+            float(a),
+            float(s),
+            z,
+            0.0,
+            total_m2,
+            f"rests on {n} reviewed items of the class (< {AREA_MIN_ITEMS})" if n < AREA_MIN_ITEMS else "",
+        )
         for a, s, n in zip(area_m2, area_m2_se, items.astype(int).tolist())
-    )  # fmt: skip
+    )
 
 
 def _owned_elsewhere(
@@ -195,30 +206,104 @@ def design_estimate(
         The estimates; classes: every map and reference class met, sorted.
     """
     strata = Strata.of(unit_strata, stratum_pixels, finite_population)
+    classes, mapped, truth, correct = _class_indicators(map_classes, reference_classes)
+    hit, k, everyone = mapped * truth, len(classes), np.ones((len(correct), 1))
+    overall, overall_se = stratified_mean(strata, correct)
+    area, area_se = stratified_mean(strata, truth)
+    area_m2, area_m2_ci95, area_m2_interval = _class_areas_m2(strata, truth, pixel_area_m2, z)
+    users, users_se, users_interval = _users_accuracy(strata, hit, mapped, stratum_map_class, classes, level)
+    producers, producers_se = stratified_ratio(strata, hit, truth)
+    cells, _ = stratified_mean(strata, (mapped[:, :, None] * truth[:, None, :]).reshape(len(correct), k * k))
+    return StratifiedEstimate(
+        classes,
+        float(overall[0]),
+        float(overall_se[0]),
+        users,
+        users_se,
+        producers,
+        producers_se,
+        area,
+        area_se,
+        area_m2,
+        area_m2_ci95,
+        cells.reshape(k, k),
+        single_item_strata=tuple(v for v, s in zip(strata.values, strata.single) if s),
+        overall_accuracy_interval=proportion_intervals(strata, overall, overall_se, everyone, None, level)[0],
+        users_accuracy_interval=users_interval,
+        producers_accuracy_interval=proportion_intervals(strata, producers, producers_se, truth, None, level),
+        area_proportion_interval=proportion_intervals(strata, area, area_se, np.repeat(everyone, k, 1), None, level),
+        area_m2_interval=area_m2_interval,
+        reference_items=tuple(int(v) for v in truth.sum(axis=0)),
+    )
+
+
+def _users_accuracy(
+    strata: Strata,
+    hit: np.ndarray,
+    mapped: np.ndarray,
+    stratum_map_class: Mapping[int, int] | None,
+    classes: tuple[int, ...],
+    level: float,
+) -> tuple[np.ndarray, np.ndarray, tuple[Interval, ...]]:
+    """The user's accuracy of each class, a ratio in which a stratum holding another map class only
+    adds no variance, and its intervals.
+
+    Args:
+        strata: the sampled strata.
+        hit: ``(units, classes)`` 0/1 ``[map = class = reference]``.
+        mapped: ``(units, classes)`` 0/1 ``[map = class]``.
+        stratum_map_class: as in :func:`design_estimate`.
+        classes: the class values, in the order of the columns.
+        level: confidence level.
+
+    Returns:
+        ``(users, users_se, intervals)`` (intervals: :func:`_users_intervals`).
+    """
+    fixed = _owned_elsewhere(strata, stratum_map_class, classes)
+    users, users_se = stratified_ratio(strata, hit, mapped, fixed)
+    return users, users_se, _users_intervals(strata, hit, mapped, users, users_se, fixed, level)
+
+
+def _class_indicators(
+    map_classes: Sequence[int], reference_classes: Sequence[int]
+) -> tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """The classes met, and which of them each unit is mapped as and truly is.
+
+    Args:
+        map_classes: map class of each unit.
+        reference_classes: the true class of each unit, same order.
+
+    Returns:
+        ``(classes, mapped, truth, correct)``: every map and reference class met, sorted; the
+        ``(units, classes)`` 0/1 matrices ``[map = class]`` and ``[reference = class]``; the
+        ``(units, 1)`` 0/1 column ``[map = reference]``.
+    """
     maps = np.asarray(map_classes, dtype=np.int64)
     refs = np.asarray(reference_classes, dtype=np.int64)
     classes = tuple(sorted({int(v) for v in maps} | {int(v) for v in refs}))
-    mapped, truth = _indicators(maps, classes), _indicators(refs, classes)
-    hit, k, everyone = mapped * truth, len(classes), np.ones((len(maps), 1))
-    fixed = _owned_elsewhere(strata, stratum_map_class, classes)
-    overall, overall_se = stratified_mean(strata, (maps == refs).astype(np.float64)[:, None])
-    area, area_se = stratified_mean(strata, truth)
+    correct = (maps == refs).astype(np.float64)[:, None]
+    return classes, _indicators(maps, classes), _indicators(refs, classes), correct
+
+
+def _class_areas_m2(
+    strata: Strata, truth: np.ndarray, pixel_area_m2: float | Mapping[int, float], z: float
+) -> tuple[np.ndarray, np.ndarray, tuple[Interval, ...]]:
+    """The area of each class in m² (a stratified total of the pixel areas) and its intervals.
+
+    Args:
+        strata: the sampled strata.
+        truth: ``(units, classes)`` 0/1 ``[reference = class]``.
+        pixel_area_m2: area of one pixel (m²), one value or the mean per stratum.
+        z: normal quantile of the interval.
+
+    Returns:
+        ``(area_m2, area_m2_ci95, intervals)``: the areas, the half-widths ``z SE`` and the normal
+        intervals truncated to ``[0, map area]`` (:func:`_area_intervals`).
+    """
     sizes = np.array([_area_of(pixel_area_m2, v) for v in strata.values])
     area_m2, area_m2_se = stratified_total(strata, truth, sizes)
-    users, users_se = stratified_ratio(strata, hit, mapped, fixed)
-    producers, producers_se = stratified_ratio(strata, hit, truth)
-    cells, _ = stratified_mean(strata, (mapped[:, :, None] * truth[:, None, :]).reshape(len(maps), k * k))
-    return StratifiedEstimate(
-        classes, float(overall[0]), float(overall_se[0]), users, users_se, producers, producers_se, area, area_se,
-        area_m2, z * area_m2_se, cells.reshape(k, k),
-        single_item_strata=tuple(v for v, s in zip(strata.values, strata.single) if s),
-        overall_accuracy_interval=proportion_intervals(strata, overall, overall_se, everyone, None, level)[0],
-        users_accuracy_interval=_users_intervals(strata, hit, mapped, users, users_se, fixed, level),
-        producers_accuracy_interval=proportion_intervals(strata, producers, producers_se, truth, None, level),
-        area_proportion_interval=proportion_intervals(strata, area, area_se, np.repeat(everyone, k, 1), None, level),
-        area_m2_interval=_area_intervals(area_m2, area_m2_se, float(strata.population @ sizes), truth.sum(0), z),
-        reference_items=tuple(int(v) for v in truth.sum(axis=0)),
-    )  # fmt: skip
+    intervals = _area_intervals(area_m2, area_m2_se, float(strata.population @ sizes), truth.sum(0), z)
+    return area_m2, z * area_m2_se, intervals
 
 
 def _area_of(pixel_area_m2: float | Mapping[int, float], stratum: int) -> float:
@@ -245,6 +330,12 @@ def stratified_estimate(
     """
     strata = [int(v) for v in map_classes]
     return design_estimate(
-        strata, strata, reference_classes, stratum_pixels, pixel_area_m2, {v: v for v in set(strata)}, z,
+        strata,
+        strata,
+        reference_classes,
+        stratum_pixels,
+        pixel_area_m2,
+        {v: v for v in set(strata)},
+        z,
         finite_population,
-    )  # fmt: skip
+    )

@@ -33,9 +33,13 @@ def file_identity(path: str, provider: str, layer: str = "", features: int | Non
     stat = os.stat(path)
     modified = datetime.fromtimestamp(stat.st_mtime, tz=timezone.utc).isoformat(timespec="seconds")
     return {
-        "provider": provider, "source": path, "layer": layer, "features": features,
-        "size": stat.st_size, "modified": modified,
-    }  # fmt: skip
+        "provider": provider,
+        "source": path,
+        "layer": layer,
+        "features": features,
+        "size": stat.st_size,
+        "modified": modified,
+    }
 
 
 def _same(key: str, recorded: object, current: object) -> bool:

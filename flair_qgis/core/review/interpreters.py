@@ -58,7 +58,10 @@ def check_second_verdict(first: ReviewItem, doubles: Iterable[int], verdict: str
 def disagreements(items: Sequence[ReviewItem], second: Mapping[int, SecondReview]) -> list[int]:
     """Items (in the order given) whose two interpreters gave different true classes."""
     return [
-        i.item_id for i in items
-        if i.item_id in second and i.true_class is not None and second[i.item_id].true_class is not None
+        i.item_id
+        for i in items
+        if i.item_id in second
+        and i.true_class is not None
+        and second[i.item_id].true_class is not None
         and second[i.item_id].true_class != i.true_class
-    ]  # fmt: skip
+    ]

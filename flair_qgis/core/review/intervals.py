@@ -171,9 +171,14 @@ def _finite_bounds(x: int, n: int, big_n: int, level: float) -> tuple[float, flo
         if j.size == 0:
             return 0.0
         log_terms = (
-            gammaln(m + 1) - gammaln(j + 1) - gammaln(m - j + 1)
-            + gammaln(big_n - m + 1) - gammaln(n - j + 1) - gammaln(big_n - m - n + j + 1) - log_all
-        )  # fmt: skip
+            gammaln(m + 1)
+            - gammaln(j + 1)
+            - gammaln(m - j + 1)
+            + gammaln(big_n - m + 1)
+            - gammaln(n - j + 1)
+            - gammaln(big_n - m - n + j + 1)
+            - log_all
+        )
         return float(np.exp(log_terms).sum())
 
     def search(accept: Callable[[int], bool], lo: int, hi: int, largest: bool) -> int:
@@ -209,10 +214,14 @@ def exact_proportion(successes: int, trials: int, population: int | None = None,
     low, high = finite_population_bounds(successes, trials, population, level)
     census = trials == population
     return Interval(
-        successes / trials, float(low[()]), float(high[()]), CENSUS if census else HYPERGEOMETRIC,
-        n_eff=float(trials), note="every unit reviewed" if census else f"finite population: {trials} of {population}",
+        successes / trials,
+        float(low[()]),
+        float(high[()]),
+        CENSUS if census else HYPERGEOMETRIC,
+        n_eff=float(trials),
+        note="every unit reviewed" if census else f"finite population: {trials} of {population}",
         level=level,
-    )  # fmt: skip
+    )
 
 
 def kish_effective_n(weights: Sequence[float] | np.ndarray) -> float:
@@ -275,8 +284,9 @@ def korn_graubard(
         if math.isnan(p[k]):
             out.append(Interval(math.nan, None, None, KORN_GRAUBARD, se, note="no item in the domain", level=level))
         elif known[k]:
-            out.append(Interval(float(p[k]), float(p[k]), float(p[k]), CENSUS, 0.0, note="every unit reviewed",
-                                level=level))  # fmt: skip
+            out.append(
+                Interval(float(p[k]), float(p[k]), float(p[k]), CENSUS, 0.0, note="every unit reviewed", level=level)
+            )
         elif not available:
             out.append(Interval(float(p[k]), None, None, KORN_GRAUBARD, se, note=NEEDS_SCIPY, level=level))
         elif math.isnan(v[k]) or not n_star[k] > 0:
@@ -284,8 +294,9 @@ def korn_graubard(
             out.append(Interval(float(p[k]), None, None, KORN_GRAUBARD, se, note=note, level=level))
         else:
             note = "Kish effective sample size (no variation seen in the sample)" if degenerate[k] else ""
-            out.append(Interval(float(p[k]), float(low[k]), float(high[k]), KORN_GRAUBARD, se, float(n_star[k]),
-                                note, level))  # fmt: skip
+            out.append(
+                Interval(float(p[k]), float(low[k]), float(high[k]), KORN_GRAUBARD, se, float(n_star[k]), note, level)
+            )
     return out
 
 

@@ -39,8 +39,9 @@ class LabelSplit:
         """
         from ..score import Reference, reference_source
 
-        return reference_source(Reference(raster_path=self.raster_path, polygons=self.polygons, field=self.field),
-                                grid, None)  # fmt: skip
+        return reference_source(
+            Reference(raster_path=self.raster_path, polygons=self.polygons, field=self.field), grid, None
+        )
 
 
 def label_strata(classes: np.ndarray, labels: np.ndarray, known: np.ndarray) -> np.ndarray:

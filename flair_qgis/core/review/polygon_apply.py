@@ -17,19 +17,18 @@ Which polygon an item falls in:
 
 Memory: the items are looked up with one request each (by id, or by the point's box, which the
 provider answers from its spatial index), then the layer is read once, feature by feature, and
-written to the output GeoPackage in transactions of :data:`CHUNK` features. Nothing holds the
-layer. The layer reaches the core as a :class:`PolygonFeatures` (the QGIS adapter streams a
-``QgsVectorLayerFeatureSource``; :class:`FrameFeatures` wraps a GeoDataFrame).
+written to the output GeoPackage in transactions of :data:`.polygon_writer.CHUNK` features. Nothing
+holds the layer. The layer reaches the core as a :class:`PolygonFeatures` (the QGIS adapter streams
+a ``QgsVectorLayerFeatureSource``; :class:`FrameFeatures` wraps a GeoDataFrame).
 
-Output GeoPackage: layer ``reference_corrected`` (every field of the reference, feature ids
-kept, plus ``label_before``, the class before the review, and ``review_items``, how many
-decided items agree on the polygon's class, null where none) and table ``conflicts``
-(``polygon_fid``, ``label``, ``item_ids``, ``true_classes``, ``reason``).
+Output GeoPackage (:mod:`.polygon_writer`): layer ``reference_corrected`` (every field of the
+reference, feature ids kept, plus ``label_before``, the class before the review, and
+``review_items``, how many decided items agree on the polygon's class, null where none) and table
+``conflicts`` (``polygon_fid``, ``label``, ``item_ids``, ``true_classes``, ``reason``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import os
@@ -38,18 +37,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..atomic import check_output_path, write_atomic
-from ..errors import Canceled, InputError
+from ..errors import InputError
 from ..paths import check_outputs_not_inputs
 from ..score import polygons_crs_wkt
 from .apply import ApplyResult, Conflict, decided_items, item_points
 from .identity import check_reference_identity
+from .polygon_writer import write_corrected_copy
 from .schema import ReviewItem
 from .store import ReviewStore
 
-CHUNK = 10_000
-"""Features written per transaction (and between two cancel checks)."""
-OUTPUT_LAYER = "reference_corrected"
-CONFLICTS_TABLE = "conflicts"
 DISAGREE = "items disagree"
 OUTSIDE_FID = "point outside its source_fid polygon"
 MISSING_FID = "source_fid not in the layer"
@@ -259,26 +255,29 @@ def apply_review_polygons(
     polygons, reference_path = _features_of(polygons, reference_path)
     check_outputs_not_inputs({"OUTPUT": output_path}, {"REFERENCE": reference_path, "REVIEW": review_path})
     output_path = check_output_path(os.path.abspath(output_path))
-    names = [f.name for f in polygons.fields]
-    if field not in names:
-        raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
+    field_index, kind = _class_field(polygons, field)
     items, review_wkt, fids, recorded = _read_review(review_path)
     warnings = check_reference_identity(recorded, identity) if identity is not None else []
     xy = item_points(items, review_wkt, polygons.crs_wkt)
-    decisions, refused, outside = _match_items(polygons, names.index(field), items, xy, fids)
+    decisions, refused, outside = _match_items(polygons, field_index, items, xy, fids)
     plan = plan_polygon_changes(decisions, refused)
-    kind = polygons.fields[names.index(field)].kind
 
     def write(tmp: str) -> None:
         os.remove(tmp)
-        _write_copy(tmp, polygons, field, kind, plan, is_canceled, on_progress)
+        write_corrected_copy(tmp, polygons, field, kind, plan, is_canceled, on_progress)
 
     write_atomic(output_path, write, suffix=".gpkg")
     single_item = sum(1 for fid in plan.relabel if plan.support[fid] == 1)
     return ApplyResult(
-        output_path, len(plan.relabel), len(items), outside, tuple(warnings),
-        refused=len(refused), conflicts=tuple(plan.conflicts), single_item=single_item,
-    )  # fmt: skip
+        output_path,
+        len(plan.relabel),
+        len(items),
+        outside,
+        tuple(warnings),
+        refused=len(refused),
+        conflicts=tuple(plan.conflicts),
+        single_item=single_item,
+    )
 
 
 def _features_of(polygons, reference_path: str | None) -> tuple[PolygonFeatures, str | None]:
@@ -293,91 +292,23 @@ def _features_of(polygons, reference_path: str | None) -> tuple[PolygonFeatures,
     return polygons, reference_path
 
 
+def _class_field(polygons: PolygonFeatures, field: str) -> tuple[int, str]:
+    """Where the class field sits among the layer's fields, and its kind.
+
+    Returns:
+        ``(position, kind)`` (kind: ``int``, ``real`` or ``text``).
+
+    Raises:
+        InputError: the layer has no field ``field``.
+    """
+    names = [f.name for f in polygons.fields]
+    if field not in names:
+        raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
+    return names.index(field), polygons.fields[names.index(field)].kind
+
+
 def _read_review(review_path: str) -> tuple[list[ReviewItem], str, dict[int, object], dict | None]:
     """The decided items, the review's CRS, the ``source_fid`` of each item and the recorded reference identity."""
     with ReviewStore.open(review_path) as store:
         recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
         return decided_items(store), store.design.get("crs_wkt", ""), store.column("source_fid"), recorded
-
-
-def _ogr_type(kind: str) -> int:
-    from osgeo import ogr
-
-    return {"int": ogr.OFTInteger64, "real": ogr.OFTReal}.get(kind, ogr.OFTString)
-
-
-def _cast(value: Any, kind: str) -> object:
-    if value is None:
-        return None
-    return int(value) if kind == "int" else float(value) if kind == "real" else str(value)
-
-
-def _write_copy(path: str, polygons: PolygonFeatures, field: str, kind: str, plan, is_canceled, on_progress) -> None:
-    """Stream every feature of ``polygons`` into ``path`` with the plan's classes, then the conflicts."""
-    from osgeo import ogr, osr
-
-    ogr.UseExceptions()
-    driver = ogr.GetDriverByName("GPKG")
-    dataset = driver.CreateDataSource(path)
-    srs = None
-    if polygons.crs_wkt:
-        srs = osr.SpatialReference()
-        srs.ImportFromWkt(polygons.crs_wkt)
-        srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-    layer = dataset.CreateLayer(OUTPUT_LAYER, srs, polygons.wkb_type, ["FID=fid"])
-    # A source field named like the FID column (a GeoPackage's own 'fid') is the feature id kept.
-    written = [(k, f) for k, f in enumerate(polygons.fields) if f.name.lower() != "fid"]
-    for _k, spec in written:
-        layer.CreateField(ogr.FieldDefn(spec.name, _ogr_type(spec.kind)))
-    layer.CreateField(ogr.FieldDefn("label_before", _ogr_type(kind)))
-    layer.CreateField(ogr.FieldDefn("review_items", ogr.OFTInteger))
-    definition = layer.GetLayerDefn()
-    field_at = [f.name for f in polygons.fields].index(field)
-    multi = ogr.GT_Flatten(polygons.wkb_type) == ogr.wkbMultiPolygon
-    total = polygons.feature_count or 0
-    layer.StartTransaction()
-    for count, (fid, wkb, values) in enumerate(polygons.features(), start=1):
-        out = ogr.Feature(definition)
-        out.SetFID(fid)
-        for position, (k, spec) in enumerate(written):
-            value = plan.relabel.get(fid) if k == field_at and fid in plan.relabel else values[k]
-            _set(out, position, _cast(value, spec.kind))
-        _set(out, len(written), _cast(values[field_at], kind))
-        _set(out, len(written) + 1, plan.support.get(fid))
-        if wkb:
-            geometry = ogr.CreateGeometryFromWkb(wkb)
-            out.SetGeometry(ogr.ForceToMultiPolygon(geometry) if multi else geometry)
-        layer.CreateFeature(out)
-        if count % CHUNK == 0:
-            layer.CommitTransaction()
-            if is_canceled is not None and is_canceled():
-                raise Canceled()
-            if on_progress is not None and total:
-                on_progress(min(99.0, 100.0 * count / total))
-            layer.StartTransaction()
-    layer.CommitTransaction()
-    _write_conflicts(dataset, plan.conflicts)
-    dataset = None  # closes the file
-
-
-def _set(feature, position: int, value: object) -> None:
-    if value is None:
-        feature.SetFieldNull(position)
-    else:
-        feature.SetField(position, value)
-
-
-def _write_conflicts(dataset, rows: list[Conflict]) -> None:
-    from osgeo import ogr
-
-    table = dataset.CreateLayer(CONFLICTS_TABLE, None, ogr.wkbNone)
-    table.CreateField(ogr.FieldDefn("polygon_fid", ogr.OFTInteger64))
-    for name in ("label", "item_ids", "true_classes", "reason"):
-        table.CreateField(ogr.FieldDefn(name, ogr.OFTString))
-    table.StartTransaction()
-    for row in rows:
-        out = ogr.Feature(table.GetLayerDefn())
-        for name, value in dataclasses.asdict(row).items():
-            _set(out, out.GetFieldIndex(name), value)
-        table.CreateFeature(out)
-    table.CommitTransaction()

@@ -56,13 +56,32 @@ from .schema import ReviewItem
 from .store import ReviewStore
 
 CSV_FIELDS = (
-    "value", "name", "label_reviewed", "label_wrong", "label_error_rate", "label_error_ci95_low",
-    "label_error_ci95_high", "users_accuracy", "producers_accuracy", "area_proportion", "area_proportion_se",
-    "area_ha", "area_ha_ci95", "stratum_pixels", "stratum_reviewed", "note",
+    "value",
+    "name",
+    "label_reviewed",
+    "label_wrong",
+    "label_error_rate",
+    "label_error_ci95_low",
+    "label_error_ci95_high",
+    "users_accuracy",
+    "producers_accuracy",
+    "area_proportion",
+    "area_proportion_se",
+    "area_ha",
+    "area_ha_ci95",
+    "stratum_pixels",
+    "stratum_reviewed",
+    "note",
     # issue 34, appended: the intervals' methods and bounds
-    "label_error_interval", "label_error_note", "users_accuracy_ci95_low", "users_accuracy_ci95_high",
-    "producers_accuracy_ci95_low", "producers_accuracy_ci95_high", "area_ha_low", "area_ha_high",
-)  # fmt: skip
+    "label_error_interval",
+    "label_error_note",
+    "users_accuracy_ci95_low",
+    "users_accuracy_ci95_high",
+    "producers_accuracy_ci95_low",
+    "producers_accuracy_ci95_high",
+    "area_ha_low",
+    "area_ha_high",
+)
 __all__ = [
     "GRID_NOTE",
     "NOT_PROBABILITY",
@@ -88,10 +107,11 @@ def adjudicated(store: ReviewStore, items: list[ReviewItem]) -> list[ReviewItem]
     if not decided:
         return items
     return [
-        dataclasses.replace(i, true_class=decided[i.item_id][0]) if i.item_id in decided and i.true_class is not None
+        dataclasses.replace(i, true_class=decided[i.item_id][0])
+        if i.item_id in decided and i.true_class is not None
         else i
         for i in items
-    ]  # fmt: skip
+    ]
 
 
 def _response(store: ReviewStore, items: list[ReviewItem]) -> Response:
@@ -104,10 +124,14 @@ def _response(store: ReviewStore, items: list[ReviewItem]) -> Response:
     skipped = sum(1 for i in items[: last + 1] if not i.verdict)
     unsure = sum(1 for i in items[: last + 1] if i.verdict == "unsure")
     prefix = skipped == 0 and unsure == 0
-    warning = "" if prefix else (
-        f"{skipped} items skipped and {unsure} marked unsure before the last reviewed one: if they were "
-        "harder than the others, skipping biases the figures. Review items in order."
-    )  # fmt: skip
+    warning = (
+        ""
+        if prefix
+        else (
+            f"{skipped} items skipped and {unsure} marked unsure before the last reviewed one: if they were "
+            "harder than the others, skipping biases the figures. Review items in order."
+        )
+    )
     return Response(order, prefix, skipped, unsure, warning)
 
 
@@ -117,9 +141,12 @@ def _agreement(store: ReviewStore, items: list[ReviewItem]) -> Agreement:
     pairs = [
         (int(i.true_class), int(second[i.item_id].true_class))  # type: ignore[arg-type]
         for i in items
-        if i.item_id in second and i.verdict in ("correct", "wrong") and i.true_class is not None
-        and second[i.item_id].verdict in ("correct", "wrong") and second[i.item_id].true_class is not None
-    ]  # fmt: skip
+        if i.item_id in second
+        and i.verdict in ("correct", "wrong")
+        and i.true_class is not None
+        and second[i.item_id].verdict in ("correct", "wrong")
+        and second[i.item_id].true_class is not None
+    ]
     # AC1's q: the classes the interpreters could choose from (the review's class list), not those used.
     coefficients = agreement([a for a, _ in pairs], [b for _, b in pairs], classes=sorted(class_names(store)) or None)
     return Agreement(coefficients, len(store.doubles()), len(second), len(store.adjudications()))
@@ -176,10 +203,14 @@ def report_csv(report: ReviewReport) -> str:
     for entry in errors.per_class:
         ci = entry.ci95 or (None, None)
         rows.setdefault(entry.value, {"value": entry.value, "name": entry.name}).update(
-            label_reviewed=entry.reviewed, label_wrong=entry.wrong, label_error_rate=entry.rate,
-            label_error_ci95_low=ci[0], label_error_ci95_high=ci[1], label_error_interval=entry.interval,
+            label_reviewed=entry.reviewed,
+            label_wrong=entry.wrong,
+            label_error_rate=entry.rate,
+            label_error_ci95_low=ci[0],
+            label_error_ci95_high=ci[1],
+            label_error_interval=entry.interval,
             label_error_note=entry.note,
-        )  # fmt: skip
+        )
     for figures in accuracy.classes if accuracy else ():
         rows.setdefault(figures.value, {}).update(dataclasses.asdict(figures), **_bounds_columns(figures))
     by_band = report.design in ("stratified_confidence", "stratified_label")
@@ -198,10 +229,17 @@ def report_csv(report: ReviewReport) -> str:
         notes.append(f"map accuracy incomplete: strata {missing} without a reviewed item")
     notes += [*(accuracy.notes if accuracy else ()), report.response.warning]
     ci = errors.ci95 or (None, None)
-    first = {"value": "all", "name": "all", "label_reviewed": errors.reviewed, "label_wrong": errors.wrong,
-             "label_error_rate": errors.rate, "label_error_ci95_low": ci[0], "label_error_ci95_high": ci[1],
-             "label_error_interval": errors.interval,
-             "note": "; ".join(n for n in notes if n)}  # fmt: skip
+    first = {
+        "value": "all",
+        "name": "all",
+        "label_reviewed": errors.reviewed,
+        "label_wrong": errors.wrong,
+        "label_error_rate": errors.rate,
+        "label_error_ci95_low": ci[0],
+        "label_error_ci95_high": ci[1],
+        "label_error_interval": errors.interval,
+        "note": "; ".join(n for n in notes if n),
+    }
     buffer = io.StringIO()
     out = csv.DictWriter(buffer, CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
     out.writeheader()
@@ -214,9 +252,11 @@ def report_csv(report: ReviewReport) -> str:
 def _bounds_columns(figures: ClassAccuracy) -> dict[str, float | None]:
     """The CSV columns of a class's UA, PA and area bounds (empty where withheld)."""
     out: dict[str, float | None] = {}
-    for name, bounds in (("users_accuracy_ci95", figures.users_accuracy_ci95),
-                         ("producers_accuracy_ci95", figures.producers_accuracy_ci95),
-                         ("area_ha", figures.area_ha_bounds)):  # fmt: skip
+    for name, bounds in (
+        ("users_accuracy_ci95", figures.users_accuracy_ci95),
+        ("producers_accuracy_ci95", figures.producers_accuracy_ci95),
+        ("area_ha", figures.area_ha_bounds),
+    ):
         out[f"{name}_low"], out[f"{name}_high"] = bounds or (None, None)
     return out
 

@@ -46,6 +46,15 @@ NO_CELLS_NOTE = (
     "pixels of each stratum x label class (made before they were recorded)"
 )
 
+ACCURACY_ESTIMATORS = {
+    "stratified": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction",
+    "stratified_confidence": "Stehman (2014): strata differ from the map classes; stratified means and "
+    "combined ratios, finite-population correction",
+    "stratified_label": "Stehman (2014): strata are map class x label class; stratified means and "
+    "combined ratios, finite-population correction",
+}
+"""The map-accuracy estimator of each stratified design, as the report names it (others: one stratum)."""
+
 
 def number(value: float | None) -> float | None:
     """A float, or None for None/NaN."""
@@ -90,9 +99,12 @@ def _join(*notes: str) -> str:
 
 def _rate_figures(interval: Interval) -> dict:
     return {
-        "rate": number(interval.estimate), "se": interval.se, "ci95": interval.bounds,
-        "interval": interval.method, "note": interval.note,
-    }  # fmt: skip
+        "rate": number(interval.estimate),
+        "se": interval.se,
+        "ci95": interval.bounds,
+        "interval": interval.method,
+        "note": interval.note,
+    }
 
 
 def _cells(store: ReviewStore, units: list[ReviewItem], design: str) -> tuple[dict[int, str], str]:
@@ -119,10 +131,14 @@ def label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
     values = sorted({int(i.label_class) for i in labelled if i.label_class is not None})
     counts = dict(reviewed=len(labelled), wrong=wrong, probability_sample=design != "suspicious")
     per_class = [
-        ClassLabelErrors(v, names.get(v, f"class {v}"), sum(1 for i in labelled if i.label_class == v),
-                         sum(1 for i in labelled if i.label_class == v and i.true_class != v))
+        ClassLabelErrors(
+            v,
+            names.get(v, f"class {v}"),
+            sum(1 for i in labelled if i.label_class == v),
+            sum(1 for i in labelled if i.label_class == v and i.true_class != v),
+        )
         for v in values
-    ]  # fmt: skip
+    ]
     if design == "suspicious":
         note = f"{wrong} of {len(labelled)} reviewed items wrong; {NOT_PROBABILITY}"
         return LabelErrors(**counts, estimator="none", note=note, per_class=tuple(per_class))
@@ -134,8 +150,9 @@ def label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
     complete = True if stratified or design == "grid" else None
     if missing or waiting or not units:
         note = waiting or (f"incomplete: strata {missing} have no reviewed item" if units else "no reviewed item")
-        return LabelErrors(**counts, estimator=estimator, complete=False if complete else None, note=note,
-                           per_class=tuple(per_class))  # fmt: skip
+        return LabelErrors(
+            **counts, estimator=estimator, complete=False if complete else None, note=note, per_class=tuple(per_class)
+        )
     labels = np.array([-1 if i.label_class is None else int(i.label_class) for i in units])
     domains = np.column_stack([labels >= 0, labels[:, None] == np.array(values, dtype=np.int64)[None, :]])
     errors = [i.label_class is not None and i.label_class != i.true_class for i in units]
@@ -152,8 +169,7 @@ def label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
         classes.append(dataclasses.replace(entry, **figures))
     overall = _rate_figures(rates[0])
     note = _join(single_note, overall.pop("note"), GRID_NOTE if design == "grid" else "", cells_note)
-    return LabelErrors(**counts, **overall, estimator=estimator, complete=complete, note=note,
-                       per_class=tuple(classes))  # fmt: skip
+    return LabelErrors(**counts, **overall, estimator=estimator, complete=complete, note=note, per_class=tuple(classes))
 
 
 def _bounds(interval: Interval | None, scale: float = 1.0) -> tuple[float, float] | None:
@@ -161,26 +177,57 @@ def _bounds(interval: Interval | None, scale: float = 1.0) -> tuple[float, float
     return None if bounds is None else (bounds[0] * scale, bounds[1] * scale)
 
 
-def _class_accuracy(est, k: int, value: int, names: dict[int, str], store: ReviewStore, design: str,
-                    counts: dict[int, int]) -> ClassAccuracy:  # fmt: skip
+def _class_accuracy(
+    est, k: int, value: int, names: dict[int, str], store: ReviewStore, design: str, counts: dict[int, int]
+) -> ClassAccuracy:
     users, producers = est.users_accuracy_interval[k], est.producers_accuracy_interval[k]
     share, area = est.area_proportion_interval[k], est.area_m2_interval[k]
     return ClassAccuracy(
-        value=value, name=names.get(value, f"class {value}"),
-        users_accuracy=number(est.users_accuracy[k]), users_accuracy_se=number(est.users_accuracy_se[k]),
+        value=value,
+        name=names.get(value, f"class {value}"),
+        users_accuracy=number(est.users_accuracy[k]),
+        users_accuracy_se=number(est.users_accuracy_se[k]),
         producers_accuracy=number(est.producers_accuracy[k]),
         producers_accuracy_se=number(est.producers_accuracy_se[k]),
-        area_proportion=number(est.area_proportion[k]), area_proportion_se=number(est.area_proportion_se[k]),
-        area_ha=number(est.area_m2[k] / 1e4), area_ha_ci95=number(est.area_m2_ci95[k] / 1e4),
+        area_proportion=number(est.area_proportion[k]),
+        area_proportion_se=number(est.area_proportion_se[k]),
+        area_ha=number(est.area_m2[k] / 1e4),
+        area_ha_ci95=number(est.area_m2_ci95[k] / 1e4),
         stratum_pixels=store.strata.get(value) if design == "stratified" else None,
         stratum_reviewed=counts.get(value) if design == "stratified" else None,
-        users_accuracy_ci95=_bounds(users), users_accuracy_interval=users.method, users_accuracy_note=users.note,
-        producers_accuracy_ci95=_bounds(producers), producers_accuracy_interval=producers.method,
+        users_accuracy_ci95=_bounds(users),
+        users_accuracy_interval=users.method,
+        users_accuracy_note=users.note,
+        producers_accuracy_ci95=_bounds(producers),
+        producers_accuracy_interval=producers.method,
         producers_accuracy_note=producers.note,
-        area_proportion_ci95=_bounds(share), area_proportion_interval=share.method, area_proportion_note=share.note,
-        area_ha_bounds=_bounds(area, 1e-4), area_ha_interval=area.method, area_ha_note=area.note,
+        area_proportion_ci95=_bounds(share),
+        area_proportion_interval=share.method,
+        area_proportion_note=share.note,
+        area_ha_bounds=_bounds(area, 1e-4),
+        area_ha_interval=area.method,
+        area_ha_note=area.note,
         reference_items=est.reference_items[k],
-    )  # fmt: skip
+    )
+
+
+def _map_class_of_strata(design: str, strata: dict[int, int]) -> dict[int, int] | None:
+    """The one map class each stratum holds, where the design's strata split the map classes.
+
+    Args:
+        design: the review's design.
+        strata: ``N_h`` of the design's strata (:func:`strata_of`).
+
+    Returns:
+        ``stratum -> map class`` (a stratum is its map class for ``stratified``, a map class x
+        confidence band or x label class for the other two); None for one-stratum designs, whose
+        stratum holds every map class.
+    """
+    return {
+        "stratified": {h: h for h in strata},
+        "stratified_confidence": {h: h // 2 for h in strata},
+        "stratified_label": {h: stratum_map_class(h) for h in strata},
+    }.get(design)
 
 
 def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> MapAccuracy | None:
@@ -196,41 +243,48 @@ def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
     waiting = grid_pending(design, items)
     base_notes = (GRID_NOTE,) if design == "grid" else (STEHMAN_NOTE,) if design == "stratified_confidence" else ()
     out = MapAccuracy(
-        reviewed=len(units), strata_without_reviewed_items=tuple(missing), z=Z95,
-        estimator={
-            "stratified": "stratified (Olofsson et al. 2014; Stehman 2014 ratios), finite-population correction",
-            "stratified_confidence": "Stehman (2014): strata differ from the map classes; stratified means and "
-            "combined ratios, finite-population correction",
-            "stratified_label": "Stehman (2014): strata are map class x label class; stratified means and "
-            "combined ratios, finite-population correction",
-        }.get(design, "simple random sample (one stratum)"),
+        reviewed=len(units),
+        strata_without_reviewed_items=tuple(missing),
+        z=Z95,
+        estimator=ACCURACY_ESTIMATORS.get(design, "simple random sample (one stratum)"),
         complete=not missing and bool(units) and not waiting,
         strata_names={str(h): stratum_name(design, h) for h in missing} if design in STRATIFIED_DESIGNS else {},
         notes=base_notes + ((waiting,) if waiting else ()),
-    )  # fmt: skip
+    )
     if not out.complete:
         return out
     areas = store.stratum_pixel_area_m2 if design in STRATIFIED_DESIGNS else store.pixel_area_m2
-    owner = {"stratified": {h: h for h in strata}, "stratified_confidence": {h: h // 2 for h in strata},
-             "stratified_label": {h: stratum_map_class(h) for h in strata}}.get(design)  # fmt: skip
+    owner = _map_class_of_strata(design, strata)
     unit_strata = [i.stratum if design in STRATIFIED_DESIGNS else 0 for i in units]
     est = design_estimate(
-        unit_strata, [int(i.map_class or 0) for i in units], [int(i.true_class or 0) for i in units],
-        strata, areas, owner,
-    )  # fmt: skip
-    notes = (*out.notes, AREA_NOTE, *(
-        f"stratum {h} has a single reviewed item: standard errors that need its variance are null"
-        for h in est.single_item_strata
-    ))  # fmt: skip
+        unit_strata,
+        [int(i.map_class or 0) for i in units],
+        [int(i.true_class or 0) for i in units],
+        strata,
+        areas,
+        owner,
+    )
+    notes = (
+        *out.notes,
+        AREA_NOTE,
+        *(
+            f"stratum {h} has a single reviewed item: standard errors that need its variance are null"
+            for h in est.single_item_strata
+        ),
+    )
     counts = {h: sum(1 for i in units if i.stratum == h) for h in strata}
     classes = tuple(_class_accuracy(est, k, v, names, store, design, counts) for k, v in enumerate(est.classes))
     overall = est.overall_accuracy_interval
     return dataclasses.replace(
-        out, notes=notes, overall_accuracy=number(est.overall_accuracy),
-        overall_accuracy_se=number(est.overall_accuracy_se), classes=classes,
-        overall_accuracy_ci95=_bounds(overall), overall_accuracy_interval=overall.method if overall else None,
+        out,
+        notes=notes,
+        overall_accuracy=number(est.overall_accuracy),
+        overall_accuracy_se=number(est.overall_accuracy_se),
+        classes=classes,
+        overall_accuracy_ci95=_bounds(overall),
+        overall_accuracy_interval=overall.method if overall else None,
         overall_accuracy_note=overall.note if overall else "",
-    )  # fmt: skip
+    )
 
 
 def stratum_name(design: str, stratum: int) -> str:

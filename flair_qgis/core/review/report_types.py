@@ -96,10 +96,16 @@ class LabelErrors:
             tail["complete"] = self.complete
         tail["note"] = self.note
         per_class = [
-            {"value": c.value, "name": c.name, "reviewed": c.reviewed, "wrong": c.wrong,
-             **_figures(c.rate, c.se, c.ci95, c.interval, self.withheld), "note": c.note}
+            {
+                "value": c.value,
+                "name": c.name,
+                "reviewed": c.reviewed,
+                "wrong": c.wrong,
+                **_figures(c.rate, c.se, c.ci95, c.interval, self.withheld),
+                "note": c.note,
+            }
             for c in self.per_class
-        ]  # fmt: skip
+        ]
         figures = _figures(self.rate, self.se, self.ci95, self.interval, self.withheld)
         return {**head, **figures, **tail, "per_class": per_class}
 
@@ -241,8 +247,12 @@ class Agreement:
 
     def as_json(self) -> dict[str, Any]:
         """The report's ``agreement`` object."""
-        return {**self.coefficients, "double_items": self.double_items, "second_reviewed": self.second_reviewed,
-                "adjudicated": self.adjudicated}  # fmt: skip
+        return {
+            **self.coefficients,
+            "double_items": self.double_items,
+            "second_reviewed": self.second_reviewed,
+            "adjudicated": self.adjudicated,
+        }
 
 
 @dataclass(frozen=True)

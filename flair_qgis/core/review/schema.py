@@ -189,11 +189,16 @@ def _write_design_tables(
     conn.executemany(
         f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?, ?, ?)",
         [
-            (int(s), int(n), float(pixel_area_m2[s] if isinstance(pixel_area_m2, Mapping) else pixel_area_m2),
-             int(strata_columns[s][0]), strata_columns[s][1])
+            (
+                int(s),
+                int(n),
+                float(pixel_area_m2[s] if isinstance(pixel_area_m2, Mapping) else pixel_area_m2),
+                int(strata_columns[s][0]),
+                strata_columns[s][1],
+            )
             for s, n in sorted(strata.items())
         ],
-    )  # fmt: skip
+    )
     conn.execute(f"CREATE TABLE {DESIGN_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
     values = {**design, "schema_version": SCHEMA_VERSION}
     conn.executemany(

@@ -135,10 +135,13 @@ class ReviewSession:
         if self.mode == "second":
             own = self.store.second_reviews().get(item.item_id)
             return dataclasses.replace(
-                item, verdict=own.verdict if own else "", true_class=own.true_class if own else None,
-                reviewer=own.reviewer if own else "", reviewed_at=own.reviewed_at if own else "",
+                item,
+                verdict=own.verdict if own else "",
+                true_class=own.true_class if own else None,
+                reviewer=own.reviewer if own else "",
+                reviewed_at=own.reviewed_at if own else "",
                 note=own.note if own else "",
-            )  # fmt: skip
+            )
         if self.mode == "adjudicate":
             decided = self.store.adjudications().get(item.item_id)
             verdict = "" if decided is None else ("correct" if decided[0] == item.label_class else "wrong")

@@ -42,11 +42,20 @@ _READ_COLUMNS = ", ".join(name for name, _ in FIELDS)
 def _item(row: Sequence) -> ReviewItem:
     bounds, wkt = geometry_of(row[len(FIELDS)])
     return ReviewItem(
-        item_id=int(row[0]), stratum=int(row[1]) if row[1] is not None else 0,
-        map_class=row[2], label_class=row[3], confidence=row[4], suspicion=row[5],
-        verdict=row[6] or "", true_class=row[7], reviewed_at=row[8] or "", reviewer=row[9] or "",
-        note=row[10] or "", bounds=bounds, wkt=wkt,
-    )  # fmt: skip
+        item_id=int(row[0]),
+        stratum=int(row[1]) if row[1] is not None else 0,
+        map_class=row[2],
+        label_class=row[3],
+        confidence=row[4],
+        suspicion=row[5],
+        verdict=row[6] or "",
+        true_class=row[7],
+        reviewed_at=row[8] or "",
+        reviewer=row[9] or "",
+        note=row[10] or "",
+        bounds=bounds,
+        wkt=wkt,
+    )
 
 
 class ReviewStore:
@@ -100,9 +109,12 @@ class ReviewStore:
             raise InputError(f"{path} is not a review GeoPackage: it has no {', '.join(missing)} table. {advice}")
         columns = {row[1] for row in conn.execute(f"PRAGMA table_info({REVIEW_LAYER})")}
         absent = [name for name, _ in FIELDS if name not in columns]
-        geometry = [g for (g,) in conn.execute(
-            "SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?", (REVIEW_LAYER,)
-        )]  # fmt: skip
+        geometry = [
+            g
+            for (g,) in conn.execute(
+                "SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?", (REVIEW_LAYER,)
+            )
+        ]
         if absent or not geometry:
             conn.close()
             what = f"fields {', '.join(absent)}" if absent else "geometry"

@@ -35,19 +35,29 @@ class ErrorMapOutput:
         self.classes = protocol.classes
         dtype = error_dtype(self.classes)
         self.writer = AtomicGeoTiff(
-            path, grid, dtype, None, 256, classes=error_classes(self.classes),
+            path,
+            grid,
+            dtype,
+            None,
+            256,
+            classes=error_classes(self.classes),
             description="error map: 0 not evaluated, 1 correct, 2+i reference class i missed",
             tags={ERROR_MAP_FILE_TAG: "1", "PROTOCOL": protocol.name},
-        )  # fmt: skip
+        )
         self.lut = uint8_lut(protocol, self.classes, dtype)
         self.writer.open()
 
     def write(self, reference: np.ndarray, prediction: np.ndarray, valid: np.ndarray, row: int, col: int) -> None:
         """Write the error codes of one window at ``(row, col)``."""
         codes = error_window(
-            self.protocol, self.classes, reference=reference, prediction=prediction, valid=valid,
-            dtype=self.writer.dtype, lut=self.lut,
-        )  # fmt: skip
+            self.protocol,
+            self.classes,
+            reference=reference,
+            prediction=prediction,
+            valid=valid,
+            dtype=self.writer.dtype,
+            lut=self.lut,
+        )
         self.writer.write(codes, row, col)
 
     def commit(self, found_values: Iterable[int] | None = None) -> str:

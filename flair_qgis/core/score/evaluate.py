@@ -193,20 +193,57 @@ def score(
     scores, error_map = _score(
         prediction_path, grid, source, protocol, alignment, error_map_path, is_canceled, on_progress, window_px
     )
+    reference_wkt, resampled, field = _reference_provenance(source, reference)
+    return ScoreReport(
+        scores,
+        prediction_path,
+        reference.label,
+        grid.bounds if extent is not None else None,
+        grid.width,
+        grid.height,
+        grid.pixel_size_m,
+        alignment,
+        _crs_recognised(grid.crs_wkt, reference_wkt),
+        reference_resampled=resampled,
+        reference_field=field,
+        error_map=error_map,
+    )
+
+
+def _reference_provenance(
+    source: ClassRasterSource | PolygonSource, reference: Reference
+) -> tuple[str | None, bool | None, str | None]:
+    """What the report says of the reference: its CRS, and how it met the prediction's grid.
+
+    Args:
+        source: the reference as read (:func:`reference_source`).
+        reference: the reference as asked for.
+
+    Returns:
+        ``(crs_wkt, resampled, field)``: a raster's CRS and whether it was warped to the
+        prediction's grid (field None); a polygon layer's CRS and its class field (resampled None).
+    """
     if isinstance(source, ClassRasterSource):
-        reference_wkt, resampled, field = source.info.crs_wkt, not source.aligned, None
-    else:
-        reference_wkt, resampled, field = source.layer_crs_wkt, None, reference.field
-    recognised = tuple(
+        return source.info.crs_wkt, not source.aligned, None
+    return source.layer_crs_wkt, None, reference.field
+
+
+def _crs_recognised(prediction_wkt: str | None, reference_wkt: str | None) -> tuple[str, ...]:
+    """Notes on the local CRSs (``LOCAL_CS``/``ENGCRS``) of the prediction and the reference taken
+    as EPSG ones (:func:`flair_qgis.core.crs.recognise_local`).
+
+    Args:
+        prediction_wkt: the prediction's CRS.
+        reference_wkt: the reference's CRS.
+
+    Returns:
+        One note per CRS recognised, the prediction's first; none for CRSs that are not local.
+    """
+    return tuple(
         match.describe(what)
-        for what, wkt in (("prediction", grid.crs_wkt), ("reference", reference_wkt))
+        for what, wkt in (("prediction", prediction_wkt), ("reference", reference_wkt))
         if (match := recognise_local(wkt)) is not None
     )
-    return ScoreReport(
-        scores, prediction_path, reference.label, grid.bounds if extent is not None else None, grid.width,
-        grid.height, grid.pixel_size_m, alignment, recognised,
-        reference_resampled=resampled, reference_field=field, error_map=error_map,
-    )  # fmt: skip
 
 
 def _named(protocol: Protocol, declared: tuple[ClassInfo, ...], values) -> Protocol:

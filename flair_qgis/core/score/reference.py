@@ -85,9 +85,15 @@ def raster_info(path: str | os.PathLike[str], what: str = "raster") -> RasterInf
     try:
         with rasterio.open(path) as src:
             return RasterInfo(
-                path, src.transform, src.width, src.height, src.crs.to_wkt() if src.crs else None,
-                src.dtypes[0], src.nodata, src.count,
-            )  # fmt: skip
+                path,
+                src.transform,
+                src.width,
+                src.height,
+                src.crs.to_wkt() if src.crs else None,
+                src.dtypes[0],
+                src.nodata,
+                src.count,
+            )
     except rasterio.errors.RasterioIOError as err:
         raise InputError(f"The {what} {path} is not a raster GDAL can read ({err}).") from err
 

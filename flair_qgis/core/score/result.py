@@ -28,8 +28,15 @@ class ClassScore:
 
     def to_report(self) -> dict:
         """The class's row of the report JSON (DESIGN.md key order)."""
-        return {"value": self.value, "name": self.name, "iou": self.iou, "precision": self.precision,
-                "recall": self.recall, "f1": self.f1, "support": self.support}  # fmt: skip
+        return {
+            "value": self.value,
+            "name": self.name,
+            "iou": self.iou,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "support": self.support,
+        }
 
 
 @dataclass(frozen=True)

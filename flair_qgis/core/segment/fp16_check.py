@@ -47,9 +47,18 @@ def fp16_agreement(plan: SegmentPlan, fp16: tuple[Any, Fusion], fp32: tuple[Any,
     classes = []
     for session, fusion in (fp16, fp32):
         pipeline = TilePipeline(
-            session, plan.model.inputs, plan.sources, scale_factors(plan.model), [], tiles, plan.tile_px,
-            len(tiles), never_canceled, fusion=fusion, readers=1,
-        )  # fmt: skip
+            session,
+            plan.model.inputs,
+            plan.sources,
+            scale_factors(plan.model),
+            [],
+            tiles,
+            plan.tile_px,
+            len(tiles),
+            never_canceled,
+            fusion=fusion,
+            readers=1,
+        )
         read = next(iter(pipeline.reads(threading.Event())))
         assert not isinstance(read, CachedTile), "no cache lookup here"
         _batch, feeds, valid = read

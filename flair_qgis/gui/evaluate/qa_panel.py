@@ -155,10 +155,12 @@ class QaPanel(QWidget):
             self.confidence_combo.setLayer(found)
             return
         self.dock.push(
-            tr("Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in "
-               "disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence."),
+            tr(
+                "Without the model's confidence, suspicious labels rank by disagreement only (ties by the area in "
+                "disagreement): tick 'Confidence layer' on the Segment tab and run again to weigh them by confidence."
+            ),
             Qgis.MessageLevel.Info,
-        )  # fmt: skip
+        )
 
     def _on_suspicious_toggled(self, checked: bool) -> None:
         """Asking for suspicious labels turns the Segment tab's confidence on: the ranking needs it."""

@@ -111,10 +111,17 @@ class ScoresSection(QGroupBox):
             return None
         headers = [tr("Value"), tr("Class"), tr("IoU"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support")]
         rows = [
-            [str(r.value), class_label(str(r.name or r.value)), percent(r.iou), percent(r.precision),
-             percent(r.recall), percent(r.f1), i18n.integer(r.support or 0)]
+            [
+                str(r.value),
+                class_label(str(r.name or r.value)),
+                percent(r.iou),
+                percent(r.precision),
+                percent(r.recall),
+                percent(r.f1),
+                i18n.integer(r.support or 0),
+            ]
             for r in self.report.scores.classes
-        ]  # fmt: skip
+        ]
         self.details = DetailsDialog(tr("Scores per class"), headers, rows, self)
         self.details.show()
         return self.details

@@ -8,14 +8,40 @@ from qgis.PyQt.QtCore import Qt
 
 # Top-row keys whatever the layout: digits, US Shift symbols, French AZERTY unshifted symbols.
 _DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in range(10)}
-_US_SHIFTED = dict(zip((Qt.Key.Key_Exclam, Qt.Key.Key_At, Qt.Key.Key_NumberSign, Qt.Key.Key_Dollar,
-                        Qt.Key.Key_Percent, Qt.Key.Key_AsciiCircum, Qt.Key.Key_Ampersand, Qt.Key.Key_Asterisk,
-                        Qt.Key.Key_ParenLeft, Qt.Key.Key_ParenRight),
-                       (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)))  # fmt: skip
-_AZERTY = dict(zip((Qt.Key.Key_Ampersand, Qt.Key.Key_Eacute, Qt.Key.Key_QuoteDbl, Qt.Key.Key_Apostrophe,
-                    Qt.Key.Key_ParenLeft, Qt.Key.Key_Minus, Qt.Key.Key_Egrave, Qt.Key.Key_Underscore,
-                    Qt.Key.Key_Ccedilla, Qt.Key.Key_Agrave),
-                   (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)))  # fmt: skip
+_US_SHIFTED = dict(
+    zip(
+        (
+            Qt.Key.Key_Exclam,
+            Qt.Key.Key_At,
+            Qt.Key.Key_NumberSign,
+            Qt.Key.Key_Dollar,
+            Qt.Key.Key_Percent,
+            Qt.Key.Key_AsciiCircum,
+            Qt.Key.Key_Ampersand,
+            Qt.Key.Key_Asterisk,
+            Qt.Key.Key_ParenLeft,
+            Qt.Key.Key_ParenRight,
+        ),
+        (1, 2, 3, 4, 5, 6, 7, 8, 9, 0),
+    )
+)
+_AZERTY = dict(
+    zip(
+        (
+            Qt.Key.Key_Ampersand,
+            Qt.Key.Key_Eacute,
+            Qt.Key.Key_QuoteDbl,
+            Qt.Key.Key_Apostrophe,
+            Qt.Key.Key_ParenLeft,
+            Qt.Key.Key_Minus,
+            Qt.Key.Key_Egrave,
+            Qt.Key.Key_Underscore,
+            Qt.Key.Key_Ccedilla,
+            Qt.Key.Key_Agrave,
+        ),
+        (1, 2, 3, 4, 5, 6, 7, 8, 9, 0),
+    )
+)
 
 
 def digit_of(key: int, shifted: bool, scan_code: int = 0) -> int | None:

@@ -191,8 +191,11 @@ class ReviewPanel(QWidget):
         self.reviewer_edit = QLineEdit(str(settings.str_value(REVIEWER_KEY) or getpass.getuser()))
         self.reviewer_edit.editingFinished.connect(self._on_interpreter)
         self.mode_combo = QComboBox()
-        for mode, label in (("first", tr("First review")), ("second", tr("Second review (blind)")),
-                            ("adjudicate", tr("Disagreements"))):  # fmt: skip
+        for mode, label in (
+            ("first", tr("First review")),
+            ("second", tr("Second review (blind)")),
+            ("adjudicate", tr("Disagreements")),
+        ):
             self.mode_combo.addItem(label, mode)
         self.mode_combo.currentIndexChanged.connect(self._on_interpreter)
         row = QHBoxLayout()
@@ -243,9 +246,11 @@ class ReviewPanel(QWidget):
             self._say(temporary_path_message(store.path))
         elif missing:
             self._say(
-                tr("Cannot find {inputs}: pick the layers under Prediction [M] and Labels [R]; verdicts are "
-                   "accepted once the item is seen over one of them.").format(inputs=tr(" and ").join(missing))
-            )  # fmt: skip
+                tr(
+                    "Cannot find {inputs}: pick the layers under Prediction [M] and Labels [R]; verdicts are "
+                    "accepted once the item is seen over one of them."
+                ).format(inputs=tr(" and ").join(missing))
+            )
         self.show_current()
         self.setFocus()
         return True
@@ -325,9 +330,11 @@ class ReviewPanel(QWidget):
                 self.session.check_seen()
         except ItemNotSeenError:
             self._say(
-                tr("No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
-                   "before giving a verdict.")
-            )  # fmt: skip
+                tr(
+                    "No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
+                    "before giving a verdict."
+                )
+            )
             return None
         try:
             action(self.session)

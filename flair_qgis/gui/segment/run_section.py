@@ -82,9 +82,11 @@ class RunSection(QGroupBox):
         layout.setContentsMargins(0, 0, 0, 0)
         self.polygons_check = QCheckBox(tr("Also as polygons"))
         self.polygons_check.setToolTip(
-            tr("Also write the class map as polygons (a GeoPackage beside it), one per connected region, "
-               "with class, name, area and mean confidence; added to the run's group over the class map")
-        )  # fmt: skip
+            tr(
+                "Also write the class map as polygons (a GeoPackage beside it), one per connected region, "
+                "with class, name, area and mean confidence; added to the run's group over the class map"
+            )
+        )
         layout.addRow(self.polygons_check)
         self.polygon_options = QWidget()
         options = QFormLayout(self.polygon_options)
@@ -106,8 +108,11 @@ class RunSection(QGroupBox):
         return box
 
     def _polygon_settings(self) -> list[tuple[QDoubleSpinBox, str]]:
-        return [(self.min_area_spin, "polygon_min_area_m2"), (self.simplify_spin, "polygon_simplify_m"),
-                (self.fill_holes_spin, "polygon_fill_holes_m2")]  # fmt: skip
+        return [
+            (self.min_area_spin, "polygon_min_area_m2"),
+            (self.simplify_spin, "polygon_simplify_m"),
+            (self.fill_holes_spin, "polygon_fill_holes_m2"),
+        ]
 
     def remember_polygons(self) -> None:
         """Keep the polygon choices for the next session (called when a run starts)."""
