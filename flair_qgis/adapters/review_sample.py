@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
 
-from ..core.errors import InputError
+from ..core.errors import Canceled, InputError
 from ..core.paths import check_outputs_not_inputs
 from ..core.review import SampleRequest, SampleResult, create_review
 from ..i18n import tr
+from ..i18n.removed import removed_files
 from .polygon_stream import reference_identity
 from .reference_input import CapturedReference, capture_reference, raster_file
 from .task_work import run_work
@@ -133,12 +134,14 @@ class SampleOutcome:
         result: what was written, when ``ok``.
         error: the exception, when ``error``; traceback: its traceback when it is not a
             :class:`~flair_qgis.core.errors.FlairError` (a bug, not the user's input).
+        removed: the files the job had written and removed (a cancel, a failure).
     """
 
     status: str
     result: SampleResult | None = None
     error: BaseException | None = None
     traceback: str = ""
+    removed: tuple[str, ...] = ()
 
 
 class SampleTask(QgsTask):
@@ -152,6 +155,7 @@ class SampleTask(QgsTask):
         self.result: SampleResult | None = None
         self.error: BaseException | None = None
         self.error_traceback = ""
+        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
 
     def run(self) -> bool:
         return run_work(self, self._work)
@@ -164,6 +168,9 @@ class SampleTask(QgsTask):
         if result and not self.isCanceled():
             self.done(SampleOutcome("ok", self.result))
         elif self.error is not None:
-            self.done(SampleOutcome("error", error=self.error, traceback=self.error_traceback))
+            removed = removed_files(self.error)
+            self.done(SampleOutcome("error", error=self.error, traceback=self.error_traceback, removed=removed))
         else:
-            self.done(SampleOutcome("canceled"))
+            # A cancel once the job returned: the job's result removes what it wrote.
+            removed = self.result.remove_outputs() if result and self.result is not None else ()
+            self.done(SampleOutcome("canceled", removed=removed or removed_files(self.canceled)))

@@ -21,6 +21,7 @@ from ...core.engine import ModelInfo
 from ...core.errors import FlairError
 from ...i18n import tr
 from ...i18n.errors import error_text
+from ...i18n.removed import canceled_text, with_removed
 from ..messages import run_log_line
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
@@ -189,11 +190,11 @@ class SegmentPanel(QWidget):
             label.setText(reason)
             self.dock.push(reason, Qgis.MessageLevel.Warning)
         elif outcome.status == "canceled":
-            label.setText(tr("Canceled: nothing was written."))
-            self.dock.push(tr("Canceled: nothing was written."), Qgis.MessageLevel.Info)
+            label.setText(canceled_text(outcome.removed))
+            self.dock.push(canceled_text(outcome.removed), Qgis.MessageLevel.Info)
         elif isinstance(outcome.error, FlairError):
-            label.setText(error_text(outcome.error))
-            self.dock.push(error_text(outcome.error), Qgis.MessageLevel.Warning)
+            label.setText(with_removed(error_text(outcome.error), outcome.error))
+            self.dock.push(with_removed(error_text(outcome.error), outcome.error), Qgis.MessageLevel.Warning)
         else:
             label.setText(tr("The run failed (see the FLAIR log)."))
             self.dock.report_unexpected(outcome.error, outcome.traceback)
