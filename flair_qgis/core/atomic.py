@@ -135,7 +135,7 @@ def job_outputs(is_canceled: Callable[[], bool] | None = None) -> Iterator[JobOu
         if is_canceled is not None and is_canceled():
             raise Canceled()
     except Canceled as err:
-        removed = (*err.removed, *outputs.remove())
+        removed = (*outputs.remove(), *err.removed)  # this job's files, then an inner job's (written later)
         raise Canceled(removed=removed) from err
     except BaseException as err:
         _note_removed(err, outputs.remove())
@@ -143,10 +143,10 @@ def job_outputs(is_canceled: Callable[[], bool] | None = None) -> Iterator[JobOu
 
 
 def _note_removed(err: BaseException, removed: tuple[str, ...]) -> None:
-    """Attach the files a failed job removed to its error: added to ``removed`` (an inner job's
-    come first), and a note that tracebacks show."""
+    """Attach the files a failed job removed to its error: put before those an inner job removed
+    (``removed``), and a note that tracebacks show."""
     try:
-        err.removed = (*getattr(err, "removed", ()), *removed)  # type: ignore[attr-defined]
+        err.removed = (*removed, *getattr(err, "removed", ()))  # type: ignore[attr-defined]
     except AttributeError:  # an exception type without a __dict__
         pass
     if removed and hasattr(err, "add_note"):  # Python 3.11+; QGIS may run an older one
