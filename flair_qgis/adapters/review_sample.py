@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
 
 from ..core.errors import Canceled, InputError
-from ..core.paths import check_outputs_not_inputs
 from ..core.review import SampleRequest, SampleResult, create_review
 from ..i18n import tr
 from ..i18n.removed import removed_files
@@ -86,8 +85,8 @@ def capture_sample(
         design: the sampling parameters.
 
     Raises:
-        InputError: a layer that is not a file, no items asked for, bad labels or class field, or
-            the output is one of the inputs.
+        InputError: a layer that is not a file, no items asked for, bad labels or class field (an
+            output onto an input is refused by the job itself, which knows the reference's source).
     """
     prediction_path = raster_file(prediction, "prediction")
     if design.samples <= 0:
@@ -95,7 +94,6 @@ def capture_sample(
     captured = capture_reference(reference, field) if reference is not None else None
     confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
     output = output if output.lower().endswith(".gpkg") else output + ".gpkg"
-    check_outputs_not_inputs({"OUTPUT": output}, {"REFERENCE": reference.source() if reference is not None else None})
     request = SampleRequest(
         prediction_path=prediction_path,
         output_path=output,

@@ -75,7 +75,8 @@ def create_review(
     """
     check_request(request)
     output_path = check_output_path(request.output_path, "review GeoPackage")
-    reference = request.reference_raster or _path_or_none(request.reference_polygons)
+    # A polygon layer read in the worker is known here by its source only.
+    reference = request.reference_raster or _path_or_none(request.reference_polygons) or request.reference_source
     inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
     check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
     split: Split = (

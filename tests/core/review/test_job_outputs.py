@@ -9,7 +9,7 @@ import pytest
 from rasters import write_raster
 from review_data import classes_array
 
-from flair_qgis.core.errors import Canceled
+from flair_qgis.core.errors import Canceled, InputError
 from flair_qgis.core.review import SampleRequest, create_review
 
 
@@ -41,3 +41,13 @@ def test_a_finished_sampling_removes_its_output_on_demand(case):
     result = create_review(SampleRequest(prediction, str(out / "review.gpkg"), samples=50, seed=1))
     assert os.listdir(out) == ["review.gpkg"]
     assert [os.path.basename(p) for p in result.remove_outputs()] == ["review.gpkg"] and os.listdir(out) == []
+
+
+def test_an_output_onto_the_reference_layer_is_refused_by_the_job(case, tmp_path):
+    prediction, out = case
+    labels = tmp_path / "in" / "labels.gpkg"
+    labels.write_bytes(b"the user's labels")
+    request = SampleRequest(prediction, str(labels), reference_source=f"{labels}|layername=labels")
+    with pytest.raises(InputError, match="OUTPUT would overwrite REFERENCE"):
+        create_review(request)
+    assert labels.read_bytes() == b"the user's labels" and os.listdir(out) == []
