@@ -94,7 +94,7 @@ class SegmentTask(QgsTask):
         self.provider = ""  # "CUDA" or "CPU" once the session is built ("" with a tile cache)
 
     def abandon(self, reason: str) -> None:
-        """Stop the run because its input went away; :meth:`finished` deletes any output."""
+        """Stop the run because its input went away; the job removes what it wrote (as on a cancel)."""
         self.abandon_reason = reason
         self.cancel()
 

@@ -239,8 +239,8 @@
     </message>
     <message>
         <location filename="../gui/segment/segment_panel.py" line="171" />
-        <source>The layer '{name}' was removed from the project: the run was stopped and nothing was written.</source>
-        <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
+        <source>The layer '{name}' was removed from the project: the run was stopped.</source>
+        <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté.</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="280" />

@@ -172,9 +172,7 @@ class SegmentPanel(QWidget):
             removed = [name for lid, name in zip(prepared.layer_ids, prepared.layer_names) if lid in layer_ids]
             if removed and not self.task.abandon_reason:
                 self.task.abandon(
-                    tr(
-                        "The layer '{name}' was removed from the project: the run was stopped and nothing was written."
-                    ).format(name=removed[0])
+                    tr("The layer '{name}' was removed from the project: the run was stopped.").format(name=removed[0])
                 )
         if self.result_section.result_layer_id in layer_ids:
             self.result_section.set_layer(None)
@@ -187,6 +185,7 @@ class SegmentPanel(QWidget):
             self._show_result(outcome)
         elif outcome.status == "abandoned":
             reason = task.abandon_reason if task else tr("The run was stopped.")
+            reason += " " + canceled_text(outcome.removed)  # what the job removed, or that it wrote nothing
             label.setText(reason)
             self.dock.push(reason, Qgis.MessageLevel.Warning)
         elif outcome.status == "canceled":
