@@ -188,6 +188,10 @@ def run_job(
 ) -> SegmentJobResult:
     """Run a planned job: segment, then write the polygons when asked.
 
+    A failure or a cancel at any stage, polygons included, removes every file the job had
+    written (a cancel that comes after the last tile too): the job leaves its outputs whole or
+    not at all, and the error says what it removed (``removed``).
+
     Args:
         job: from :func:`plan_job`.
         is_canceled: polled between batches and bands; True stops the job (partial outputs deleted).
@@ -196,10 +200,6 @@ def run_job(
             the polygons (Processing logs the run there).
         session: an onnxruntime session and its info already built by the caller (the dock builds
             it in its task to name the provider in its progress); None to build it here.
-
-    A failure or a cancel at any stage, polygons included, removes every file the job had
-    written (a cancel that comes after the last tile too): the job leaves its outputs whole or
-    not at all, and the error says what it removed (``removed``).
 
     Raises:
         Canceled: ``is_canceled`` answered True; ``removed`` lists the files deleted (its message
