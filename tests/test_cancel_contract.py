@@ -92,11 +92,14 @@ def test_segment_cancel_before_the_maps_keeps_a_file_already_at_an_output(run_al
 
 
 def test_segment_failing_in_the_polygon_step_removes_the_maps(run_alg, tmp_path, out):
-    (out / "polygons.gpkg").mkdir()  # the polygons cannot be moved into place: the step fails
+    (out / "polygons.gpkg").mkdir()  # the polygons cannot be written there: the step fails
     before = listing(out)
-    with pytest.raises(QgsProcessingException):
+    with pytest.raises(QgsProcessingException) as err:
         run_alg("flair:segment", _segment_params(tmp_path, out))
     assert listing(out) == before
+    assert "Removed what the run had written: classes.tif, classes.tif.aux.xml, classes.qml, conf.tif." in str(
+        err.value
+    )
 
 
 @pytest.mark.parametrize("threshold", [0.0, 50.0, 100.0])
