@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from .core.engine import cuda_available, decide_device, parse_band_list
-from .core.errors import Canceled, FlairError, InputError
+from .core.errors import Canceled, FlairError, InputError, removed_message
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -227,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return segment_command(args, out)
     except FlairError as err:
-        out.write(f"error: {err}\n")
+        removed = removed_message(err.removed)
+        out.write(f"error: {err}{' ' + removed if removed else ''}\n")
         return EXIT_BAD_INPUT
     except OSError as err:
         # The machine, not a chunk, failed (unwritable folder, full disk): one line, exit 2.

@@ -28,10 +28,18 @@ from qgis.core import (
 )
 
 from ..core import vocabulary
-from ..core.atomic import remove_outputs
-from ..core.score import ScoreReport, get_protocol, without_own_crs
-from ..core.score.job import ScoreRequest, run_score
+from ..core.errors import Canceled
+from ..core.score import (
+    ScoreReport,
+    ScoreRequest,
+    ScoreResult,
+    get_protocol,
+    run_score,
+    score_output_paths,
+    without_own_crs,
+)
 from ..i18n import class_label, tr
+from ..i18n.removed import removed_files
 from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
@@ -63,6 +71,7 @@ class EvaluationOutcome:
         error: the exception when ``error``.
         traceback: traceback of an unexpected error.
         layers: overlay layers added (error map, suspicious labels).
+        removed: the files the job had written and removed (a cancel, a failure).
     """
 
     status: str
@@ -72,6 +81,7 @@ class EvaluationOutcome:
     error: BaseException | None = None
     traceback: str = ""
     layers: list[QgsMapLayer] = field(default_factory=list)
+    removed: tuple[str, ...] = ()
 
 
 def prepare_evaluation(
@@ -98,17 +108,20 @@ def prepare_evaluation(
     extent = view_extent(view, view_crs, prediction.crs()) if view is not None else None
     folder = settings.run_folder(folder)
     stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{int(time.time() * 1000) % 1000:03d}"
-    error_path = os.path.join(folder, f"flair_errors_{stamp}.tif") if error_map else None
-    ranked_path = None
-    if suspicious and captured.polygons is not None:
-        ranked_path = os.path.join(folder, f"flair_suspicious_{stamp}.gpkg")
+    error_path, ranked_path = score_output_paths(folder, stamp, error_map, suspicious and captured.polygons is not None)
     confidence_path = None
     if ranked_path and isinstance(confidence, QgsRasterLayer):
         confidence_path = confidence_file(confidence)
     request = ScoreRequest(
-        prediction_path, captured, protocol, extent, error_map_path=error_path, ranked_path=ranked_path,
+        prediction_path,
+        captured,
+        protocol,
+        extent,
+        error_map_path=error_path,
+        ranked_path=ranked_path,
         confidence_path=confidence_path,
-    )  # fmt: skip
+        reference_source=reference.source() if reference is not None else None,
+    )
     return PreparedEvaluation(request, prediction.id())
 
 
@@ -121,8 +134,10 @@ class EvaluateTask(QgsTask):
         self.done = done
         self.report: ScoreReport | None = None
         self.ranked = None
+        self.result: ScoreResult | None = None
         self.error: BaseException | None = None
         self.error_traceback = ""
+        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
 
     def run(self) -> bool:
         return run_work(self, self._work)
@@ -130,18 +145,18 @@ class EvaluateTask(QgsTask):
     def _work(self) -> None:
         # The polygons of the scored extent are read in the job, here and not on the main thread.
         result = run_score(self.prepared.request, self.isCanceled, self.setProgress)
-        self.report = result.report
+        self.result, self.report = result, result.report
         if result.ranked is not None:
             # Its pyproj CRS was made in this thread: the main thread gets the polygons without it.
             self.ranked = without_own_crs(result.ranked)
 
     def finished(self, result: bool) -> None:
-        p = self.prepared.request
         outcome = EvaluationOutcome(status="ok", prepared=self.prepared, report=self.report, ranked=self.ranked)
         if not result or self.isCanceled():
-            for path in (p.error_map_path, p.ranked_path):
-                if path:
-                    remove_outputs(path)
+            # The job removed its files when it stopped; one that returned before the cancel came
+            # removes them now (the job's own list).
+            removed = self.result.remove_outputs() if result and self.result is not None else ()
+            outcome.removed = removed or removed_files(self.canceled or self.error)
             outcome.status = "error" if self.error is not None else "canceled"
             outcome.error = self.error
             outcome.traceback = self.error_traceback

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
 
-from ..core.errors import InputError
-from ..core.paths import check_outputs_not_inputs
+from ..core.errors import Canceled, InputError
 from ..core.review import DEFAULT_SAMPLES, SampleRequest, SampleResult, create_review
 from ..i18n import tr
+from ..i18n.removed import removed_files
 from .polygon_stream import reference_identity
 from .reference_input import CapturedReference, capture_reference, raster_file
 from .task_work import run_work
@@ -85,8 +85,8 @@ def capture_sample(
         design: the sampling parameters.
 
     Raises:
-        InputError: a layer that is not a file, no items asked for, bad labels or class field, or
-            the output is one of the inputs.
+        InputError: a layer that is not a file, no items asked for, bad labels or class field (an
+            output onto an input is refused by the job itself, which knows the reference's source).
     """
     prediction_path = raster_file(prediction, "prediction")
     if design.samples <= 0:
@@ -94,7 +94,6 @@ def capture_sample(
     captured = capture_reference(reference, field) if reference is not None else None
     confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
     output = output if output.lower().endswith(".gpkg") else output + ".gpkg"
-    check_outputs_not_inputs({"OUTPUT": output}, {"REFERENCE": reference.source() if reference is not None else None})
     request = SampleRequest(
         prediction_path=prediction_path,
         output_path=output,
@@ -133,12 +132,14 @@ class SampleOutcome:
         result: what was written, when ``ok``.
         error: the exception, when ``error``; traceback: its traceback when it is not a
             :class:`~flair_qgis.core.errors.FlairError` (a bug, not the user's input).
+        removed: the files the job had written and removed (a cancel, a failure).
     """
 
     status: str
     result: SampleResult | None = None
     error: BaseException | None = None
     traceback: str = ""
+    removed: tuple[str, ...] = ()
 
 
 class SampleTask(QgsTask):
@@ -152,6 +153,7 @@ class SampleTask(QgsTask):
         self.result: SampleResult | None = None
         self.error: BaseException | None = None
         self.error_traceback = ""
+        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
 
     def run(self) -> bool:
         return run_work(self, self._work)
@@ -164,6 +166,9 @@ class SampleTask(QgsTask):
         if result and not self.isCanceled():
             self.done(SampleOutcome("ok", self.result))
         elif self.error is not None:
-            self.done(SampleOutcome("error", error=self.error, traceback=self.error_traceback))
+            removed = removed_files(self.error)
+            self.done(SampleOutcome("error", error=self.error, traceback=self.error_traceback, removed=removed))
         else:
-            self.done(SampleOutcome("canceled"))
+            # A cancel once the job returned: the job's result removes what it wrote.
+            removed = self.result.remove_outputs() if result and self.result is not None else ()
+            self.done(SampleOutcome("canceled", removed=removed or removed_files(self.canceled)))

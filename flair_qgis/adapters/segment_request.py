@@ -10,7 +10,6 @@ then :func:`~flair_qgis.adapters.segment_capture.job_request` captures them and 
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +24,16 @@ from qgis.core import (
 
 from ..core.engine import InputSpec, ModelInfo, check_supported, choose_bands
 from ..core.errors import FlairError, InputError
-from ..core.segment import SegmentJob, SegmentPlan, SegmentRequest, input_title, plan_job
+from ..core.segment import (
+    SegmentJob,
+    SegmentPlan,
+    SegmentRequest,
+    class_map_path,
+    confidence_path_for,
+    input_title,
+    plan_job,
+    run_output_path,
+)
 from ..core.vectorize import PolygonOutput
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
 from ..i18n.errors import error_text
@@ -224,27 +232,17 @@ def _extent(request: RunRequest, layer: QgsRasterLayer) -> tuple[float, float, f
     return extent_in_crs(rect, _crs(request.extent_crs), layer.crs())
 
 
-def _auto_output_path(folder: str, layer_name: str, model_path: str) -> str:
-    folder = settings.run_folder(folder)
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{os.path.splitext(os.path.basename(model_path))[0]}_{layer_name}")[:60]
-    stamp = time.strftime("%Y%m%d_%H%M%S")
-    path = os.path.join(folder, f"flair_{slug}_{stamp}.tif")
-    index = 1
-    while os.path.exists(path):
-        index += 1
-        path = os.path.join(folder, f"flair_{slug}_{stamp}_{index}.tif")
-    return path
-
-
 def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> SegmentRequest:
     """Output paths (a new file when none is given; the confidence beside it) and tiling.
 
     Whether the model can give a confidence is checked by the core's plan (key ``no_confidence``).
     """
-    output = request.output_path or _auto_output_path(request.output_folder, layer_name, model.path)
-    if not output.lower().endswith((".tif", ".tiff")):
-        output += ".tif"
-    confidence = os.path.splitext(output)[0] + "_confidence.tif" if request.confidence else None
+    if request.output_path:
+        output = class_map_path(request.output_path)
+    else:
+        folder = settings.run_folder(request.output_folder)
+        output = run_output_path(folder, layer_name, model.path, time.strftime("%Y%m%d_%H%M%S"))
+    confidence = confidence_path_for(output) if request.confidence else None
     return SegmentRequest(
         output_path=output,
         confidence_path=confidence,

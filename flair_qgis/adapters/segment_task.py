@@ -18,10 +18,18 @@ from dataclasses import dataclass, field
 from qgis.core import QgsMapLayer, QgsTask
 
 from ..core import vocabulary
-from ..core.atomic import remove_outputs
 from ..core.engine import TASK_SEGMENTATION, OutputSpec
-from ..core.segment import POLYGON_PROGRESS_START, SegmentResult, WrittenPolygons, run_job, run_session
+from ..core.errors import Canceled
+from ..core.segment import (
+    POLYGON_PROGRESS_START,
+    SegmentJobResult,
+    SegmentResult,
+    WrittenPolygons,
+    run_job,
+    run_session,
+)
 from ..i18n import decimal, localized, tr
+from ..i18n.removed import removed_files
 from .layer_tree import model_name, reveal, run_group, run_group_name, set_legend_header
 from .layers import add_class_map, add_confidence, add_value_map
 from .polygon_layer import add_polygons
@@ -43,6 +51,7 @@ class RunOutcome:
             confidence, then the maps of further heads, then the polygons (their
             ``flair_qgis/kind`` tells which).
         polygons: what the polygon step wrote, when the run asked for polygons.
+        removed: the files the job had written and removed (a cancel, a failure, an abandon).
     """
 
     status: str
@@ -52,6 +61,7 @@ class RunOutcome:
     traceback: str = ""
     layers: list[QgsMapLayer] = field(default_factory=list)
     polygons: WrittenPolygons | None = None
+    removed: tuple[str, ...] = ()
 
 
 def _value_map_name(title: str, head: OutputSpec) -> str:
@@ -73,8 +83,10 @@ class SegmentTask(QgsTask):
         self.prepared = prepared
         self.done = done
         self.result: SegmentResult | None = None
+        self.job_result: SegmentJobResult | None = None
         self.polygons: WrittenPolygons | None = None
         self.error: BaseException | None = None
+        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
         self.error_traceback = ""
         self.abandon_reason = ""
         self.started = 0.0
@@ -82,21 +94,17 @@ class SegmentTask(QgsTask):
         self.provider = ""  # "CUDA" or "CPU" once the session is built ("" with a tile cache)
 
     def abandon(self, reason: str) -> None:
-        """Stop the run because its input went away; :meth:`finished` deletes any output."""
+        """Stop the run because its input went away; the job removes what it wrote (as on a cancel)."""
         self.abandon_reason = reason
         self.cancel()
-
-    def _segmented(self, result: SegmentResult) -> None:
-        # Kept before the polygons: a cancel during them still removes every map the run wrote.
-        self.result = result
 
     def run(self) -> bool:
         return run_work(self, self._work)
 
     def _work(self) -> None:
         self.started = time.monotonic()
-        job = run_job(self.prepared.job, self.isCanceled, self._progress, self._segmented, session=self._session())
-        self.polygons = job.polygons
+        job = run_job(self.prepared.job, self.isCanceled, self._progress, session=self._session())
+        self.job_result, self.result, self.polygons = job, job.segment, job.polygons
 
     def _session(self):
         """The run's onnxruntime session, built here so progress can name its provider.
@@ -123,14 +131,6 @@ class SegmentTask(QgsTask):
             return ""
         text = tr("{rate} tiles/s").format(rate=decimal(tiles / elapsed))
         return f"{text} · {self.provider}" if self.provider else text
-
-    def _discard_outputs(self) -> None:
-        request = self.prepared.plan.request
-        remove_outputs(request.output_path, request.confidence_path)
-        if self.polygons is not None:  # written completely, then canceled before the layers came in
-            remove_outputs(self.polygons.path)
-        if self.result is not None:  # written completely by the core: the further heads too
-            remove_outputs(*self.result.head_paths.values(), self.result.tile_values_path)
 
     def _add_layers(self, outcome: RunOutcome) -> None:
         """Add the run's maps in a new group at the top of the layer tree: class map, further heads, confidence."""
@@ -174,15 +174,17 @@ class SegmentTask(QgsTask):
     def finished(self, result: bool) -> None:
         outcome = RunOutcome(status="ok", prepared=self.prepared, result=self.result)
         if self.abandon_reason or self.isCanceled():
-            # A cancel that arrives after the last tile still leaves nothing behind.
-            self._discard_outputs()
+            # The job removed its outputs when it stopped; one that finished before the cancel came
+            # removes them now (the job's own list, never one of the dock's).
+            removed = self.job_result.remove_outputs() if self.job_result is not None else ()
             outcome.status = "abandoned" if self.abandon_reason else "canceled"
             outcome.result = None
+            outcome.removed = removed or removed_files(self.canceled or self.error)
         elif not result or self.result is None:
-            self._discard_outputs()
             outcome.status = "error" if self.error is not None else "canceled"
             outcome.error = self.error
             outcome.traceback = self.error_traceback
+            outcome.removed = removed_files(self.canceled or self.error)
         else:
             try:
                 self._add_layers(outcome)

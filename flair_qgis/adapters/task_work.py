@@ -20,12 +20,14 @@ def run_work(task: Any, work: Callable[[], object]) -> bool:
     """Run ``work()`` for ``task`` (on the task's thread); True when it finished.
 
     On failure ``task.error`` holds the exception and, for an unexpected one,
-    ``task.error_traceback`` its traceback; a cancel leaves both as they are.
+    ``task.error_traceback`` its traceback; a cancel leaves both as they are and is kept in
+    ``task.canceled`` (it lists the files the job removed).
     """
     keep_proj_context()  # before any pyproj use on this pooled thread
     try:
         work()
-    except Canceled:
+    except Canceled as err:
+        task.canceled = err
         return False
     except FlairError as err:
         task.error = err

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from .errors import InputError
+from .errors import Canceled, InputError, removed_message
 
 
 def check_output_path(path: str, what: str = "output") -> str:
@@ -75,6 +76,78 @@ def remove_outputs(*paths: str | None) -> None:
     for path in paths:
         if not path:
             continue
-        for leftover in (path, path + ".aux.xml", os.path.splitext(path)[0] + ".qml"):
+        for leftover in sidecars(path):
             if os.path.exists(leftover):
                 os.remove(leftover)
+
+
+def sidecars(path: str) -> tuple[str, str, str]:
+    """A published file and the sidecars QGIS and GDAL keep beside it: ``.aux.xml``, ``.qml``."""
+    return path, path + ".aux.xml", os.path.splitext(path)[0] + ".qml"
+
+
+class JobOutputs:
+    """The files a job has published so far: what it removes when it fails or is canceled.
+
+    A job adds a file only once it is in place (its writer renamed it there): a file that was at
+    an output path before the run is never removed unless the job replaced it.
+    """
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+
+    def add(self, *paths: str | None) -> None:
+        """Record files now in place (None and "" are skipped)."""
+        self.files.extend(os.path.abspath(path) for path in paths if path)
+
+    def remove(self) -> tuple[str, ...]:
+        """Delete every recorded file with its sidecars; returns the paths deleted, in order."""
+        removed: list[str] = []
+        for path in self.files:
+            for leftover in sidecars(path):
+                if os.path.exists(leftover) and leftover not in removed:
+                    os.remove(leftover)
+                    removed.append(leftover)
+        self.files.clear()
+        return tuple(removed)
+
+
+@contextmanager
+def job_outputs(is_canceled: Callable[[], bool] | None = None) -> Iterator[JobOutputs]:
+    """The outputs of one job run, removed together when the run fails or is canceled.
+
+    The body records each file as it is published (:meth:`JobOutputs.add`). When the body raises,
+    every recorded file is deleted with its sidecars: a :class:`~.errors.Canceled` is raised again
+    with the files removed (its message names them, or says that nothing had been written); any
+    other error keeps its type and text and carries them in ``removed``. A cancel that comes
+    after the last poll but before the job returns (``is_canceled`` answers True once the body is
+    done) is a cancel too: the shells then never have to remove a job's outputs themselves.
+
+    Args:
+        is_canceled: the job's cancel hook, asked once more when the body is done; None not to.
+
+    Raises:
+        Canceled: the body was canceled (``removed``: the files deleted, absolute paths).
+    """
+    outputs = JobOutputs()
+    try:
+        yield outputs
+        if is_canceled is not None and is_canceled():
+            raise Canceled()
+    except Canceled as err:
+        removed = (*outputs.remove(), *err.removed)  # this job's files, then an inner job's (written later)
+        raise Canceled(removed=removed) from err
+    except BaseException as err:
+        _note_removed(err, outputs.remove())
+        raise
+
+
+def _note_removed(err: BaseException, removed: tuple[str, ...]) -> None:
+    """Attach the files a failed job removed to its error: put before those an inner job removed
+    (``removed``), and a note that tracebacks show."""
+    try:
+        err.removed = (*removed, *getattr(err, "removed", ()))  # type: ignore[attr-defined]
+    except AttributeError:  # an exception type without a __dict__
+        pass
+    if removed and hasattr(err, "add_note"):  # Python 3.11+; QGIS may run an older one
+        err.add_note(removed_message(removed))

@@ -8,6 +8,7 @@ text is shown.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 
@@ -24,6 +25,8 @@ class FlairError(Exception):
         super().__init__(message)
         self.key = key
         self.params = dict(params or {})
+        #: The files the failed job had written and removed (:func:`flair_qgis.core.atomic.job_outputs`).
+        self.removed: tuple[str, ...] = ()
 
 
 class ModelError(FlairError):
@@ -39,7 +42,39 @@ class NotSupportedError(FlairError):
 
 
 class Canceled(Exception):  # noqa: N818 - a cancel is information, not an error
-    """The user canceled the run; nothing was written."""
+    """The user canceled the run; whatever the job had written is removed.
+
+    A job raises it bare where it polls the cancel; the job's entry point
+    (:func:`flair_qgis.core.atomic.job_outputs`) raises it again with the files it removed, so
+    the message says what was removed or that nothing had been written.
+
+    Args:
+        message: the English text; empty for :func:`canceled_message` of ``removed``.
+        removed: the files the job had written and removed (absolute paths).
+    """
+
+    def __init__(self, message: str = "", *, removed: Sequence[str] = ()):
+        self.removed = tuple(removed)
+        super().__init__(message or canceled_message(self.removed))
+
+
+def canceled_message(removed: Sequence[str]) -> str:
+    """The English text of a cancel: the files removed (by name), or that nothing had been written."""
+    if not removed:
+        return "Canceled by the user; nothing had been written."
+    return f"Canceled by the user; removed what the run had written: {_names(removed)}."
+
+
+def removed_message(removed: Sequence[str]) -> str:
+    """The English sentence a failed job's error adds: the files removed ("" when none was)."""
+    if not removed:
+        return ""
+    return f"Removed what the run had written: {_names(removed)}."
+
+
+def _names(paths: Sequence[str]) -> str:
+    """The file names of ``paths``, all of them: a user must be able to tell what is gone."""
+    return ", ".join(os.path.basename(path) for path in paths)
 
 
 MAX_LISTED = 5

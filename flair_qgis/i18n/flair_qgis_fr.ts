@@ -239,8 +239,8 @@
     </message>
     <message>
         <location filename="../gui/segment/segment_panel.py" line="171" />
-        <source>The layer '{name}' was removed from the project: the run was stopped and nothing was written.</source>
-        <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté et rien n'a été écrit.</translation>
+        <source>The layer '{name}' was removed from the project: the run was stopped.</source>
+        <translation>La couche « {name} » a été retirée du projet : le traitement a été arrêté.</translation>
     </message>
     <message>
         <location filename="../processing/segment_algorithm.py" line="280" />
@@ -253,9 +253,19 @@
         <translation>Le traitement a été arrêté.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="88" />
-        <source>Canceled: nothing was written.</source>
-        <translation>Annulé : rien n'a été écrit.</translation>
+        <location filename="../i18n/removed.py" line="25" />
+        <source>Canceled: nothing had been written.</source>
+        <translation>Annulé : rien n'avait été écrit.</translation>
+    </message>
+    <message>
+        <location filename="../i18n/removed.py" line="27" />
+        <source>Canceled: removed what the run had written ({files}).</source>
+        <translation>Annulé : ce que le traitement avait écrit a été supprimé ({files}).</translation>
+    </message>
+    <message>
+        <location filename="../i18n/removed.py" line="36" />
+        <source>Removed what the run had written: {files}.</source>
+        <translation>Ce que le traitement avait écrit a été supprimé : {files}.</translation>
     </message>
     <message>
         <location filename="../gui/segment/segment_panel.py" line="196" />
@@ -381,11 +391,6 @@
         <location filename="../gui/evaluate/qa_panel.py" line="99" />
         <source>Scoring…</source>
         <translation>Évaluation…</translation>
-    </message>
-    <message>
-        <location filename="../gui/evaluate/qa_panel.py" line="140" />
-        <source>Canceled.</source>
-        <translation>Annulé.</translation>
     </message>
     <message>
         <location filename="../gui/evaluate/qa_panel.py" line="145" />
@@ -549,11 +554,6 @@ Pour le faire vous-même, lancez :
         <location filename="../plugin.py" line="116" />
         <source>Installed {names}: restart QGIS to use FLAIR.</source>
         <translation>{names} installé(s) : redémarrez QGIS pour utiliser FLAIR.</translation>
-    </message>
-    <message>
-        <location filename="../processing/base.py" line="89" />
-        <source>Canceled by the user; no output was written.</source>
-        <translation>Annulé par l'utilisateur ; aucune sortie n'a été écrite.</translation>
     </message>
     <message>
         <location filename="../processing/benchmark_algorithm.py" line="55" />

@@ -13,6 +13,7 @@ from ..adapters.proj_threads import keep_proj_context
 from ..core.errors import Canceled, FlairError
 from ..i18n import TR_CONTEXT
 from ..i18n.errors import PROCESSING, error_text
+from ..i18n.removed import canceled_text, with_removed
 
 
 def tr(text: str) -> str:
@@ -102,13 +103,15 @@ class FlairAlgorithm(QgsProcessingAlgorithm):
         """Run core work, turning core errors into ``QgsProcessingException``.
 
         A cancel is not an error for the user, but Processing must not publish outputs: it is
-        reported in the log and raised as an exception that says so.
+        reported in the log and raised as an exception that says so. The job has removed what it
+        had written; both messages say which files (``removed``), or that nothing had been written.
         """
         keep_proj_context()  # Processing runs algorithms on pooled threads too
         try:
             return work()
         except Canceled as err:
-            feedback.reportError(tr("Canceled: nothing was written."), fatalError=False)
-            raise QgsProcessingException(tr("Canceled by the user; no output was written.")) from err
+            message = canceled_text(err.removed)
+            feedback.reportError(message, fatalError=False)
+            raise QgsProcessingException(message) from err
         except FlairError as err:
-            raise QgsProcessingException(error_text(err, PROCESSING)) from err
+            raise QgsProcessingException(with_removed(error_text(err, PROCESSING), err)) from err

@@ -16,8 +16,7 @@ from qgis.core import (
 )
 
 from ..adapters.score_capture import reference_of
-from ..core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ..core.score import SIDECAR_SUFFIXES, ScoreReport, ScoreRequest, protocol_from_parameters, report_paths, run_score
+from ..core.score import ScoreReport, ScoreRequest, protocol_from_parameters, report_paths, run_score
 from . import scoring_params
 from .base import FlairAlgorithm, tr
 
@@ -119,10 +118,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
             self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         )
         self.error_map_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_ERROR_MAP, context) or None
-        inputs = {self.PREDICTION: self.prediction_path, self.REFERENCE: reference_layer.source()}
-        outputs = {self.OUTPUT_REPORT: self.report_path, self.OUTPUT_ERROR_MAP: self.error_map_path}
-        check_outputs_not_inputs(outputs, inputs)
-        check_sidecars_not_input(self.OUTPUT_REPORT, self.report_path, SIDECAR_SUFFIXES, inputs)
+        self.reference_source = reference_layer.source()  # the job refuses outputs onto it
 
     def _protocol(self, parameters: dict, context: QgsProcessingContext):
         name = self.parameterAsString(parameters, self.PROTOCOL, context) or "flair1"
@@ -147,10 +143,18 @@ class EvaluateAlgorithm(FlairAlgorithm):
 
         is_canceled, on_progress = self.hooks(feedback)
         request = ScoreRequest(
-            self.prediction_path, self.reference, self.protocol, self.extent, self.class_map,
-            error_map_path=self.error_map_path, report_path=self.report_path, csv_path=self.csv_path,
-            chart_path=self.chart_path, chart=draw_confusion,
-        )  # fmt: skip
+            self.prediction_path,
+            self.reference,
+            self.protocol,
+            self.extent,
+            self.class_map,
+            error_map_path=self.error_map_path,
+            report_path=self.report_path,
+            csv_path=self.csv_path,
+            chart_path=self.chart_path,
+            chart=draw_confusion,
+            reference_source=self.reference_source,
+        )
         result = self.run_core(feedback, lambda: run_score(request, is_canceled, on_progress))
         report = result.report
         scoring_params.log_notes(result.notes, feedback)

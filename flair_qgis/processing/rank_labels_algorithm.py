@@ -16,7 +16,6 @@ from qgis.core import (
 )
 
 from ..adapters.score_capture import confidence_file, polygon_reference
-from ..core.paths import check_outputs_not_inputs
 from ..core.score import ScoreRequest, protocol_from_parameters, run_score
 from . import scoring_params
 from .base import FlairAlgorithm, tr
@@ -92,12 +91,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
         self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         if not self.output_path.lower().endswith(".gpkg"):
             self.output_path += ".gpkg"
-        inputs = {
-            self.PREDICTION: self.prediction_path,
-            self.REFERENCE: layer.source(),
-            self.CONFIDENCE: self.confidence_path,
-        }
-        check_outputs_not_inputs({self.OUTPUT: self.output_path}, inputs)
+        self.reference_source = layer.source()  # the job refuses outputs onto it
 
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
@@ -112,6 +106,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             metrics=False,
             ranked_path=self.output_path,
             confidence_path=self.confidence_path,
+            reference_source=self.reference_source,
         )
         result = self.run_core(feedback, lambda: run_score(request, is_canceled, on_progress))
         scoring_params.log_notes(result.notes, feedback)

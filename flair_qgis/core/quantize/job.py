@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ..atomic import job_outputs
 from ..engine.model import ModelInfo, read_model_info
 from ..engine.pixel_sources import CapturedRaster, SourceFactory, file_source
 from ..engine.sessions import create_session, default_threads
@@ -116,7 +117,8 @@ def quantize(
         InputError: OUTPUT is MODEL or cannot be written, bad counts, bands that do not fit.
         ModelError: an already quantised model, operators the quantiser cannot handle.
         NotSupportedError: a multi-input model.
-        Canceled: the user canceled; nothing was written.
+        Canceled: the user canceled; ``removed`` lists the files deleted (none unless the cancel
+            came once the INT8 model was in place: a file already at OUTPUT stays until then).
     """
     start = time.perf_counter()
     output = check_quantizable(request.model_path, request.output_path)
@@ -132,7 +134,7 @@ def quantize(
     )  # fmt: skip
     threads = request.threads or default_threads()
     timing_inputs = validation_inputs[0] if validation_inputs else calibration[:DEFAULT_VALIDATION_TILES]
-    with tempfile.TemporaryDirectory(prefix="flair_quantize_") as folder:
+    with job_outputs(is_canceled) as written, tempfile.TemporaryDirectory(prefix="flair_quantize_") as folder:
         int8_path = os.path.join(folder, "int8.onnx")
         excluded = quantize_model(request.model_path, int8_path, model.input.name, calibration, options)
         on_progress(50.0)
@@ -144,7 +146,8 @@ def quantize(
                   **_speed_record(speed, cpu, threads)}  # fmt: skip
         entry = quantization_entry(request.model_path, replace(options, nodes_to_exclude=excluded), record)
         sha256 = write_int8(int8_path, request.model_path, output, entry)
-    on_progress(100.0)
+        written.add(output)
+        on_progress(100.0)
     warnings = (*draw.warnings, *_validation_warnings(validation), *_speed_warnings(speed))
     return QuantizeResult(
         output_path=output, sha256=sha256, draw=draw, validation=validation, capability=capability,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..atomic import check_output_path
+from ..atomic import JobOutputs, check_output_path, job_outputs
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs
 from .create import design_table, double_items, label_cells, labels_of, pixel_items, strata_columns, suspicious_items
@@ -41,6 +41,16 @@ class SampleResult:
     strata: dict[int, int]
     design: str
 
+    def remove_outputs(self) -> tuple[str, ...]:
+        """Delete the review GeoPackage the job wrote; returns the files deleted.
+
+        For a caller that cannot use a finished job after all (the Review tab's task canceled
+        once the job returned).
+        """
+        outputs = JobOutputs()
+        outputs.add(self.path)
+        return outputs.remove()
+
 
 def create_review(
     request: SampleRequest,
@@ -60,11 +70,13 @@ def create_review(
 
     Raises:
         InputError: bad parameters or inputs (the message says what to do); nothing is written.
-        Canceled: on cancel; nothing is written.
+        Canceled: on cancel, even one once the GeoPackage is in place: ``removed`` lists the
+            files deleted (none unless it was in place).
     """
     check_request(request)
     output_path = check_output_path(request.output_path, "review GeoPackage")
-    reference = request.reference_raster or _path_or_none(request.reference_polygons)
+    # A polygon layer read in the worker is known here by its source only.
+    reference = request.reference_raster or _path_or_none(request.reference_polygons) or request.reference_source
     inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
     check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
     split: Split = (
@@ -91,11 +103,13 @@ def create_review(
     pixel_area_m2 = class_pixel_areas_m2(request.prediction_path, grid, strata, is_canceled=is_canceled, split=split)
     design = design_table(request, grid, strata, items, pixel_area_m2)
     cells = label_cells(request, grid, strata, split, is_canceled) if request.design != "suspicious" else None
-    create_review_file(
-        output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata), cells
-    )  # fmt: skip
-    if on_progress is not None:
-        on_progress(100.0)
+    with job_outputs(is_canceled) as written:
+        create_review_file(
+            output_path, items, strata, pixel_area_m2, design, strata_columns(request.design, strata), cells
+        )
+        written.add(output_path)
+        if on_progress is not None:
+            on_progress(100.0)
     return SampleResult(output_path, len(items), dict(strata), request.design)
 
 

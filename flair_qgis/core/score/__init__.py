@@ -15,6 +15,7 @@ from .evaluate import Reference, prediction_grid, reference_source, score, windo
 from .job import ReferenceInput, ScoreRequest, ScoreResult, run_score
 from .labels import rank_labels
 from .metrics import ConfusionMatrix, build_scores
+from .outputs import check_score_outputs, score_output_paths
 from .polygons import CRS_WKT_ATTR, BoxIndex, PolygonSource, polygons_crs_wkt, without_own_crs
 from .protocols import (
     ABSENT_SCORES,
@@ -53,6 +54,7 @@ __all__ = [
     "align_classes",
     "bounds_overlap",
     "build_scores",
+    "check_score_outputs",
     "get_protocol",
     "grid_bounds_in",
     "parse_class_map",
@@ -66,6 +68,7 @@ __all__ = [
     "report_paths",
     "run_score",
     "score",
+    "score_output_paths",
     "windows",
     "without_own_crs",
 ]

@@ -13,8 +13,10 @@ Steps, each only when the request asks for it:
 3. :func:`.labels.rank_labels`: the reference polygons, most suspicious first, to a GeoPackage;
 4. :func:`.report.publish_report`: the report JSON, its CSV and its confusion picture.
 
-A failure or a cancel after a file was written deletes it (with its sidecars): a run leaves its
-outputs whole or not at all.
+Outputs that would overwrite an input are refused first (:func:`.outputs.check_score_outputs`).
+A failure or a cancel at any step, even once the last file is written, deletes every file the
+job wrote (with its sidecars), and the error says which: a run leaves its outputs whole or not
+at all.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol as Structural
 
-from ..atomic import remove_outputs
+from ..atomic import JobOutputs, job_outputs
 from ..errors import InputError
 from .evaluate import Reference, score
 from .labels import rank_labels
+from .outputs import check_score_outputs
 from .protocols import Protocol
 from .report import Published, publish_report
 from .result import ScoreReport
@@ -63,6 +66,8 @@ class ScoreRequest:
         csv_path: per-class CSV beside the report, or None.
         chart_path: confusion picture beside the report, or None (needs ``chart``).
         chart: ``chart(document, path)`` draws the picture (Qt lives in ``adapters/``).
+        reference_source: the reference's file or QGIS layer source, which no output may
+            overwrite (a raster reference's file is known without it).
     """
 
     prediction_path: str
@@ -78,6 +83,7 @@ class ScoreRequest:
     csv_path: str | None = None
     chart_path: str | None = None
     chart: Callable[[dict, str], None] | None = None
+    reference_source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,12 +95,24 @@ class ScoreResult:
         ranked: the ranked polygons (a GeoDataFrame, most suspicious first), or None.
         published: the report files written, or None.
         alignment_message: how the class map's classes were aligned with the protocol's ("" when unchanged).
+        files: every file the job wrote (error map, ranked labels, report and its CSV and picture).
     """
 
     report: ScoreReport | None
     ranked: object | None = None
     published: Published | None = None
     alignment_message: str = ""
+    files: tuple[str, ...] = ()
+
+    def remove_outputs(self) -> tuple[str, ...]:
+        """Delete every file the job wrote, with their sidecars; returns the files deleted.
+
+        For a caller that cannot use a finished job after all (the dock's task canceled once the
+        job returned, before its overlays are added).
+        """
+        outputs = JobOutputs()
+        outputs.add(*self.files)
+        return outputs.remove()
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -114,31 +132,38 @@ def run_score(
 
     Raises:
         InputError: unreadable layers, no overlap, empty extent, classes that cannot be aligned,
-            undeclared values, a ranking asked for a raster reference, bad output paths.
-        Canceled: ``is_canceled`` answered True; nothing was left written.
+            undeclared values, a ranking asked for a raster reference, bad output paths, outputs
+            that would overwrite an input (:func:`.outputs.check_score_outputs`, before any read).
+        Canceled: ``is_canceled`` answered True; ``removed`` lists the files deleted.
     """
+    check_score_outputs(request)
     share = 50.0 if request.metrics and request.ranked_path else 100.0
-    report = ranked = None
-    try:
+    report = ranked = published = None
+    with job_outputs(is_canceled) as written:
         reference = request.reference.resolve(request.prediction_path, request.extent, is_canceled=is_canceled)
         if request.metrics:
             report = score(
-                request.prediction_path, reference, request.protocol, extent=request.extent,
-                error_map_path=request.error_map_path, class_map=request.class_map, is_canceled=is_canceled,
+                request.prediction_path,
+                reference,
+                request.protocol,
+                extent=request.extent,
+                error_map_path=request.error_map_path,
+                class_map=request.class_map,
+                is_canceled=is_canceled,
                 on_progress=lambda v: on_progress(v * share / 100.0),
-            )  # fmt: skip
+            )
+            written.add(report.error_map)
         if request.ranked_path:
             ranked = _rank(request, reference, is_canceled, lambda v: on_progress(100.0 - share + v * share / 100.0))
+            written.add(request.ranked_path)
         published = _publish(request, report)
-    except BaseException:
-        written_ranked = request.ranked_path if ranked is not None else None
-        remove_outputs(report.error_map if report is not None else None, written_ranked)
-        raise
+        if published is not None:
+            written.add(published.json_path, published.csv_path, published.chart_path)
     if report is not None:
         message = report.class_alignment.describe()
     else:
         message = ranked.attrs["class_alignment"]["message"] if ranked is not None else ""
-    return ScoreResult(report, ranked, published, message)
+    return ScoreResult(report, ranked, published, message, tuple(written.files))
 
 
 def _rank(request: ScoreRequest, reference: Reference, is_canceled, on_progress):

@@ -20,12 +20,13 @@ import io
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..atomic import check_output_path, write_atomic, write_text_atomic
+from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .result import ScoreReport, Scores
 
 CSV_FIELDS = ("value", "name", "iou", "precision", "recall", "f1", "support")
@@ -96,6 +97,8 @@ def publish_report(
     csv_path: str | None = None,
     chart_path: str | None = None,
     chart: Callable[[dict, str], None] | None = None,
+    inputs: Mapping[str, str | None] | None = None,
+    name: str = "OUTPUT_REPORT",
 ) -> Published:
     """Write the report JSON and, when asked, its per-class CSV and confusion picture.
 
@@ -107,13 +110,20 @@ def publish_report(
         chart_path: the picture, or None for none (needs ``chart``).
         chart: ``chart(document, path)`` draws the picture of the report JSON document into ``path``
             (a temporary file).
+        inputs: the files the report was computed from, by name (the dock's export names the
+            class map and the reference): neither the report nor a file beside it may be one.
+        name: what the refusal calls the report.
 
     Returns:
         The files written.
 
     Raises:
-        InputError: a folder is missing or cannot be written (nothing written then).
+        InputError: a folder is missing or cannot be written, or the report or its CSV or picture
+            would overwrite one of ``inputs`` (nothing written then).
     """
+    if inputs:
+        check_outputs_not_inputs({name: json_path}, inputs)
+        check_sidecars_not_input(name, json_path, SIDECAR_SUFFIXES, inputs)
     json_path = check_output_path(json_path, "report")
     csv_path = check_output_path(csv_path, "CSV report") if csv_path else None
     chart_path = check_output_path(chart_path, "confusion picture") if chart_path and chart else None

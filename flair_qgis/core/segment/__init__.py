@@ -19,6 +19,7 @@ from .job import (
     run_job,
     segment_job,
 )
+from .names import class_map_path, confidence_path_for, live_output_path, run_output_path
 from .plan import (
     SegmentPlan,
     SegmentRequest,
@@ -42,13 +43,17 @@ __all__ = [
     "SegmentResult",
     "WrittenPolygons",
     "check_confidence",
+    "class_map_path",
+    "confidence_path_for",
     "input_name",
     "input_title",
+    "live_output_path",
     "output_name",
     "plan_job",
     "plan_run",
     "plan_segment",
     "run_job",
+    "run_output_path",
     "run_plan",
     "run_session",
     "segment_job",

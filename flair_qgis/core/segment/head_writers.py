@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..atomic import write_text_atomic
+from ..atomic import job_outputs, write_text_atomic
 from ..engine.geotiff import AtomicGeoTiff, nodata_for
 from ..engine.grid import Grid, Tile, affine_xy
 from ..engine.model import TASK_SEGMENTATION, OutputSpec
@@ -268,3 +268,22 @@ class TileValues:
         )
         out.writerows(row for _at, row, _values in self.records)
         write_text_atomic(self.path, buffer.getvalue())
+
+
+def publish_maps(outputs: list[AtomicGeoTiff], tile_values: TileValues) -> None:
+    """Move every map into place, then write the per-tile values: all of them or none.
+
+    A failure on the way (a full disk while compressing the last map) removes the maps already
+    in place and deletes the temporary files of the others.
+    """
+    with job_outputs() as published:
+        try:
+            for out in outputs:
+                out.commit()
+                published.add(out.path)
+            tile_values.commit()
+            published.add(tile_values.path if tile_values.heads else None)
+        except BaseException:
+            for out in outputs:
+                out.abort()  # the temporary files of the maps not yet in place
+            raise

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..atomic import JobOutputs, job_outputs
 from ..engine.model import ModelInfo
 from ..engine.pixel_sources import CapturedRaster, SourceFactory, file_source
 from ..engine.sessions import SessionInfo
@@ -45,6 +46,11 @@ class WrittenPolygons(Protocol):
 
     @property
     def polygons(self) -> int: ...
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Every file written (a shapefile is several)."""
+        ...
 
 
 class PolygonStep(Protocol):
@@ -126,6 +132,25 @@ class SegmentJobResult:
     segment: SegmentResult
     polygons: WrittenPolygons | None = None
 
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Every file the job wrote: the maps, the tile values, the polygons."""
+        return (*self.segment.files, *(self.polygons.files if self.polygons is not None else ()))
+
+    def remove_outputs(self) -> tuple[str, ...]:
+        """Delete every file the job wrote, with their sidecars (``.qml``, ``.aux.xml``).
+
+        For a caller that cannot use a finished job after all (the dock's task canceled after the
+        last tile, before its layers are added): it removes what the job wrote, never a list of
+        its own.
+
+        Returns:
+            The files deleted (absolute paths), for the message that says so.
+        """
+        outputs = JobOutputs()
+        outputs.add(*self.files)
+        return outputs.remove()
+
 
 def plan_job(request: SegmentJobRequest) -> SegmentJob:
     """Plan a job: the segmentation plan, and the polygon step checked against it. Nothing is written.
@@ -163,6 +188,10 @@ def run_job(
 ) -> SegmentJobResult:
     """Run a planned job: segment, then write the polygons when asked.
 
+    A failure or a cancel at any stage, polygons included, removes every file the job had
+    written (a cancel that comes after the last tile too): the job leaves its outputs whole or
+    not at all, and the error says what it removed (``removed``).
+
     Args:
         job: from :func:`plan_job`.
         is_canceled: polled between batches and bands; True stops the job (partial outputs deleted).
@@ -173,24 +202,27 @@ def run_job(
             it in its task to name the provider in its progress); None to build it here.
 
     Raises:
-        Canceled: ``is_canceled`` answered True; the step running wrote nothing (a class map
-            already written stays: the caller removes the job's outputs).
+        Canceled: ``is_canceled`` answered True; ``removed`` lists the files deleted (its message
+            names them, or says that nothing had been written).
         ModelError, InputError: the model fails on the tiles, or the polygons cannot be written.
     """
     share = 100.0 if job.polygons is None else POLYGON_PROGRESS_START
-    segment = run_plan(
-        job.plan, is_canceled=is_canceled, on_progress=lambda p: on_progress(p * share / 100.0), session=session
-    )
-    on_segmented(segment)
-    if job.polygons is None:
-        return SegmentJobResult(segment)
-    written = job.polygons.write(
-        segment.output_path,
-        segment.confidence_path,
-        is_canceled,
-        lambda p: on_progress(share + p * (100.0 - share) / 100.0),
-    )
-    return SegmentJobResult(segment, written)
+    with job_outputs(is_canceled) as written:
+        segment = run_plan(
+            job.plan, is_canceled=is_canceled, on_progress=lambda p: on_progress(p * share / 100.0), session=session
+        )
+        written.add(*segment.files)
+        on_segmented(segment)
+        if job.polygons is None:
+            return SegmentJobResult(segment)
+        polygons = job.polygons.write(
+            segment.output_path,
+            segment.confidence_path,
+            is_canceled,
+            lambda p: on_progress(share + p * (100.0 - share) / 100.0),
+        )
+        written.add(*polygons.files)
+    return SegmentJobResult(segment, polygons)
 
 
 def segment_job(

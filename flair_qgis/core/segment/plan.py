@@ -15,7 +15,6 @@ polygon mask::
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -33,6 +32,7 @@ from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
 from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
 from .mask import PolygonMask, polygons_bounds
+from .names import TILE_VALUES_SUFFIX, beside
 from .tile_cache import DEFAULT_MAX_BYTES
 
 
@@ -143,12 +143,6 @@ def input_name(index: int) -> str:
     return "INPUT" if index == 0 else f"INPUT_{index + 1}"
 
 
-def _beside(output_path: str, suffix: str, extension: str) -> str:
-    stem = os.path.splitext(output_path)[0]
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in suffix)
-    return f"{stem}_{safe}{extension}"
-
-
 def check_confidence(heads: HeadPlan) -> None:
     """Refuse a confidence raster for a primary output without class scores.
 
@@ -177,11 +171,11 @@ def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest)
         check_confidence(heads)
     head_paths = {
         extra.name: check_output_path(
-            request.head_paths.get(extra.name) or _beside(output, extra.name, ".tif"), f"'{extra.name}'"
+            request.head_paths.get(extra.name) or beside(output, extra.name, ".tif"), f"'{extra.name}'"
         )
         for extra in heads.maps
     }
-    tile_values = request.tile_values_path or _beside(output, "tiles", ".csv")
+    tile_values = request.tile_values_path or beside(output, TILE_VALUES_SUFFIX, ".csv")
     if heads.per_tile:
         tile_values = check_output_path(tile_values, "tile values")
     return replace(

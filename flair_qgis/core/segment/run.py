@@ -29,7 +29,7 @@ from ..engine.stages import ignore_progress, never_canceled
 from ..engine.wrapped_graph import Fusion, create_run_session, default_readers
 from .cache_run import CachedRun, open_cached_run
 from .fp16_check import fp16_agreement
-from .head_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer
+from .head_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer, publish_maps
 from .plan import SegmentPlan, SegmentRequest, plan_run
 from .tile_pipeline import CachedTile, TilePipeline
 
@@ -88,6 +88,12 @@ class SegmentResult:
     cached_tiles: int = 0
     cache_summary: str = ""
     graph: str = ""
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Every file the run wrote: the class map, the confidence, further heads, the tile values."""
+        paths = (self.output_path, self.confidence_path, *self.head_paths.values(), self.tile_values_path)
+        return tuple(path for path in paths if path)
 
     @property
     def km2_per_hour(self) -> float:
@@ -255,7 +261,8 @@ def run_plan(
         What was written and how.
 
     Raises:
-        Canceled: ``is_canceled`` answered True; nothing was written.
+        Canceled: ``is_canceled`` answered True; nothing was written (the maps are moved into
+            place only once every tile is written, all of them or none).
         ModelError, InputError: the model fails on the tiles or returns unusable outputs.
     """
     started = time.perf_counter()
@@ -275,13 +282,11 @@ def run_plan(
     pipeline = _pipeline(plan, session, make_session, fusion, lookup, is_canceled)
     try:
         pipeline.run(sink, outputs, on_progress)
-        tile_values.commit()
     except BaseException:
         for out in outputs:
             out.abort()
         raise
-    for out in outputs:
-        out.commit()
+    publish_maps(outputs, tile_values)
     on_progress(100.0)
     warnings = [*([info.warning] if info.warning else []), *plan.warnings, *warnings, *pipeline.warnings]
     return _result(plan, writers, tile_values, info, warnings, cached, time.perf_counter() - started, fusion)

@@ -26,6 +26,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
 from ..areas import row_pixel_areas_m2
+from ..atomic import job_outputs
 from ..crs import effective_wkt
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo
@@ -46,11 +47,13 @@ class VectorizeResult:
         path: the polygon file.
         polygons: features written.
         classes: the classes of the raster (names and colours), for styling.
+        files: every file written (``path``; a shapefile's ``.dbf``, ``.shx``, ``.prj`` too).
     """
 
     path: str
     polygons: int
     classes: tuple[ClassInfo, ...]
+    files: tuple[str, ...] = ()
 
 
 def vectorize(
@@ -60,25 +63,31 @@ def vectorize(
 ) -> VectorizeResult:
     """Write the polygons of a class map.
 
+    The layer is written in a hidden folder and moved into place once complete; a failure or a
+    cancel, even one after the last polygon, leaves the folder as it was.
+
     Raises:
         InputError: bad input (see :func:`.inputs.check_request`; also more than 10,000 values).
-        Canceled: ``is_canceled`` answered True; nothing was written.
+        Canceled: ``is_canceled`` answered True; ``removed`` lists the files deleted (none unless
+            the cancel came once the layer was in place).
     """
     source = check_request(request)
     created = datetime.now(timezone.utc).isoformat(timespec="seconds")
     output = os.path.abspath(request.output_path)
-    writer = PolygonWriter(
-        output, source.grid.crs_wkt, source.model, os.path.basename(request.prediction_path), created
-    )
-    try:
-        run = _Run(request, source, writer, is_canceled, on_progress)
-        run.execute()
-        writer.commit()
-    except BaseException:
-        writer.abort()
-        raise
-    on_progress(100.0)
-    return VectorizeResult(output, writer.count, run.classes_seen())
+    with job_outputs(is_canceled) as written:
+        writer = PolygonWriter(
+            output, source.grid.crs_wkt, source.model, os.path.basename(request.prediction_path), created
+        )
+        try:
+            run = _Run(request, source, writer, is_canceled, on_progress)
+            run.execute()
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+        written.add(*writer.published)
+        on_progress(100.0)
+    return VectorizeResult(output, writer.count, run.classes_seen(), tuple(writer.published))
 
 
 class _Run:

@@ -143,6 +143,7 @@ class PolygonWriter:
         self._definition = self._layer.GetLayerDefn()
         self._layer.StartTransaction()
         self.count = 0
+        self.published: list[str] = []  # the files moved into place by commit(): several for a shapefile
 
     def write(self, feature: Feature) -> None:
         from osgeo import ogr
@@ -161,7 +162,7 @@ class PolygonWriter:
         self.count += 1
 
     def commit(self) -> None:
-        """Close the layer and move its file(s) into place."""
+        """Close the layer and move its file(s) into place (listed in :attr:`published`)."""
         self._layer.CommitTransaction()
         self._layer = None
         self._dataset = None  # closes and flushes the file
@@ -170,6 +171,7 @@ class PolygonWriter:
             source = os.path.join(self._folder, produced)
             make_world_readable(source)
             os.replace(source, os.path.join(folder, produced))
+            self.published.append(os.path.join(folder, produced))
         shutil.rmtree(self._folder, ignore_errors=True)
 
     def abort(self) -> None:

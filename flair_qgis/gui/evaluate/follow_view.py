@@ -34,6 +34,7 @@ from ...adapters.segment_request import prepare_segment
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core.engine import TASK_SEGMENTATION, check_supported
 from ...core.errors import FlairError
+from ...core.segment import live_output_path
 from ...core.vocabulary import EXTENT_CANVAS
 from ...i18n import decimal, integer, tiles
 from ...i18n.errors import error_text
@@ -198,7 +199,7 @@ class FollowView(QObject):
             extent=(rect.xMinimum(), rect.yMinimum(), rect.xMaximum(), rect.yMaximum()),
             extent_crs=crs.authid() or crs.toWkt(),
             mask_layer_id=None,
-            output_path=os.path.join(folder, f"live_{stamp}.tif"),
+            output_path=live_output_path(folder, stamp),
             confidence=False,
             polygons=None,  # a live view is a class map only
             cache_folder=settings.cache_folder(),

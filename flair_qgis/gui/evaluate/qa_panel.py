@@ -25,9 +25,9 @@ from ...adapters.layer_tree import group_of, run_confidence
 from ...adapters.layers import palette_classes
 from ...core import vocabulary
 from ...core.errors import FlairError
-from ...core.paths import check_outputs_not_inputs, check_sidecars_not_input
-from ...core.score import SIDECAR_SUFFIXES, ScoreReport, publish_report, report_paths
+from ...core.score import ScoreReport, publish_report, report_paths
 from ...i18n.errors import error_text
+from ...i18n.removed import canceled_text, with_removed
 from ..widgets import tr
 from .qa_identify import IdentifySection
 from .qa_layers import LayersSection
@@ -188,10 +188,10 @@ class QaPanel(QWidget):
     def _on_scored(self, outcome: EvaluationOutcome) -> None:
         if outcome.status != "ok" or outcome.report is None:
             if outcome.status == "canceled":
-                self.summary_label.setText(tr("Canceled."))
+                self.summary_label.setText(canceled_text(outcome.removed))
             elif isinstance(outcome.error, FlairError):
-                self.summary_label.setText(error_text(outcome.error))
-                self.dock.push(error_text(outcome.error), Qgis.MessageLevel.Warning)
+                self.summary_label.setText(with_removed(error_text(outcome.error), outcome.error))
+                self.dock.push(with_removed(error_text(outcome.error), outcome.error), Qgis.MessageLevel.Warning)
             else:
                 self.summary_label.setText(tr("Scoring failed (see the FLAIR log)."))
                 self.dock.report_unexpected(outcome.error, outcome.traceback)
@@ -248,9 +248,15 @@ class QaPanel(QWidget):
             tr("the reference"): self._reference_source(),
         }
         try:
-            check_outputs_not_inputs({tr("The report"): json_path}, inputs)
-            check_sidecars_not_input(tr("The report"), json_path, SIDECAR_SUFFIXES, inputs)
-            publish_report(self.scored, json_path, csv_path=csv_path, chart_path=chart_path, chart=draw_confusion)
+            publish_report(
+                self.scored,
+                json_path,
+                csv_path=csv_path,
+                chart_path=chart_path,
+                chart=draw_confusion,
+                inputs=inputs,
+                name=tr("The report"),
+            )
         except FlairError as err:
             self.dock.push(error_text(err), Qgis.MessageLevel.Warning)
             return None

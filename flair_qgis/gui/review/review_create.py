@@ -26,6 +26,7 @@ from ...core.errors import FlairError
 from ...core.review import DEFAULT_SAMPLES, MIN_PAIRS, MIN_PER_CLASS_LOWEST, design_refusal
 from ...core.vocabulary import DESIGNS
 from ...i18n.errors import DOCK, PROCESSING, error_text
+from ...i18n.removed import canceled_text, with_removed
 from ..widgets import compact, tr
 
 
@@ -277,9 +278,9 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         if outcome.status == "ok" and outcome.result is not None:
             self.created.emit(outcome.result.path)
         elif outcome.status == "canceled":
-            self.failed.emit(tr("Canceled: nothing was written."))
+            self.failed.emit(canceled_text(outcome.removed))
         elif isinstance(outcome.error, FlairError):
-            self.failed.emit(error_text(outcome.error, PROCESSING))
+            self.failed.emit(with_removed(error_text(outcome.error, PROCESSING), outcome.error))
         else:
             self.crashed.emit(outcome.error, outcome.traceback)
 

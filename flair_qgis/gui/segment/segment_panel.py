@@ -21,6 +21,7 @@ from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_dev
 from ...core.errors import FlairError
 from ...i18n import tr
 from ...i18n.errors import error_text
+from ...i18n.removed import canceled_text, with_removed
 from ..messages import run_log_line
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
@@ -174,9 +175,7 @@ class SegmentPanel(QWidget):
             removed = [name for lid, name in zip(prepared.layer_ids, prepared.layer_names) if lid in layer_ids]
             if removed and not self.task.abandon_reason:
                 self.task.abandon(
-                    tr(
-                        "The layer '{name}' was removed from the project: the run was stopped and nothing was written."
-                    ).format(name=removed[0])
+                    tr("The layer '{name}' was removed from the project: the run was stopped.").format(name=removed[0])
                 )
         if self.result_section.result_layer_id in layer_ids:
             self.result_section.set_layer(None)
@@ -189,14 +188,15 @@ class SegmentPanel(QWidget):
             self._show_result(outcome)
         elif outcome.status == "abandoned":
             reason = task.abandon_reason if task else tr("The run was stopped.")
+            reason += " " + canceled_text(outcome.removed)  # what the job removed, or that it wrote nothing
             label.setText(reason)
             self.dock.push(reason, Qgis.MessageLevel.Warning)
         elif outcome.status == "canceled":
-            label.setText(tr("Canceled: nothing was written."))
-            self.dock.push(tr("Canceled: nothing was written."), Qgis.MessageLevel.Info)
+            label.setText(canceled_text(outcome.removed))
+            self.dock.push(canceled_text(outcome.removed), Qgis.MessageLevel.Info)
         elif isinstance(outcome.error, FlairError):
-            label.setText(error_text(outcome.error))
-            self.dock.push(error_text(outcome.error), Qgis.MessageLevel.Warning)
+            label.setText(with_removed(error_text(outcome.error), outcome.error))
+            self.dock.push(with_removed(error_text(outcome.error), outcome.error), Qgis.MessageLevel.Warning)
         else:
             label.setText(tr("The run failed (see the FLAIR log)."))
             self.dock.report_unexpected(outcome.error, outcome.traceback)
