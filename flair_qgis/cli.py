@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TextIO
 
-from .core.engine import parse_band_list
+from .core.engine import PRECISIONS, parse_band_list
 from .core.errors import Canceled, FlairError, InputError
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -57,8 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
     seg.add_argument("--batch-size", type=int, default=4, help="tiles per onnxruntime call (default 4)")
     seg.add_argument("--bands", default="", help="input bands for the model's channels, e.g. 1,2,3,4,5")
     seg.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"))
+    seg.add_argument(
+        "--precision",
+        default="fp32",
+        choices=PRECISIONS,
+        help="fp32 (default) or fp16: the model in half precision on CUDA only (refused on the CPU), checked "
+        "against fp32 on each chunk's first tiles, as flair:segment's PRECISION; recorded in run.json, so a "
+        "resume with the other precision is refused",
+    )
     seg.add_argument("--extent", type=_extent, help="xmin,ymin,xmax,ymax in the input's CRS (default: all)")
-    seg.add_argument("--force", action="store_true", help="discard a run of another model/input/tiling in the folder")
+    seg.add_argument(
+        "--force",
+        action="store_true",
+        help="discard a run of another model, input, extent, bands, tiling or precision in the folder",
+    )
     _add_vector_arguments(seg)
     return parser
 
@@ -126,26 +138,26 @@ class ProgressBar:
 
 def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     """Plan, check the folder, connect, check the workers, run; returns the exit code."""
+    from .core.segment import SegmentRequest
     from .scale.cluster import check_workers, dashboard_link, open_client, pinned_gpus
-    from .scale.manifest import open_output_dir
+    from .scale.manifest import MOSAIC, open_output_dir
     from .scale.plan import plan_job
     from .scale.runner import execute
 
     gpus = _local_cluster(args)
     vector = _vector_options(args)
-    job, model, notes = plan_job(
-        args.input,
-        args.model,
-        args.output_dir,
-        bands=parse_band_list(args.bands),
+    request = SegmentRequest(
+        output_path=os.path.join(args.output_dir, MOSAIC),
+        bands=(parse_band_list(args.bands),),
         extent=args.extent,
         tile_size_px=args.tile_size,
         overlap_px=args.overlap,
         batch_size=args.batch_size,
         device="cuda" if gpus and args.device == "auto" else args.device,
         threads=args.threads,
-        chunk_tiles=args.chunk_tiles,
+        precision=args.precision,
     )
+    job, model, notes = plan_job(args.input, args.model, args.output_dir, request, chunk_tiles=args.chunk_tiles)
     if vector is not None and not vector.cleaning:
         job = replace(job, vector_chunks=True)
     for note in notes:
@@ -154,7 +166,8 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     g = job.grid
     out.write(
         f"flair: {g.width} x {g.height} px ({g.area_km2:.3f} km²) at {g.pixel_size_m:g} m, "
-        f"{len(job.chunks())} chunk(s) of up to {job.chunk_tiles}x{job.chunk_tiles} tiles of {job.tile_size_px} px\n"
+        f"{len(job.chunks())} chunk(s) of up to {job.chunk_tiles}x{job.chunk_tiles} tiles of "
+        f"{job.request.tile_size_px} px, {job.request.precision}\n"
     )
     with open_client(args.scheduler, args.workers, gpus=gpus) as client:
         reports = check_workers(client)
