@@ -15,10 +15,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .core.engine import PRECISIONS, parse_band_list
 from .core.errors import Canceled, FlairError, InputError
+
+if TYPE_CHECKING:
+    from .core.segment import SegmentRequest
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -62,8 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="fp32",
         choices=PRECISIONS,
         help="fp32 (default) or fp16: the model in half precision on CUDA only (refused on the CPU), checked "
-        "against fp32 on each chunk's first tiles, as flair:segment's PRECISION; recorded in run.json, so a "
-        "resume with the other precision is refused",
+        "against fp32 on the first tiles of each worker process, as flair:segment's PRECISION; recorded in "
+        "run.json, so a resume with the other precision is refused",
     )
     seg.add_argument("--extent", type=_extent, help="xmin,ymin,xmax,ymax in the input's CRS (default: all)")
     seg.add_argument(
@@ -138,25 +141,14 @@ class ProgressBar:
 
 def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     """Plan, check the folder, connect, check the workers, run; returns the exit code."""
-    from .core.segment import SegmentRequest
     from .scale.cluster import check_workers, dashboard_link, open_client, pinned_gpus
-    from .scale.manifest import MOSAIC, open_output_dir
+    from .scale.manifest import open_output_dir
     from .scale.plan import plan_job
     from .scale.runner import execute
 
     gpus = _local_cluster(args)
     vector = _vector_options(args)
-    request = SegmentRequest(
-        output_path=os.path.join(args.output_dir, MOSAIC),
-        bands=(parse_band_list(args.bands),),
-        extent=args.extent,
-        tile_size_px=args.tile_size,
-        overlap_px=args.overlap,
-        batch_size=args.batch_size,
-        device="cuda" if gpus and args.device == "auto" else args.device,
-        threads=args.threads,
-        precision=args.precision,
-    )
+    request = _request(args, gpus)
     job, model, notes = plan_job(args.input, args.model, args.output_dir, request, chunk_tiles=args.chunk_tiles)
     if vector is not None and not vector.cleaning:
         job = replace(job, vector_chunks=True)
@@ -197,6 +189,24 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     if result.vector is not None:
         out.write(f"flair: {result.vector.polygons} polygon(s) in {result.vector.path}\n")
     return EXIT_OK
+
+
+def _request(args: argparse.Namespace, gpus: Sequence[str]) -> SegmentRequest:
+    """The run's one request, built from the flags (the Dask workers run it whole)."""
+    from .core.segment import SegmentRequest
+    from .scale.manifest import MOSAIC
+
+    return SegmentRequest(
+        output_path=os.path.join(args.output_dir, MOSAIC),
+        bands=(parse_band_list(args.bands),),
+        extent=args.extent,
+        tile_size_px=args.tile_size,
+        overlap_px=args.overlap,
+        batch_size=args.batch_size,
+        device="cuda" if gpus and args.device == "auto" else args.device,
+        threads=args.threads,
+        precision=args.precision,
+    )
 
 
 def _local_cluster(args: argparse.Namespace) -> list[str]:

@@ -122,8 +122,9 @@ def check_confidence(heads: HeadPlan) -> None:
         )
 
 
-def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest) -> SegmentRequest:
-    """The request with every output path decided and checked writable."""
+def _resolve_outputs(heads: HeadPlan, request: SegmentRequest, tiling: tuple[int, int, int]) -> SegmentRequest:
+    """The request with every output path decided and checked writable, and ``tiling``
+    (``(tile_size_px, overlap_px, batch_size)``) the one used."""
     output = check_output_path(request.output_path)
     confidence = None
     if request.confidence_path:
@@ -138,8 +139,16 @@ def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest)
     tile_values = request.tile_values_path or _beside(output, "tiles", ".csv")
     if heads.per_tile:
         tile_values = check_output_path(tile_values, "tile values")
+    tile_px, overlap_px, batch_size = tiling
     return replace(
-        request, output_path=output, confidence_path=confidence, head_paths=head_paths, tile_values_path=tile_values
+        request,
+        output_path=output,
+        confidence_path=confidence,
+        head_paths=head_paths,
+        tile_values_path=tile_values,
+        tile_size_px=tile_px,
+        overlap_px=overlap_px,
+        batch_size=batch_size,
     )
 
 
@@ -180,10 +189,7 @@ def plan_run(
     tile_px, overlap_px, batch_size = resolve_tiling(
         model, request.tile_size_px, request.overlap_px, request.batch_size
     )
-    # The plan's request holds what was decided: absolute output paths and the tiling used.
-    resolved = replace(
-        _resolve_outputs(model, heads, request), tile_size_px=tile_px, overlap_px=overlap_px, batch_size=batch_size
-    )
+    resolved = _resolve_outputs(heads, request, (tile_px, overlap_px, batch_size))  # the plan's request: decided
     plan = SegmentPlan(
         model=model,
         heads=heads,
@@ -300,9 +306,8 @@ def plan_segment(
     chosen, notes = _choose_all_bands(model, rasters, request.bands)
     first = rasters[0]
     resolution = None if _is_geographic(first.crs_wkt) else model.resolution_m
-    grid = plan_grid(
-        first.transform, first.width, first.height, first.crs_wkt, _clip(request.extent, request.mask_wkbs), resolution
-    )
+    extent = _clip(request.extent, request.mask_wkbs)
+    grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, extent, resolution)
     cache, note = cache_request(
         request.cache_folder,
         request.cache_max_bytes,
@@ -317,10 +322,5 @@ def plan_segment(
     sources = [make_source(r, b, g) for r, b, g in zip(rasters, chosen, input_grids(model, source_grid))]
     files = {input_name(i): r.path for i, r in enumerate(rasters[: len(model.inputs)])}
     plan = plan_run(model, sources, grid, request, inputs={**files, **(inputs or {})}, cache=cache)
-    chosen_bands = tuple(chosen)
-    return replace(
-        plan,
-        request=replace(plan.request, bands=chosen_bands),
-        bands=chosen_bands,
-        warnings=(*notes, *plan.warnings),
-    )
+    decided = replace(plan.request, bands=tuple(chosen))
+    return replace(plan, request=decided, bands=decided.bands, warnings=(*notes, *plan.warnings))
