@@ -179,8 +179,8 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
     started = time.perf_counter()
     cap_gdal_cache()  # a Dask worker process: its GDAL cache is ours to bound
     address, dask_threads = _worker_identity()
-    request = job.for_chunk(chunk)
-    request = replace(request, threads=request.threads or dask_threads)
+    threads = job.request.threads or dask_threads
+    request = replace(job.for_chunk(chunk), threads=threads)
     model = _model(job)
     source = _OffsetSource(RasterioSource(job.input_path, job.bands, job.grid), chunk.row0, chunk.col0)
     # The chunk's own plan (outputs, heads), run on the whole grid's tiles that fall in it.
@@ -194,7 +194,7 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
         host=socket.gethostname(),
         pid=os.getpid(),
         provider=result.session.provider,
-        threads=request.threads or dask_threads,
+        threads=threads,
         sessions_built=len(_SESSIONS),  # never evicted: every session this process built
         warnings=tuple(result.warnings),
         polygons=polygons,

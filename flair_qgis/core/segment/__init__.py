@@ -1,8 +1,8 @@
 """Segment: the segmentation job, an ONNX model run over a raster extent into class, confidence and head maps.
 
-Entry point: :mod:`.job` (``flair:segment``, the dock and ``scripts/flair segment`` call it):
-:class:`~.request.SegmentRequest` is the one request of a run (plain data: it crosses to Dask workers
-as JSON); :func:`~.job.plan_job` decides everything before a pixel is read (:func:`.plan.plan_segment`),
+Entry point: :mod:`.job` (``flair:segment``, the dock and ``scripts/flair segment`` call it) with
+the run's one request, :class:`~.request.SegmentRequest` (plain data: it crosses to Dask workers as
+JSON). :func:`~.job.plan_job` decides everything before a pixel is read (:func:`.plan.plan_segment`),
 :func:`~.job.run_job` runs it (:func:`.run.run_plan`) and, when asked, writes the polygons.
 What every job shares (the grid, pixel sources, GeoTIFF writer, model description, sessions and the
 wrapped graph) lives one layer down, in :mod:`flair_qgis.core.engine`.
