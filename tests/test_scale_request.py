@@ -104,6 +104,7 @@ def probe_on_worker() -> Callable[[str], str]:
     return probe
 
 
+@pytest.mark.slow
 def test_every_field_of_the_request_reaches_the_worker(cluster, data, tmp_path):
     from distributed import Client
 
