@@ -61,10 +61,10 @@ def unet_model(path: Path) -> Path | None:
 
 def _plan(model_path: Path, raster: Path, size_px: int, out: Path, **options):
     model = read_model_info(model_path)
-    request = SegmentRequest(str(out), tile_size_px=TILE, overlap_px=OVERLAP, **options)
     x0, y1 = 800000.0, 6500000.0
     extent = (x0, y1 - size_px * 0.2, x0 + size_px * 0.2, y1)
-    return plan_segment(model, [capture_file(raster)], request, extent=extent)
+    request = SegmentRequest(str(out), extent=extent, tile_size_px=TILE, overlap_px=OVERLAP, **options)
+    return plan_segment(model, [capture_file(raster)], request)
 
 
 def read_limit(plan, readers: int, batch: int) -> float:

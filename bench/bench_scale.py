@@ -54,6 +54,7 @@ def cores(count: int):
 
 def distributed_run(image: Path, model: Path, out: Path, workers: int) -> tuple[float, float, int, float]:
     """``(seconds of the chunks, seconds with cluster start, tiles, worker CPU s)`` of a fresh local-cluster run."""
+    from flair_qgis.core.segment import SegmentRequest
     from flair_qgis.scale.cluster import check_workers, open_client
     from flair_qgis.scale.manifest import open_output_dir
     from flair_qgis.scale.plan import plan_job
@@ -61,9 +62,8 @@ def distributed_run(image: Path, model: Path, out: Path, workers: int) -> tuple[
 
     shutil.rmtree(out, ignore_errors=True)
     started = time.perf_counter()
-    job, info, _ = plan_job(
-        str(image), str(model), str(out), tile_size_px=TILE_PX, overlap_px=OVERLAP_PX, chunk_tiles=CHUNK_TILES
-    )
+    request = SegmentRequest(str(out / "classes.vrt"), tile_size_px=TILE_PX, overlap_px=OVERLAP_PX)
+    job, info, _ = plan_job(str(image), str(model), str(out), request, chunk_tiles=CHUNK_TILES)
     manifest = open_output_dir(job, force=False)
     with cores(workers), open_client(None, workers, threads_per_worker=1) as client:
         check_workers(client)

@@ -15,10 +15,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .core.engine import cuda_available, decide_device, parse_band_list
+from .core.engine import PRECISIONS, cuda_available, decide_device, parse_band_list
 from .core.errors import Canceled, FlairError, InputError, removed_message
+
+if TYPE_CHECKING:
+    from .core.segment import SegmentRequest
 
 EXIT_OK, EXIT_CHUNKS_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -57,8 +60,20 @@ def build_parser() -> argparse.ArgumentParser:
     seg.add_argument("--batch-size", type=int, default=4, help="tiles per onnxruntime call (default 4)")
     seg.add_argument("--bands", default="", help="input bands for the model's channels, e.g. 1,2,3,4,5")
     seg.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"))
+    seg.add_argument(
+        "--precision",
+        default="fp32",
+        choices=PRECISIONS,
+        help="fp32 (default) or fp16: the model in half precision on CUDA only (refused on the CPU), checked "
+        "against fp32 on the first tiles of each worker process, as flair:segment's PRECISION; recorded in "
+        "run.json, so a resume with the other precision is refused",
+    )
     seg.add_argument("--extent", type=_extent, help="xmin,ymin,xmax,ymax in the input's CRS (default: all)")
-    seg.add_argument("--force", action="store_true", help="discard a run of another model/input/tiling in the folder")
+    seg.add_argument(
+        "--force",
+        action="store_true",
+        help="discard a run of another model, input, extent, bands, tiling or precision in the folder",
+    )
     _add_vector_arguments(seg)
     return parser
 
@@ -133,19 +148,8 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
 
     gpus = _local_cluster(args)
     vector = _vector_options(args)
-    job, model, notes = plan_job(
-        args.input,
-        args.model,
-        args.output_dir,
-        bands=parse_band_list(args.bands),
-        extent=args.extent,
-        tile_size_px=args.tile_size,
-        overlap_px=args.overlap,
-        batch_size=args.batch_size,
-        device=run_device(args.device, gpus),
-        threads=args.threads,
-        chunk_tiles=args.chunk_tiles,
-    )
+    request = _request(args, gpus)
+    job, model, notes = plan_job(args.input, args.model, args.output_dir, request, chunk_tiles=args.chunk_tiles)
     if vector is not None and not vector.cleaning:
         job = replace(job, vector_chunks=True)
     for note in notes:
@@ -154,7 +158,8 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
     g = job.grid
     out.write(
         f"flair: {g.width} x {g.height} px ({g.area_km2:.3f} km²) at {g.pixel_size_m:g} m, "
-        f"{len(job.chunks())} chunk(s) of up to {job.chunk_tiles}x{job.chunk_tiles} tiles of {job.tile_size_px} px\n"
+        f"{len(job.chunks())} chunk(s) of up to {job.chunk_tiles}x{job.chunk_tiles} tiles of "
+        f"{job.request.tile_size_px} px, {job.request.precision}\n"
     )
     with open_client(args.scheduler, args.workers, gpus=gpus) as client:
         reports = check_workers(client)
@@ -189,6 +194,24 @@ def segment_command(args: argparse.Namespace, out: TextIO) -> int:
 def run_device(device: str, gpus: list[str]) -> str:
     """The device the workers' sessions ask for: the engine's decision (``auto`` is ``cuda`` with ``--gpus``)."""
     return decide_device(device, cuda=cuda_available(), pinned_gpu=bool(gpus)).checked().device
+
+
+def _request(args: argparse.Namespace, gpus: Sequence[str]) -> SegmentRequest:
+    """The run's one request, built from the flags (the Dask workers run it whole)."""
+    from .core.segment import SegmentRequest
+    from .scale.manifest import MOSAIC
+
+    return SegmentRequest(
+        output_path=os.path.join(args.output_dir, MOSAIC),
+        bands=(parse_band_list(args.bands),),
+        extent=args.extent,
+        tile_size_px=args.tile_size,
+        overlap_px=args.overlap,
+        batch_size=args.batch_size,
+        device=run_device(args.device, gpus),
+        threads=args.threads,
+        precision=args.precision,
+    )
 
 
 def _local_cluster(args: argparse.Namespace) -> list[str]:

@@ -7,7 +7,8 @@ by replacing the ``cuda_available`` it calls; the decision itself stays the engi
 from __future__ import annotations
 
 import pytest
-from qgis.core import QgsProcessingContext, QgsProcessingException
+from qgis.core import QgsProcessingContext, QgsProcessingException, QgsRasterLayer
+from rasters import random_image, write_raster
 
 from flair_qgis import cli
 from flair_qgis.core.engine import CUDA, decide_device
@@ -47,13 +48,15 @@ def test_processing_segment_takes_the_engine_decision(device, cuda, precision, f
     algorithm = segment_algorithm.SegmentAlgorithm()
     algorithm.initAlgorithm()
     parameters = {"DEVICE": device, "PRECISION": precision, "OUTPUT": str(tmp_path / "out.tif")}
+    image = write_raster(tmp_path / "in.tif", random_image(16, 16, bands=3), crs="EPSG:2154")
+    layers = [QgsRasterLayer(str(image), "in")]
     decision = decide_device(device, precision, cuda=cuda)
     if decision.refusal is not None:
         with pytest.raises(InputError) as caught:
-            algorithm._request(parameters, QgsProcessingContext())
+            algorithm._request(parameters, QgsProcessingContext(), layers)
         assert caught.value.key == decision.refusal.key == "fp16_cpu"
         return
-    request = algorithm._request(parameters, QgsProcessingContext())
+    request = algorithm._request(parameters, QgsProcessingContext(), layers)
     assert (request.device, request.precision) == (decision.device, decision.precision)
     assert (decision.provider == CUDA) is (cuda and device != "cpu")
 

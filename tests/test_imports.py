@@ -277,7 +277,8 @@ model = {str(model)!r}
 with rasterio.open({str(tmp_path / "in.tif")!r}, "w", driver="GTiff", width=64, height=64, count=3, dtype="uint8",
                    crs="EPSG:2154", transform=from_origin(0, 64, 1, 1)) as dst:
     dst.write(np.random.default_rng(0).integers(0, 255, (3, 64, 64), dtype=np.uint8))
-from flair_qgis.core.segment.plan import SegmentRequest, plan_segment
+from flair_qgis.core.segment.plan import plan_segment
+from flair_qgis.core.segment.request import SegmentRequest
 from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.segment.run import run_plan
 from flair_qgis.core.engine.pixel_sources import capture_file
@@ -365,14 +366,14 @@ for algorithm, parameters in refusals:
     else:
         raise AssertionError(algorithm + " ran without scipy")
 assert not {{"again.tif", "p.gpkg", "v.gpkg"}} & set(os.listdir(out)), os.listdir(out)  # refused before any run
-from flair_qgis.adapters.segment_request import RunRequest, prepare_segment
+from flair_qgis.adapters.segment_request import SegmentChoices, prepare_segment
 from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.vectorize.segment_output import PolygonOutput
 layer = QgsRasterLayer(image, "in")
 QgsProject.instance().addMapLayer(layer)
-prepare_segment(RunRequest(model, layer.id(), output_path=out + "/exact.tif", polygons=PolygonOutput()),
+prepare_segment(SegmentChoices(model, layer.id(), output_path=out + "/exact.tif", polygons=PolygonOutput()),
                 read_model_info(model))  # exact polygons: accepted
-request = RunRequest(model, layer.id(), output_path=out + "/dock.tif", polygons=PolygonOutput(min_area_m2=10))
+request = SegmentChoices(model, layer.id(), output_path=out + "/dock.tif", polygons=PolygonOutput(min_area_m2=10))
 try:
     prepare_segment(request, read_model_info(model))
 except DependencyError as err:

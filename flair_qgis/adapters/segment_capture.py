@@ -1,24 +1,24 @@
-"""QGIS layers into the pieces of a segmentation job, captured on the main thread.
+"""QGIS layers into a planned segmentation job, captured on the main thread.
 
 The dock (:mod:`.segment_request`) and ``flair:segment`` (``processing/segment_algorithm.py``) each
-turn their widgets or parameters into layers, an extent and mask polygons, then call
-:func:`job_request`: it captures the rasters (a file rasterio reads, or a cloned data provider for
-web and database layers), names the mask's file and checks that polygons can be written; the caller
-plans the job with :func:`flair_qgis.core.segment.plan_job`, the function ``scripts/flair segment``
-plans with too. The worker thread then runs the job and never touches a layer.
+turn their widgets or parameters into one :class:`~flair_qgis.core.segment.SegmentRequest` (bands,
+extent, mask polygons and the mask's file, outputs, tiling, device, precision) and the layers, then
+call :func:`plan_layers`: it captures the rasters (a file rasterio reads, or a cloned data provider
+for web and database layers), checks that polygons can be written and plans the job with
+:func:`flair_qgis.core.segment.plan_job`, the function ``scripts/flair segment`` plans with too.
+The worker thread then runs the job and never touches a layer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qgis.core import QgsRasterLayer, QgsVectorLayer
+from qgis.core import QgsRasterLayer
 
 from ..core.engine import ModelInfo
-from ..core.segment import SegmentJobRequest, SegmentRequest
+from ..core.segment import SegmentJob, SegmentRequest, plan_job
 from ..core.vectorize import PolygonOutput
 from .deps import require_vectorize
-from .mask_input import vector_file
 from .raster_input import RasterInput, capture_raster, make_source
 
 
@@ -34,44 +34,28 @@ def capture_rasters(layers: Sequence[QgsRasterLayer], model: ModelInfo) -> tuple
     )
 
 
-def job_request(
+def plan_layers(
+    request: SegmentRequest,
     model: ModelInfo,
     layers: Sequence[QgsRasterLayer],
-    options: SegmentRequest,
     *,
-    bands: Sequence[Sequence[int]] = (),
-    extent: tuple[float, float, float, float] | None = None,
-    mask_wkbs: Sequence[bytes] = (),
-    mask_layer: QgsVectorLayer | None = None,
     polygons: PolygonOutput | None = None,
-) -> SegmentJobRequest:
-    """The job's request: the layers captured, the mask's file named, polygons checked installable.
+) -> SegmentJob:
+    """The job planned over QGIS layers: the layers captured, polygons checked installable.
 
     Args:
+        request: the run's request (its mask polygons as WKB in the first layer's CRS:
+            :func:`~flair_qgis.adapters.mask_input.polygons_wkb`; its ``mask_path`` from
+            :func:`~flair_qgis.adapters.mask_input.vector_file`).
         model: the model.
         layers: one raster layer per model input, in the model's input order.
-        options: outputs, tiling, device, tile cache.
-        bands: layer bands per input (empty entries let the core choose).
-        extent: in the first layer's CRS; None for the whole layer (or the mask polygons).
-        mask_wkbs: mask polygons as WKB in the first layer's CRS
-            (:func:`~flair_qgis.adapters.mask_input.polygons_wkb`).
-        mask_layer: the layer they come from: no output may overwrite its file.
         polygons: the polygons to write after the class map, or None.
 
     Raises:
-        InputError: a layer cannot be captured.
+        InputError: a layer cannot be captured, or the job cannot be planned.
         DependencyError: polygon merges asked for and scipy missing (said before any run).
+        ModelError, NotSupportedError: a model the engine cannot run.
     """
     if polygons is not None:
         require_vectorize(polygons.min_area_m2, polygons.fill_holes_m2)
-    return SegmentJobRequest(
-        model=model,
-        rasters=capture_rasters(layers, model),
-        options=options,
-        bands=tuple(tuple(b) for b in bands),
-        extent=extent,
-        mask_wkbs=tuple(mask_wkbs),
-        mask_path=vector_file(mask_layer),
-        polygons=polygons,
-        make_source=make_source,
-    )
+    return plan_job(request, model, capture_rasters(layers, model), polygons=polygons, make_source=make_source)

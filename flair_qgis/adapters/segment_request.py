@@ -1,8 +1,10 @@
-"""A segmentation run from the dock, captured on the main thread: request -> planned job.
+"""A segmentation run from the dock, captured on the main thread: the dock's choices -> planned job.
 
-The dock's widgets freeze their choices into a :class:`RunRequest`; :func:`prepare_segment`
-finds the layers, the extent in the first layer's CRS and, for "selected polygons", the polygons,
-then :func:`~flair_qgis.adapters.segment_capture.job_request` captures them and the job is planned with
+The dock's widgets freeze their choices into :class:`SegmentChoices` (layer ids, extent mode, output
+folder, opacity: what only the dock knows); :func:`prepare_segment` finds the layers, the extent in
+the first layer's CRS and, for "selected polygons", the polygons, builds the run's one
+:class:`~flair_qgis.core.segment.SegmentRequest` from them, and
+:func:`~flair_qgis.adapters.segment_capture.plan_layers` captures the layers and plans the job with
 :func:`flair_qgis.core.segment.plan_job`, as ``flair:segment`` does.
 :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs the job.
 """
@@ -20,6 +22,7 @@ from qgis.core import (
     QgsProject,
     QgsRasterLayer,
     QgsRectangle,
+    QgsVectorLayer,
 )
 
 from ..core.engine import InputSpec, ModelInfo, check_supported, choose_bands
@@ -31,7 +34,6 @@ from ..core.segment import (
     class_map_path,
     confidence_path_for,
     input_title,
-    plan_job,
     run_output_path,
 )
 from ..core.vectorize import PolygonOutput
@@ -39,9 +41,9 @@ from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_
 from ..i18n.errors import error_text
 from . import settings
 from .layers import extent_in_crs
-from .mask_input import selected_polygons
+from .mask_input import selected_polygons, vector_file
 from .raster_input import layer_band_labels
-from .segment_capture import job_request
+from .segment_capture import plan_layers
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,12 @@ class InputChoice:
 
 
 @dataclass(frozen=True)
-class RunRequest:
+class SegmentChoices:
     """Everything the dock's widgets say, frozen when the user clicks Run.
+
+    Widget state (layer ids, the extent mode and the canvas's CRS, an output folder, the layer's
+    opacity): :func:`prepare_segment` turns it into the run's
+    :class:`~flair_qgis.core.segment.SegmentRequest` once the layers and polygons are found.
 
     Attributes:
         model_path: the ONNX file.
@@ -187,9 +193,9 @@ def _input_reason(spec: InputSpec, layer: QgsMapLayer | None, bands: Sequence[in
     return ""
 
 
-def _input_layers(request: RunRequest, model: ModelInfo, project: QgsProject) -> list[QgsRasterLayer]:
+def _input_layers(choices: SegmentChoices, model: ModelInfo, project: QgsProject) -> list[QgsRasterLayer]:
     """The raster layer of every model input, in the model's input order."""
-    choices = request.input_choices()
+    choices = choices.input_choices()
     multi = len(model.inputs) > 1
     if len(choices) < len(model.inputs):
         raise InputError(
@@ -217,51 +223,66 @@ def _crs(text: str) -> QgsCoordinateReferenceSystem:
     return crs
 
 
-def _extent(request: RunRequest, layer: QgsRasterLayer) -> tuple[float, float, float, float] | None:
+def _extent(choices: SegmentChoices, layer: QgsRasterLayer) -> tuple[float, float, float, float] | None:
     """The requested rectangle in the layer's CRS; None for the whole layer (or the polygons)."""
-    if request.extent_mode not in EXTENT_MODES:
-        raise InputError(f"Unknown extent mode {request.extent_mode!r}.")
-    if request.extent_mode not in (EXTENT_CANVAS, EXTENT_DRAWN):
+    if choices.extent_mode not in EXTENT_MODES:
+        raise InputError(f"Unknown extent mode {choices.extent_mode!r}.")
+    if choices.extent_mode not in (EXTENT_CANVAS, EXTENT_DRAWN):
         return None
-    if request.extent is None:
-        drawn = request.extent_mode == EXTENT_DRAWN
+    if choices.extent is None:
+        drawn = choices.extent_mode == EXTENT_DRAWN
         raise InputError("Draw a rectangle on the map first." if drawn else "The map view has no extent.")
-    rect = QgsRectangle(*request.extent)
+    rect = QgsRectangle(*choices.extent)
     if rect.isEmpty():
         raise InputError("The extent is empty: draw or choose an area with a width and a height.")
-    return extent_in_crs(rect, _crs(request.extent_crs), layer.crs())
+    return extent_in_crs(rect, _crs(choices.extent_crs), layer.crs())
 
 
-def _core_request(request: RunRequest, model: ModelInfo, layer_name: str) -> SegmentRequest:
-    """Output paths (a new file when none is given; the confidence beside it) and tiling.
+def _core_request(
+    choices: SegmentChoices,
+    model: ModelInfo,
+    layer: QgsRasterLayer,
+    extent: tuple[float, float, float, float] | None,
+    mask_layer: QgsVectorLayer | None,
+) -> SegmentRequest:
+    """The run's request: output paths (a new file when none is given; the confidence beside
+    it), bands, the extent or the selected polygons, tiling, device, precision, tile cache.
 
     Whether the model can give a confidence is checked by the core's plan (key ``no_confidence``).
+
+    Raises:
+        InputError: "selected polygons" without a polygon selected.
     """
-    if request.output_path:
-        output = class_map_path(request.output_path)
+    wkbs = selected_polygons(mask_layer, layer.crs()) if choices.extent_mode == EXTENT_POLYGONS else ()
+    if choices.output_path:
+        output = class_map_path(choices.output_path)
     else:
-        folder = settings.run_folder(request.output_folder)
-        output = run_output_path(folder, layer_name, model.path, time.strftime("%Y%m%d_%H%M%S"))
-    confidence = confidence_path_for(output) if request.confidence else None
+        folder = settings.run_folder(choices.output_folder)
+        output = run_output_path(folder, layer.name(), model.path, time.strftime("%Y%m%d_%H%M%S"))
+    confidence = confidence_path_for(output) if choices.confidence else None
     return SegmentRequest(
         output_path=output,
         confidence_path=confidence,
-        tile_size_px=request.tile_size_px,
-        overlap_px=request.overlap_px,
-        batch_size=request.batch_size,
-        device=request.device,
-        precision=request.precision,
-        cache_folder=request.cache_folder or None,
+        bands=tuple(choice.bands for choice in choices.input_choices()),
+        extent=extent,
+        mask_wkbs=tuple(wkbs),
+        mask_path=vector_file(mask_layer),
+        tile_size_px=choices.tile_size_px,
+        overlap_px=choices.overlap_px,
+        batch_size=choices.batch_size,
+        device=choices.device,
+        precision=choices.precision,
+        cache_folder=choices.cache_folder or None,
         cache_max_bytes=settings.cache_max_bytes(),
-        cache_remote=request.cache_remote,
+        cache_remote=choices.cache_remote,
     )
 
 
-def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject | None = None) -> PreparedRun:
+def prepare_segment(choices: SegmentChoices, model: ModelInfo, project: QgsProject | None = None) -> PreparedRun:
     """Capture a run on the main thread and plan it (:func:`flair_qgis.core.segment.plan_job`).
 
     Args:
-        request: what the dock's widgets say.
+        choices: what the dock's widgets say.
         model: the model, already read by the dock.
         project: the project holding the layers (default the current one).
 
@@ -272,19 +293,13 @@ def prepare_segment(request: RunRequest, model: ModelInfo, project: QgsProject |
         ModelError, NotSupportedError: the model cannot be run by the engine.
     """
     project = project or QgsProject.instance()
-    layers = _input_layers(request, model, project)
+    layers = _input_layers(choices, model, project)
     check_supported(model)
     first = layers[0]
-    extent = _extent(request, first)
-    wkbs: tuple[bytes, ...] = ()
     mask_layer = None
-    if request.extent_mode == EXTENT_POLYGONS:
-        mask_layer = project.mapLayer(request.mask_layer_id) if request.mask_layer_id else None
-        wkbs = selected_polygons(mask_layer, first.crs())
-    job = plan_job(job_request(
-        model, layers, _core_request(request, model, first.name()),
-        bands=[choice.bands for choice in request.input_choices()], extent=extent, mask_wkbs=wkbs,
-        mask_layer=mask_layer, polygons=request.polygons,
-    ))  # fmt: skip
+    if choices.extent_mode == EXTENT_POLYGONS and choices.mask_layer_id:
+        mask_layer = project.mapLayer(choices.mask_layer_id)
+    request = _core_request(choices, model, first, _extent(choices, first), mask_layer)
+    job = plan_layers(request, model, layers, polygons=choices.polygons)
     ids, names = tuple(lyr.id() for lyr in layers), tuple(lyr.name() for lyr in layers)
-    return PreparedRun(job, ids, names, request.opacity)
+    return PreparedRun(job, ids, names, choices.opacity)

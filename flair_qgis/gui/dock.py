@@ -26,7 +26,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters import deps, settings
-from ..adapters.segment_request import RunRequest
+from ..adapters.segment_request import SegmentChoices
 from ..core.engine import ModelInfo
 from ..core.errors import FlairError
 from ..i18n import tr
@@ -121,8 +121,8 @@ class FlairDock(QDockWidget):
         """Choose the Segment tab's model (see :meth:`SegmentPanel.set_model`)."""
         return self.segment.set_model(path)
 
-    def build_request(self) -> RunRequest:
-        """The frozen request the Segment tab's widgets describe."""
+    def build_request(self) -> SegmentChoices:
+        """The Segment tab's frozen choices."""
         return self.segment.build_request()
 
     @property

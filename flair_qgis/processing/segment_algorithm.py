@@ -26,9 +26,9 @@ from qgis.core import (
 )
 
 from ..adapters import settings
-from ..adapters.mask_input import polygons_wkb
+from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import layer_grid_extent
-from ..adapters.segment_capture import job_request
+from ..adapters.segment_capture import plan_layers
 from ..core.engine import (
     DEVICES,
     PRECISIONS,
@@ -39,7 +39,7 @@ from ..core.engine import (
     parse_band_list,
     read_model_info,
 )
-from ..core.segment import SegmentRequest, SegmentResult, output_name, plan_job, run_job
+from ..core.segment import SegmentRequest, SegmentResult, output_name, run_job
 from ..core.vectorize import PolygonOutput
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
@@ -222,20 +222,10 @@ class SegmentAlgorithm(FlairAlgorithm):
         model = read_model_info(self.parameterAsFile(parameters, self.MODEL, context))
         check_supported(model)
         layers = self._input_layers(parameters, context, model)
-        primary = layers[0]
-        bands = [
-            parse_band_list(self.parameterAsString(parameters, f"{self.BANDS}{_suffix(i)}", context))
-            for i in range(len(layers))
-        ]
-        wkbs, mask_layer = self._mask(parameters, context, primary)
         polygons = self._polygons(parameters, context)
-        self.job = plan_job(job_request(
-            model, layers, self._request(parameters, context), bands=bands,
-            extent=self._extent(parameters, context, primary), mask_wkbs=wkbs, mask_layer=mask_layer,
-            polygons=polygons,
-        ))  # fmt: skip
+        self.job = plan_layers(self._request(parameters, context, layers), model, layers, polygons=polygons)
         scheduler = self.parameterAsString(parameters, self.SCHEDULER, context)
-        self.distributed = distributed_run(self.job.plan, self.job.request.rasters[0], scheduler)
+        self.distributed = distributed_run(self.job.plan, self.job.rasters[0], scheduler)
         self.vector_styler = None
         if polygons is not None:  # the polygons are styled when Processing loads them
             classes = self.job.plan.heads.primary.classes
@@ -279,7 +269,10 @@ class SegmentAlgorithm(FlairAlgorithm):
         wkbs = polygons_wkb(source.getFeatures(), source.sourceCrs(), primary.crs())
         return wkbs, self.parameterAsVectorLayer(parameters, self.MASK, context)
 
-    def _request(self, parameters: dict, context: QgsProcessingContext) -> SegmentRequest:
+    def _request(self, parameters: dict, context: QgsProcessingContext, layers: list[QgsRasterLayer]) -> SegmentRequest:
+        """The run's one request: BANDS, EXTENT and MASK (first layer's CRS), outputs, tiling, device, precision."""
+        primary = layers[0]
+        wkbs, mask_layer = self._mask(parameters, context, primary)
         decision = decide_device(
             self.parameterAsEnumString(parameters, self.DEVICE, context),
             self.parameterAsEnumString(parameters, self.PRECISION, context),
@@ -288,6 +281,13 @@ class SegmentAlgorithm(FlairAlgorithm):
         return SegmentRequest(
             output_path=self.parameterAsOutputLayer(parameters, self.OUTPUT, context),
             confidence_path=self.parameterAsOutputLayer(parameters, self.OUTPUT_CONFIDENCE, context) or None,
+            bands=tuple(
+                parse_band_list(self.parameterAsString(parameters, f"{self.BANDS}{_suffix(i)}", context))
+                for i in range(len(layers))
+            ),
+            extent=self._extent(parameters, context, primary),
+            mask_wkbs=wkbs,
+            mask_path=vector_file(mask_layer),
             tile_size_px=self._optional_int(parameters, self.TILE_SIZE, context),
             overlap_px=self._optional_int(parameters, self.OVERLAP, context),
             batch_size=self.parameterAsInt(parameters, self.BATCH_SIZE, context),

@@ -1,8 +1,10 @@
-"""``run.json``: what a distributed run is (model, input, grid, tiling) and where it stands.
+"""``run.json``: what a distributed run is (model, input, grid, every option that changes pixels) and where it stands.
 
 The identity decides whether a folder may be resumed: a re-run of the same model on the same
-input with the same grid and tiling computes only the chunks not yet done; anything else is
-refused unless the user forces a fresh start. The input's identity holds every file behind it
+input with the same grid, bands, tiling and options (precision, graph fusion: the request's
+:data:`~flair_qgis.core.segment.PIXEL_OPTIONS`) computes only the chunks not yet done; anything
+else is refused, each difference named (``precision: was fp32, now fp16``), unless the user forces
+a fresh start. The input's identity holds every file behind it
 (each source of a VRT, stamped by size, modification time and, for small files, content): a
 source tile rewritten since the run started is refused by name, never mixed into the mosaic.
 Chunk files are written atomically, so a chunk marked done whose file exists is complete.
@@ -26,15 +28,24 @@ FORMAT = "flair-scale-run/1"
 DONE, FAILED, PENDING = "done", "failed", "pending"
 
 
+TILING = ("tile_size_px", "overlap_px")
+"""The pixel options ``run.json`` records under ``tiling`` (with ``chunk_tiles``), as it always did."""
+
+OPTIONS_BEFORE_RECORDED = {"precision": "fp32", "fuse_graph": True}
+"""What every run made before ``options`` was recorded ran with (a resume of one is not refused)."""
+
+
 def job_identity(job: ScaleJob) -> dict[str, Any]:
-    """The parts of a run that decide its pixels."""
-    g = job.grid
+    """The parts of a run that decide its pixels: model, input, grid, and the request's pixel options."""
+    g, request = job.grid, job.request
+    options = request.pixel_options()
     return {
         "model": {"path": job.model_path, "sha256": job.model_sha256},
         "input": input_identity(job.input_path, g),
         "bands": list(job.bands),
         "grid": {"transform": list(g.transform)[:6], "width": g.width, "height": g.height, "crs": g.crs_wkt},
-        "tiling": {"tile_size_px": job.tile_size_px, "overlap_px": job.overlap_px, "chunk_tiles": job.chunk_tiles},
+        "tiling": {**{name: options[name] for name in TILING}, "chunk_tiles": job.chunk_tiles},
+        "options": {name: value for name, value in options.items() if name not in (*TILING, "bands")},
     }
 
 
@@ -52,9 +63,35 @@ def changed_files(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return sorted(path for path in {*old_files, *new_files} if old_files.get(path) != new_files.get(path))
 
 
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    labels = {"model": "model", "input": "input", "bands": "bands", "grid": "grid/extent", "tiling": "tiling"}
-    return [label for key, label in labels.items() if old.get(key) != new.get(key)]
+def differences(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
+    """What differs between two identities: key -> how it reads to the user.
+
+    ``model``, ``input`` and ``grid`` read "another model"; bands, tiling and options name their
+    values (``precision: was fp32, now fp16``). An identity written before ``options`` was recorded
+    ran with :data:`OPTIONS_BEFORE_RECORDED`.
+    """
+    found = {}
+    for key, label in (("model", "model"), ("input", "input"), ("grid", "grid/extent")):
+        if old.get(key) != new.get(key):
+            found[key] = f"another {label}"
+    if old.get("bands") != new.get("bands"):
+        found["bands"] = f"bands: was {_shown(old.get('bands'))}, now {_shown(new.get('bands'))}"
+    old_options = {**(old.get("tiling") or {}), **(old.get("options") or OPTIONS_BEFORE_RECORDED)}
+    new_options = {**(new.get("tiling") or {}), **(new.get("options") or {})}
+    for name in [*new_options, *(name for name in old_options if name not in new_options)]:
+        was, now = old_options.get(name), new_options.get(name)
+        if was != now:
+            found[name] = f"{name}: was {_shown(was)}, now {_shown(now)}"
+    return found
+
+
+def _shown(value: Any) -> str:
+    """A recorded value as the user reads it: ``1,2,3`` for bands, ``not recorded`` for None."""
+    if value is None:
+        return "not recorded"
+    if isinstance(value, list):
+        return ",".join(_shown(v) for v in value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class Manifest:
@@ -166,12 +203,12 @@ def _resume(folder: str, path: str, identity: dict[str, Any], force: bool) -> Ma
         raise InputError(f"{path} cannot be read ({err}): remove it or choose another folder.") from err
     if old.get("format") != FORMAT:
         raise InputError(f"{path} is not a flair run manifest: choose a new or empty folder.")
-    changed = _differences(old.get("identity", {}), identity)
+    changed = differences(old.get("identity", {}), identity)
     if not changed:
         _remove_partials(folder)
         return Manifest(path, old)
     files = changed_files(old.get("identity", {}), identity)
-    if files and changed == ["input"] and not force:
+    if files and list(changed) == ["input"] and not force:
         more = f" (and {len(files) - 1} more)" if len(files) > 1 else ""
         raise InputError(
             f"Input file {files[0]}{more} changed since the run in {folder} started: its chunks would mix "
@@ -179,9 +216,9 @@ def _resume(folder: str, path: str, identity: dict[str, Any], force: bool) -> Ma
         )
     if not force:
         raise InputError(
-            f"The output folder {folder} holds a run with another {', '.join(changed)}: "
-            "give --force (scripts/flair) to discard it and start again, or choose another folder "
-            "(another OUTPUT in flair:segment)."
+            f"The output folder {folder} holds a run with {'; '.join(changed.values())}: its chunks would "
+            "not match. Give --force (scripts/flair) to discard it and start again, run with the same "
+            "options, or choose another folder (another OUTPUT in flair:segment)."
         )
     _discard_run(folder)
     return None

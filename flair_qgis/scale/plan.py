@@ -1,17 +1,34 @@
-"""A distributed run, planned on the driver: everything a worker needs, frozen and picklable."""
+"""A distributed run, planned on the driver: the segmentation request whole, and how it is cut.
+
+A :class:`ScaleJob` carries the run's :class:`~flair_qgis.core.segment.SegmentRequest` as the plan
+decided it (bands, tiling, device, precision...) and adds what a distributed run needs: the input
+file every worker opens, the model's hash, the whole grid and the chunking. Each chunk task runs
+the same segmentation on :meth:`ScaleJob.for_chunk`, a request derived with
+:func:`dataclasses.replace`, so every option reaches the workers. The job crosses to them as JSON
+(:meth:`ScaleJob.to_json`), never as a pickle.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import rasterio
 import rasterio.errors
 
-from ..core.engine import Grid, ModelInfo, capture_file, describe_source_files, is_remote, read_model_info
+from ..core.engine import (
+    Grid,
+    ModelInfo,
+    capture_file,
+    describe_source_files,
+    from_json,
+    is_remote,
+    read_model_info,
+    to_json,
+)
 from ..core.errors import InputError, NotSupportedError
-from ..core.segment import SegmentJobRequest, SegmentPlan, SegmentRequest
+from ..core.segment import SegmentPlan, SegmentRequest
 from ..core.segment import plan_job as plan_segment_job
 from .chunks import Chunk, chunk_layout
 
@@ -23,44 +40,68 @@ class ScaleJob:
     """One distributed segmentation run.
 
     Attributes:
+        request: the segmentation request as planned on the driver: the bands chosen, the
+            tiling used, device, precision, threads per worker (None for the worker's Dask
+            threads). Its output path is the planning's; chunks get their own (:meth:`for_chunk`).
         input_path: the raster (any GDAL path: GeoTIFF, VRT, ``/vsicurl/`` COG); every worker
             must be able to open it under this name.
         model_path: the ONNX model; every worker must see the same file under this name.
         model_sha256: the model's content hash (workers check it; a changed model is refused).
-        bands: 1-based input bands, one per model channel.
         grid: the whole run's output grid.
-        tile_size_px: model input edge.
-        overlap_px: overlap between tiles.
-        batch_size: tiles per onnxruntime call.
-        device: ``auto``, ``cuda`` or ``cpu``.
-        threads: onnxruntime threads per worker process; None for the worker's Dask threads.
         chunk_tiles: edge of a work unit in tiles.
         output_dir: folder of ``chunks/``, ``classes.vrt`` and ``run.json``.
         vector_chunks: each chunk task also vectorises its class map (``--vector`` without
             cleaning); not part of the run's identity: a resume may add or drop it.
     """
 
+    request: SegmentRequest
     input_path: str
     model_path: str
     model_sha256: str
-    bands: tuple[int, ...]
     grid: Grid
-    tile_size_px: int
-    overlap_px: int
-    batch_size: int
-    device: str
-    threads: int | None
     chunk_tiles: int
     output_dir: str
     vector_chunks: bool = False
 
+    @property
+    def bands(self) -> tuple[int, ...]:
+        """The input's bands, one per model channel."""
+        return self.request.bands[0]
+
     def chunks(self) -> list[Chunk]:
         """The work units, row-major."""
-        return chunk_layout(self.grid, self.tile_size_px, self.overlap_px, self.chunk_tiles)
+        return chunk_layout(self.grid, self.request.tile_size_px or 0, self.request.overlap_px or 0, self.chunk_tiles)
 
     def chunk_path(self, chunk: Chunk) -> str:
         """Where a chunk's class map goes."""
         return os.path.join(self.output_dir, CHUNKS_DIR, f"{chunk.name}.tif")
+
+    def for_chunk(self, chunk: Chunk) -> SegmentRequest:
+        """The request a worker runs for ``chunk``: this run's, writing the chunk's class map.
+
+        Only what differs per chunk changes: the class map's path (further heads and per-tile
+        values go beside it) and the extent, the chunk's rectangle.
+        """
+        return replace(
+            self.request,
+            output_path=self.chunk_path(chunk),
+            head_paths={},
+            tile_values_path=None,
+            extent=chunk.sub_grid(self.grid).bounds,
+        )
+
+    def to_json(self) -> str:
+        """The job as a JSON string, its request whole (:meth:`from_json` reads it back equal)."""
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> ScaleJob:
+        """The job :meth:`to_json` wrote.
+
+        Raises:
+            TypeError: a field this version does not know (driver and worker differ).
+        """
+        return from_json(cls, text)
 
 
 def file_sha256(path: str) -> str:
@@ -105,10 +146,8 @@ def input_identity(path: str, grid: Grid | None = None) -> dict[str, object]:
     return identity
 
 
-def job_from_plan(
-    plan: SegmentPlan, input_path: str, output_dir: str, chunk_tiles: int, threads: int | None = None
-) -> ScaleJob:
-    """The distributed run of a planned segmentation: the same grid, bands and tiling.
+def job_from_plan(plan: SegmentPlan, input_path: str, output_dir: str, chunk_tiles: int) -> ScaleJob:
+    """The distributed run of a planned segmentation: its request whole, on the same grid.
 
     Raises:
         NotSupportedError: what a distributed run does not do yet (several inputs, a mask).
@@ -126,16 +165,11 @@ def job_from_plan(
     if plan.mask is not None:
         raise NotSupportedError("A MASK is not applied by distributed runs yet: leave MASK or SCHEDULER empty.")
     job = ScaleJob(
+        request=plan.request,
         input_path=input_path,
         model_path=plan.model.path,
         model_sha256=file_sha256(plan.model.path),
-        bands=tuple(plan.bands[0]),
         grid=plan.grid,
-        tile_size_px=plan.tile_px,
-        overlap_px=plan.overlap_px,
-        batch_size=plan.batch_size,
-        device=plan.request.device,
-        threads=threads,
         chunk_tiles=chunk_tiles,
         output_dir=os.path.abspath(output_dir),
     )
@@ -144,20 +178,17 @@ def job_from_plan(
 
 
 def plan_job(
-    input_path: str,
-    model_path: str,
-    output_dir: str,
-    *,
-    bands: tuple[int, ...] = (),
-    extent: tuple[float, float, float, float] | None = None,
-    tile_size_px: int | None = None,
-    overlap_px: int | None = None,
-    batch_size: int = 4,
-    device: str = "auto",
-    threads: int | None = None,
-    chunk_tiles: int = 8,
+    input_path: str, model_path: str, output_dir: str, request: SegmentRequest, *, chunk_tiles: int = 8
 ) -> tuple[ScaleJob, ModelInfo, list[str]]:
     """Plan a run as ``flair:segment`` does (:func:`flair_qgis.core.segment.plan_job`), then cut it into chunks.
+
+    Args:
+        input_path: the input raster (a file or any GDAL path).
+        model_path: the ONNX model.
+        output_dir: folder of the run (created later, by :func:`.manifest.open_output_dir`).
+        request: the run's request (bands, extent, tiling, device, precision, threads...); its
+            output path is replaced: the chunks go into ``output_dir``.
+        chunk_tiles: edge of a work unit in tiles.
 
     Returns:
         ``(job, model, notes)``: notes are messages for the user (band guesses).
@@ -177,13 +208,6 @@ def plan_job(
     output_dir = os.path.abspath(output_dir)
     # The plan checks an output file; the chunks go into output_dir, created later, so the
     # check is made on a name beside it (never written).
-    request = SegmentRequest(
-        output_path=output_dir.rstrip(os.sep) + ".tif",
-        tile_size_px=tile_size_px,
-        overlap_px=overlap_px,
-        batch_size=batch_size,
-        device=device,
-    )
-    rasters = (raster,)  # RasterFile.path is str, the protocol allows None
-    plan = plan_segment_job(SegmentJobRequest(model, rasters, request, bands=(bands,), extent=extent)).plan  # type: ignore[arg-type]
-    return job_from_plan(plan, input_path, output_dir, chunk_tiles, threads), model, list(plan.warnings)
+    planned = replace(request, output_path=output_dir.rstrip(os.sep) + ".tif")
+    plan = plan_segment_job(planned, model, (raster,)).plan  # type: ignore[arg-type]  # RasterFile.path is str
+    return job_from_plan(plan, input_path, output_dir, chunk_tiles), model, list(plan.warnings)

@@ -1,10 +1,13 @@
 """What travels to the scheduler and the workers by value (cloudpickle), not by import.
 
 Recent Dask schedulers unpickle the task graph: a task naming ``flair_qgis`` functions would
-need the package on the scheduler too. Tasks are therefore :func:`call_pickled` with the real
-call as opaque bytes, unpickled on the worker only; a bare ``dask scheduler`` is enough. The
-probe runs on every worker before any chunk and says what it lacks, even flair_qgis itself.
-Keep this module free of flair_qgis imports.
+need the package on the scheduler too. Every chunk task therefore runs the small function
+:func:`chunk_task` returns, shipped by value, on one plain JSON string (the entry's name, the job
+with its request whole, the chunk: :func:`flair_qgis.scale.worker.task_payload`): the scheduler
+sees a string and a function that imports nothing of ours until it runs on a worker, so a bare
+``dask scheduler`` is enough. The worker reads the JSON (no code runs from it, unlike unpickling:
+the plugin never unpickles) and runs the named entry. The probe runs on every worker before any
+chunk and says what it lacks, even flair_qgis itself. Keep this module free of flair_qgis imports.
 """
 
 from __future__ import annotations
@@ -40,20 +43,20 @@ class ChunkError(Exception):
     """A chunk failed on a worker; the text names the original error."""
 
 
-def chunk_task() -> Callable[[bytes], object]:
-    """The function every chunk task runs: unpickle ``(function, args)`` on the worker, call it.
+def chunk_task() -> Callable[[str], object]:
+    """The function every chunk task runs: import the worker module on the worker, run the task.
 
-    It is a closure on purpose: plain pickle cannot reference it, so Dask falls back to
+    It is a closure on purpose: pickle cannot reference it by name, so Dask falls back to
     cloudpickle, which ships it by value; the scheduler never imports flair_qgis.
     """
 
-    def call_pickled(payload: bytes) -> object:
-        import pickle
+    def run_json_task(payload: str) -> object:
+        import importlib
 
-        function, args = pickle.loads(payload)
+        worker = importlib.import_module("flair_qgis.scale.worker")
         try:
-            return function(*args)
+            return worker.run_task(payload)
         except Exception as err:  # every failure of a chunk is reported per chunk, not raised further
             raise ChunkError(f"{type(err).__name__}: {err}") from None
 
-    return call_pickled
+    return run_json_task

@@ -9,7 +9,6 @@ manifest and the others go on; the mosaic is written only when every chunk is do
 from __future__ import annotations
 
 import os
-import pickle
 import time
 import uuid
 from collections.abc import Callable
@@ -24,8 +23,8 @@ from .manifest import DONE, FAILED, MOSAIC, PENDING, Manifest
 from .mosaic import build_mosaic
 from .plan import CHUNKS_DIR, ScaleJob
 from .remote import ChunkError, chunk_task
-from .vector import ChunkPolygons, VectorOptions, VectorResult, publish_vectors, vector_done, vectorize_chunk
-from .worker import ChunkResult, run_chunk
+from .vector import ChunkPolygons, VectorOptions, VectorResult, publish_vectors, vector_done
+from .worker import ChunkResult, task_payload
 
 _POLL_S = 0.2
 _FINAL = ("finished", "error", "cancelled")
@@ -125,10 +124,10 @@ def execute(
             eta = (tiles_total - tiles_done) / rate if rate > 0 else None
             on_progress(Progress(tiles_done, tiles_total, rate, eta, len(result.failed)))
 
-    _follow(_submit(job, client, todo, run_chunk), manifest, result, progress, canceled, client)
+    _follow(_submit(job, client, todo, "chunk"), manifest, result, progress, canceled, client)
     if job.vector_chunks and not result.failed:
         missing = [c for c in chunks if not vector_done(job, c)]  # done by a run without --vector
-        _follow(_submit(job, client, missing, vectorize_chunk, "vector"), manifest, result, progress, canceled, client)
+        _follow(_submit(job, client, missing, "vector"), manifest, result, progress, canceled, client)
     result.seconds = time.perf_counter() - started
     if not result.failed:
         mosaic = os.path.join(job.output_dir, MOSAIC)
@@ -163,15 +162,16 @@ def _start(job: ScaleJob, manifest: Manifest, chunk_count: int, todo: list[Chunk
     return run_entry
 
 
-def _submit(
-    job: ScaleJob, client: Any, todo: list[Chunk], function: Callable[[Chunk, ScaleJob], Any], kind: str = "chunk"
-) -> dict[Any, Chunk]:
-    """One task per chunk running ``function(chunk, job)``; future -> chunk."""
+def _submit(job: ScaleJob, client: Any, todo: list[Chunk], kind: str) -> dict[Any, Chunk]:
+    """One task per chunk running the worker's entry ``kind`` (``chunk`` or ``vector``); future -> chunk.
+
+    Each task is a JSON string (:func:`~.worker.task_payload`), never a pickle of ours.
+    """
     if not todo:
         return {}
     token = uuid.uuid4().hex[:8]
     ship_by_value()
-    payloads = [pickle.dumps((function, (chunk, job))) for chunk in todo]
+    payloads = [task_payload(kind, job, chunk) for chunk in todo]
     keys = [f"flair-{kind}-{c.name}-{token}" for c in todo]
     resources = _resources(job, client) if kind == "chunk" else None  # vectorising needs no GPU
     futures = client.map(chunk_task(), payloads, pure=False, key=keys, resources=resources)
@@ -214,7 +214,7 @@ def _resources(job: ScaleJob, client: Any) -> dict[str, int] | None:
     Workers started with ``--resources GPU=1`` (one per GPU) then run one chunk at a time each,
     and chunks never land on CPU-only workers of the same cluster.
     """
-    if job.device != "cuda":
+    if job.request.device != "cuda":
         return None
     workers = client.scheduler_info(n_workers=-1).get("workers", {})
     return {"GPU": 1} if any(w.get("resources", {}).get("GPU") for w in workers.values()) else None

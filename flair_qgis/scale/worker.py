@@ -1,13 +1,17 @@
 """What runs on a Dask worker: one chunk through the core engine, with one session per process.
 
-A worker process keeps its onnxruntime session (keyed by model hash, device and threads) and
-its parsed model across chunks: building a session costs seconds for a large model, a chunk's
-tiles only milliseconds each.
+Each task arrives as a JSON string (:func:`task_payload`: the entry's name, the
+:class:`~.plan.ScaleJob` with its request whole, the chunk) and :func:`run_task` runs it; the
+task function (:func:`.remote.chunk_task`) imports this module on the worker only. A worker
+process keeps its onnxruntime session (keyed by model hash, device, threads, precision and graph
+fusion) and its parsed model across chunks: building a session costs seconds for a large model, a
+chunk's tiles only milliseconds each.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import threading
@@ -26,16 +30,18 @@ from ..core.engine import (
     SessionInfo,
     WindowReader,
     cap_gdal_cache,
+    from_plain,
     read_model_info,
+    to_plain,
 )
 from ..core.errors import ModelError
-from ..core.segment import SegmentPlan, SegmentRequest, plan_run, run_plan, run_session
+from ..core.segment import SegmentPlan, plan_run, run_plan, run_session
 from .chunks import Chunk
 from .manifest import DONE
 from .plan import ScaleJob, file_sha256
 
 _LOCK = threading.Lock()
-_SESSIONS: dict[tuple[str, str, int], tuple[Any, SessionInfo, Fusion]] = {}
+_SESSIONS: dict[tuple[Any, ...], tuple[Any, SessionInfo, Fusion]] = {}
 _MODELS: dict[str, ModelInfo] = {}
 
 
@@ -91,10 +97,11 @@ def _model(job: ScaleJob) -> ModelInfo:
         return _MODELS[job.model_sha256]
 
 
-def _session(job: ScaleJob, threads: int, plan: SegmentPlan) -> tuple[Any, SessionInfo, Fusion]:
+def _session(job: ScaleJob, plan: SegmentPlan) -> tuple[Any, SessionInfo, Fusion]:
     """This process's session for ``job``, built on first use as the in-process engine builds it
     (:func:`flair_qgis.core.segment.run_session`: the graph wrapped with its pre- and post-processing)."""
-    key = (job.model_sha256, job.device, threads)
+    request = plan.request
+    key = (job.model_sha256, request.device, request.threads, request.precision, request.fuse_graph)
     with _LOCK:
         if key not in _SESSIONS:
             _SESSIONS[key] = run_session(plan)
@@ -160,6 +167,9 @@ class ChunkResult:
 def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
     """Segment one chunk into its own GeoTIFF (written under a temporary name, then renamed).
 
+    The chunk runs the job's request whole (:meth:`~.plan.ScaleJob.for_chunk`), its threads
+    set to the worker's Dask threads when the run leaves them open.
+
     Returns:
         What the task did, for the manifest.
 
@@ -169,20 +179,13 @@ def run_chunk(chunk: Chunk, job: ScaleJob) -> ChunkResult:
     started = time.perf_counter()
     cap_gdal_cache()  # a Dask worker process: its GDAL cache is ours to bound
     address, dask_threads = _worker_identity()
-    threads = job.threads or dask_threads
+    threads = job.request.threads or dask_threads
+    request = replace(job.for_chunk(chunk), threads=threads)
     model = _model(job)
     source = _OffsetSource(RasterioSource(job.input_path, job.bands, job.grid), chunk.row0, chunk.col0)
-    request = SegmentRequest(
-        output_path=job.chunk_path(chunk),
-        tile_size_px=job.tile_size_px,
-        overlap_px=job.overlap_px,
-        batch_size=job.batch_size,
-        device=job.device,
-        threads=threads,
-    )
     # The chunk's own plan (outputs, heads), run on the whole grid's tiles that fall in it.
     plan = replace(plan_run(model, [source], chunk.sub_grid(job.grid), request), tiles=chunk.tiles)
-    result = run_plan(plan, session=_session(job, threads, plan))
+    result = run_plan(plan, session=_session(job, plan))
     polygons = _chunk_polygons(chunk, job)
     return ChunkResult(
         tiles=len(chunk.tiles),
@@ -208,3 +211,36 @@ def _chunk_polygons(chunk: Chunk, job: ScaleJob) -> int | None:
     if os.path.exists(stale):
         os.remove(stale)  # polygons of an older class map of this chunk must never be stitched
     return None
+
+
+def _vectorize_chunk(chunk: Chunk, job: ScaleJob) -> Any:
+    from .vector import vectorize_chunk
+
+    return vectorize_chunk(chunk, job)
+
+
+ENTRIES = {"chunk": run_chunk, "vector": _vectorize_chunk}
+"""What a task may ask a worker to run, by name: segment a chunk, or vectorise a finished one."""
+
+
+def task_payload(entry: str, job: ScaleJob, chunk: Chunk) -> str:
+    """One task as a JSON string: the entry's name, the job (its request whole) and the chunk.
+
+    Raises:
+        KeyError: an entry not in :data:`ENTRIES`.
+    """
+    if entry not in ENTRIES:  # said here, on the driver, not once per chunk on the workers
+        raise KeyError(f"no worker entry {entry!r}: one of {', '.join(ENTRIES)}")
+    return json.dumps({"entry": entry, "job": to_plain(job), "chunk": to_plain(chunk)})
+
+
+def run_task(payload: str) -> Any:
+    """Run a task :func:`task_payload` wrote; what its entry returns.
+
+    Raises:
+        KeyError, TypeError: a payload of another version of this module.
+        FlairError...: what the entry raises.
+    """
+    task = json.loads(payload)
+    job, chunk = from_plain(ScaleJob, task["job"]), from_plain(Chunk, task["chunk"])
+    return ENTRIES[task["entry"]](chunk, job)

@@ -8,6 +8,7 @@
 - the rasters: :mod:`.grid` (grids and tile layouts), :mod:`.pixel_sources` (windows read with a
   validity mask), :mod:`.tile_reads` (tiles into feeds), :mod:`.source_stamps` (every file behind a
   raster), :mod:`.geotiff` (outputs written completely or not at all);
+- :mod:`.plain_json`: frozen requests as JSON (what crosses to Dask workers, never a pickle);
 - :mod:`.stages`: the three-stage runner every pipeline uses.
 
 It imports only the shared modules at ``core/`` root; every job (``segment``, ``score``, ``review``,
@@ -31,6 +32,7 @@ from .pixel_sources import (
     capture_file,
     file_source,
 )
+from .plain_json import from_json, from_plain, to_json, to_plain
 from .sessions import CPU, CUDA, DEVICES, DeviceDecision, SessionInfo, create_session, cuda_available, decide_device
 from .source_stamps import describe_source_files, is_remote
 from .wrapped_graph import Fusion
@@ -69,6 +71,8 @@ __all__ = [
     "decide_device",
     "describe_source_files",
     "file_source",
+    "from_json",
+    "from_plain",
     "is_remote",
     "parse_band_list",
     "plan_heads",
@@ -76,4 +80,6 @@ __all__ = [
     "qml_style",
     "read_model_info",
     "tile_layout",
+    "to_json",
+    "to_plain",
 ]

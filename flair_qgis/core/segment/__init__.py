@@ -1,7 +1,8 @@
 """Segment: the segmentation job, an ONNX model run over a raster extent into class, confidence and head maps.
 
-Entry point: :mod:`.job` (``flair:segment``, the dock and ``scripts/flair segment`` call it):
-:func:`~.job.plan_job` decides everything before a pixel is read (:func:`.plan.plan_segment`),
+Entry point: :mod:`.job` (``flair:segment``, the dock and ``scripts/flair segment`` call it) with
+the run's one request, :class:`~.request.SegmentRequest` (plain data: it crosses to Dask workers as
+JSON). :func:`~.job.plan_job` decides everything before a pixel is read (:func:`.plan.plan_segment`),
 :func:`~.job.run_job` runs it (:func:`.run.run_plan`) and, when asked, writes the polygons.
 What every job shares (the grid, pixel sources, GeoTIFF writer, model description, sessions and the
 wrapped graph) lives one layer down, in :mod:`flair_qgis.core.engine`.
@@ -12,7 +13,6 @@ from .job import (
     POLYGON_PROGRESS_START,
     PolygonStep,
     SegmentJob,
-    SegmentJobRequest,
     SegmentJobResult,
     WrittenPolygons,
     plan_job,
@@ -22,7 +22,6 @@ from .job import (
 from .names import class_map_path, confidence_path_for, live_output_path, run_output_path
 from .plan import (
     SegmentPlan,
-    SegmentRequest,
     check_confidence,
     input_name,
     input_title,
@@ -30,13 +29,15 @@ from .plan import (
     plan_run,
     plan_segment,
 )
+from .request import PIXEL_OPTIONS, RUN_FIELDS, SegmentRequest
 from .run import SegmentResult, run_plan, run_session
 
 __all__ = [
+    "PIXEL_OPTIONS",
     "POLYGON_PROGRESS_START",
+    "RUN_FIELDS",
     "PolygonStep",
     "SegmentJob",
-    "SegmentJobRequest",
     "SegmentJobResult",
     "SegmentPlan",
     "SegmentRequest",

@@ -1,8 +1,9 @@
 """``flair:segment``: the one entry point of a segmentation job, whoever asks for it.
 
-The dock, ``flair:segment`` and ``scripts/flair segment`` all describe a job with a
-:class:`SegmentJobRequest` (rasters captured from their layers or files, the model, outputs,
-tiling, device, extent, mask polygons, and optionally polygons) and call this module:
+The dock, ``flair:segment`` and ``scripts/flair segment`` each build one
+:class:`~.request.SegmentRequest` (bands, extent, mask polygons, outputs, tiling, device,
+precision) and call this module with what the run reads beside it: the model and one captured
+raster per model input (from their layers or files), and optionally the polygons to write:
 
 1. :func:`plan_job` decides everything before a pixel is read (:func:`.plan.plan_segment`: bands,
    grids, tiling, heads, outputs checked writable and never an input) and checks the polygon step.
@@ -12,11 +13,11 @@ tiling, device, extent, mask polygons, and optionally polygons) and call this mo
 
 :func:`segment_job` does both in one call::
 
-    result = segment_job(SegmentJobRequest(model, rasters, SegmentRequest(output_path="out.tif")))
+    result = segment_job(SegmentRequest("out.tif"), model, rasters)
     result.segment.output_path, result.polygons
 
 The polygons are written by the vectorize job, which sits above this one (it reads class maps):
-the request carries them as a :class:`PolygonStep`, which
+the caller passes them as a :class:`PolygonStep`, which
 :class:`flair_qgis.core.vectorize.PolygonOutput` is.
 """
 
@@ -31,7 +32,8 @@ from ..engine.model import ModelInfo
 from ..engine.pixel_sources import CapturedRaster, SourceFactory, file_source
 from ..engine.sessions import SessionInfo
 from ..engine.stages import ignore_progress, never_canceled
-from .plan import SegmentPlan, SegmentRequest, plan_segment
+from .plan import SegmentPlan, plan_segment
+from .request import SegmentRequest
 from .run import SegmentResult, run_plan
 
 POLYGON_PROGRESS_START = 80.0
@@ -76,48 +78,21 @@ class PolygonStep(Protocol):
 
 
 @dataclass(frozen=True)
-class SegmentJobRequest:
-    """A segmentation job, captured: everything :func:`plan_job` needs.
-
-    Attributes:
-        model: the model.
-        rasters: one captured raster per model input, in the model's input order
-            (``flair_qgis.adapters.segment_capture`` captures QGIS layers;
-            :func:`~flair_qgis.core.engine.pixel_sources.capture_file` files).
-        options: outputs, tiling, device and tile cache.
-        bands: the user's layer bands per input (1-based); a missing or empty entry lets
-            :func:`~flair_qgis.core.engine.bands.choose_bands` choose.
-        extent: ``(xmin, ymin, xmax, ymax)`` in the first raster's CRS; None for all of it.
-        mask_wkbs: polygons (WKB, first raster's CRS) outside which the maps are nodata.
-        mask_path: the file the mask polygons come from (no output may overwrite it), or None.
-        polygons: the polygons to write once the class map is written, or None.
-        make_source: makes each input's pixel source (the QGIS adapters read web layers).
-    """
-
-    model: ModelInfo
-    rasters: Sequence[CapturedRaster]
-    options: SegmentRequest
-    bands: Sequence[Sequence[int]] = ()
-    extent: tuple[float, float, float, float] | None = None
-    mask_wkbs: Sequence[bytes] = ()
-    mask_path: str | None = None
-    polygons: PolygonStep | None = None
-    make_source: SourceFactory = file_source
-
-
-@dataclass(frozen=True)
 class SegmentJob:
     """A job fully decided; :func:`run_job` runs it.
 
     Attributes:
-        request: the request it was planned from.
+        request: the request it was planned from (``plan.request`` is the same with everything
+            decided: paths, bands, tiling).
         plan: the segmentation plan (grid, sources, tiling, heads, outputs, mask, warnings).
         polygons: the polygon step, checked and with its path set, or None.
+        rasters: the captured rasters it reads, one per model input.
     """
 
-    request: SegmentJobRequest
+    request: SegmentRequest
     plan: SegmentPlan
     polygons: PolygonStep | None = None
+    rasters: tuple[CapturedRaster, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -152,12 +127,25 @@ class SegmentJobResult:
         return outputs.remove()
 
 
-def plan_job(request: SegmentJobRequest) -> SegmentJob:
+def plan_job(
+    request: SegmentRequest,
+    model: ModelInfo,
+    rasters: Sequence[CapturedRaster],
+    *,
+    polygons: PolygonStep | None = None,
+    make_source: SourceFactory = file_source,
+) -> SegmentJob:
     """Plan a job: the segmentation plan, and the polygon step checked against it. Nothing is written.
 
     Args:
-        request: the captured job (no output may overwrite its rasters' files, the model or
-            ``mask_path``).
+        request: the run's request (no output may overwrite its rasters' files, the model or
+            its ``mask_path``).
+        model: the model.
+        rasters: one captured raster per model input, in the model's input order
+            (``flair_qgis.adapters.segment_capture`` captures QGIS layers;
+            :func:`~flair_qgis.core.engine.pixel_sources.capture_file` files).
+        polygons: the polygons to write once the class map is written, or None.
+        make_source: makes each input's pixel source (the QGIS adapters read web layers).
 
     Raises:
         InputError: missing inputs, bands that do not fit, an empty extent, outputs that cannot
@@ -165,18 +153,9 @@ def plan_job(request: SegmentJobRequest) -> SegmentJob:
             output cannot give (keys ``no_confidence``, ``value_map_polygons``).
         ModelError, NotSupportedError: a model the engine cannot run.
     """
-    plan = plan_segment(
-        request.model,
-        request.rasters,
-        request.options,
-        bands=request.bands,
-        extent=request.extent,
-        mask_wkbs=request.mask_wkbs,
-        inputs={"MASK": request.mask_path},
-        make_source=request.make_source,
-    )
-    polygons = request.polygons.for_plan(plan) if request.polygons is not None else None
-    return SegmentJob(request, plan, polygons)
+    plan = plan_segment(model, rasters, request, make_source=make_source)
+    checked = polygons.for_plan(plan) if polygons is not None else None
+    return SegmentJob(request, plan, checked, tuple(rasters))
 
 
 def run_job(
@@ -226,7 +205,11 @@ def run_job(
 
 
 def segment_job(
-    request: SegmentJobRequest,
+    request: SegmentRequest,
+    model: ModelInfo,
+    rasters: Sequence[CapturedRaster],
+    *,
+    polygons: PolygonStep | None = None,
     is_canceled: Callable[[], bool] = never_canceled,
     on_progress: Callable[[float], None] = ignore_progress,
 ) -> SegmentJobResult:
@@ -235,4 +218,4 @@ def segment_job(
     Raises:
         See :func:`plan_job` and :func:`run_job`.
     """
-    return run_job(plan_job(request), is_canceled, on_progress)
+    return run_job(plan_job(request, model, rasters, polygons=polygons), is_canceled, on_progress)

@@ -7,7 +7,7 @@ the output grid and each input's grid, the bands, the pixel sources, the tiling,
 head becomes, the output paths (checked: writable, and never an input of the run) and the
 polygon mask::
 
-    plan = plan_segment(model, rasters, SegmentRequest(output_path="out.tif"), extent=..., mask_wkbs=...)
+    plan = plan_segment(model, rasters, SegmentRequest("out.tif", extent=..., mask_wkbs=...))
     plan.tiles            # the tile layout (their cores partition plan.grid)
     plan.outputs()        # {"OUTPUT": ..., "OUTPUT_CONFIDENCE": ..., "OUTPUT_<HEAD>": ...}
     result = run_plan(plan, is_canceled=..., on_progress=...)
@@ -16,7 +16,7 @@ polygon mask::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import rasterio.crs
 import rasterio.errors
@@ -30,58 +30,10 @@ from ..engine.pixel_sources import CapturedRaster, PixelSource, SourceFactory, f
 from ..engine.sessions import cuda_available, decide_device
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
-from .cache_run import DEFAULT_REMOTE_TTL_S, CacheRequest, cache_request, cached_tiles, grid_origin
+from .cache_run import CacheRequest, cache_request, cached_tiles, grid_origin
 from .mask import PolygonMask, polygons_bounds
 from .names import TILE_VALUES_SUFFIX, beside
-from .tile_cache import DEFAULT_MAX_BYTES
-
-
-@dataclass(frozen=True)
-class SegmentRequest:
-    """What the user asks of a run: outputs, tiling and device.
-
-    Attributes:
-        output_path: class-map GeoTIFF to write (for a model without a segmentation head: the
-            map of its first per-pixel regression head).
-        confidence_path: optional GeoTIFF of the winning class's probability (0..1).
-        tile_size_px: model input edge; None for the model's default.
-        overlap_px: overlap between tiles; None for the model's default.
-        batch_size: tiles per onnxruntime call.
-        device: ``auto``, ``cuda`` or ``cpu``.
-        threads: CPU threads for onnxruntime; None for all cores.
-        head_paths: rasters of the further per-pixel heads, by ONNX output name; heads not
-            listed are written beside ``output_path`` as ``<stem>_<head>.tif``.
-        tile_values_path: CSV of per-image heads' values per tile; None writes
-            ``<stem>_tiles.csv`` beside ``output_path`` when the model has such heads.
-        cache_folder: tile cache folder (:mod:`.tile_cache`); None or "" for none.
-        cache_max_bytes: size limit of the tile cache folder.
-        cache_remote: cache remote layers too (web services, ``/vsicurl/``, databases), keyed by
-            their address; off by default, since their content can change on the server.
-        cache_remote_ttl_s: how long a remote layer's cached tiles are used.
-        readers: reader threads, each with its own dataset handles; None for the usable cores
-            minus one (at least one).
-        fuse_graph: normalise the pixels and reduce the class heads inside the model's graph
-            (:mod:`~flair_qgis.core.engine.wrapped_graph`); False runs both on the host (comparisons, benchmarks).
-        precision: ``fp32``, or ``fp16`` (CUDA only, checked against fp32:
-            :mod:`~flair_qgis.core.engine.half_precision`).
-    """
-
-    output_path: str
-    confidence_path: str | None = None
-    tile_size_px: int | None = None
-    overlap_px: int | None = None
-    batch_size: int = 4
-    device: str = "auto"
-    threads: int | None = None
-    head_paths: Mapping[str, str] = field(default_factory=dict)
-    tile_values_path: str | None = None
-    cache_folder: str | None = None
-    cache_max_bytes: int = DEFAULT_MAX_BYTES
-    cache_remote: bool = False
-    cache_remote_ttl_s: float = DEFAULT_REMOTE_TTL_S
-    readers: int | None = None
-    fuse_graph: bool = True
-    precision: str = "fp32"
+from .request import SegmentRequest
 
 
 @dataclass(frozen=True)
@@ -97,8 +49,9 @@ class SegmentPlan:
         tile_px: model input edge.
         overlap_px: overlap between tiles.
         batch_size: tiles per onnxruntime call.
-        request: the request with every output path resolved (absolute; one per further head;
-            the tile-values CSV when the model has per-image heads).
+        request: the request with everything decided: every output path resolved (absolute; one
+            per further head; the tile-values CSV when the model has per-image heads), the tiling
+            used and, from :func:`plan_segment`, the bands chosen.
         bands: the layer bands feeding each input (empty when the sources were given ready).
         mask: polygons outside which the maps are nodata, or None.
         warnings: what the user should read before the run (band guesses, no CRS).
@@ -162,8 +115,9 @@ def check_confidence(heads: HeadPlan) -> None:
         )
 
 
-def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest) -> SegmentRequest:
-    """The request with every output path decided and checked writable."""
+def _resolve_outputs(heads: HeadPlan, request: SegmentRequest, tiling: tuple[int, int, int]) -> SegmentRequest:
+    """The request with every output path decided and checked writable, and ``tiling``
+    (``(tile_size_px, overlap_px, batch_size)``) the one used."""
     output = check_output_path(request.output_path)
     confidence = None
     if request.confidence_path:
@@ -178,8 +132,16 @@ def _resolve_outputs(model: ModelInfo, heads: HeadPlan, request: SegmentRequest)
     tile_values = request.tile_values_path or beside(output, TILE_VALUES_SUFFIX, ".csv")
     if heads.per_tile:
         tile_values = check_output_path(tile_values, "tile values")
+    tile_px, overlap_px, batch_size = tiling
     return replace(
-        request, output_path=output, confidence_path=confidence, head_paths=head_paths, tile_values_path=tile_values
+        request,
+        output_path=output,
+        confidence_path=confidence,
+        head_paths=head_paths,
+        tile_values_path=tile_values,
+        tile_size_px=tile_px,
+        overlap_px=overlap_px,
+        batch_size=batch_size,
     )
 
 
@@ -189,7 +151,6 @@ def plan_run(
     grid: Grid,
     request: SegmentRequest,
     *,
-    mask_wkbs: Sequence[bytes] = (),
     inputs: Mapping[str, str | None] | None = None,
     cache: CacheRequest | None = None,
 ) -> SegmentPlan:
@@ -199,10 +160,11 @@ def plan_run(
         model: the model.
         sources: one per model input, each bound to its grid from :func:`input_grids`.
         grid: the output grid.
-        request: outputs, tiling and device.
-        mask_wkbs: polygons (WKB, in the grid's CRS) outside which the maps are nodata.
-        inputs: the run's input files by parameter name (``INPUT``, ``MODEL``, ``MASK``...), which
-            no output may overwrite; ``MODEL`` is added when missing.
+        request: outputs, tiling, device, precision; its ``mask_wkbs`` (in the grid's CRS) are
+            the polygons outside which the maps are nodata. Its ``bands`` and ``extent`` are not
+            read (``sources`` and ``grid`` are bound already).
+        inputs: the run's input files by parameter name (``INPUT``...), which no output may
+            overwrite; ``MODEL`` and ``MASK`` (the request's ``mask_path``) are added.
         cache: a tile cache; ``sources`` are then bound to ``cache.layer_grid``.
 
     Raises:
@@ -220,7 +182,7 @@ def plan_run(
     tile_px, overlap_px, batch_size = resolve_tiling(
         model, request.tile_size_px, request.overlap_px, request.batch_size
     )
-    resolved = _resolve_outputs(model, heads, request)
+    resolved = _resolve_outputs(heads, request, (tile_px, overlap_px, batch_size))  # the plan's request: decided
     plan = SegmentPlan(
         model=model,
         heads=heads,
@@ -235,12 +197,12 @@ def plan_run(
         overlap_px=overlap_px,
         batch_size=batch_size,
         request=resolved,
-        mask=PolygonMask(mask_wkbs, grid) if mask_wkbs else None,
+        mask=PolygonMask(request.mask_wkbs, grid) if request.mask_wkbs else None,
         warnings=() if grid.crs_wkt else ("The layer has no CRS: the class map is written without one.",),
         cache=cache,
         origin=origin,
     )
-    _check_not_inputs(plan.outputs(), {"MODEL": model.path, **(inputs or {})})
+    _check_not_inputs(plan.outputs(), {"MODEL": model.path, "MASK": request.mask_path, **(inputs or {})})
     return plan
 
 
@@ -305,9 +267,6 @@ def plan_segment(
     rasters: Sequence[CapturedRaster],
     request: SegmentRequest,
     *,
-    bands: Sequence[Sequence[int]] = (),
-    extent: tuple[float, float, float, float] | None = None,
-    mask_wkbs: Sequence[bytes] = (),
     inputs: Mapping[str, str | None] | None = None,
     make_source: SourceFactory = file_source,
 ) -> SegmentPlan:
@@ -316,18 +275,14 @@ def plan_segment(
     Args:
         model: the model.
         rasters: one captured raster per model input, in the model's input order.
-        request: outputs, tiling and device.
-        bands: the user's bands per input (1-based, one per channel); a missing or empty entry
-            lets :func:`flair_qgis.core.engine.bands.choose_bands` choose.
-        extent: ``(xmin, ymin, xmax, ymax)`` in the first raster's CRS; None for all of it.
-        mask_wkbs: polygons (WKB, first raster's CRS): the run covers their bounding box (within
-            ``extent``) and the maps are nodata outside them.
-        inputs: further input files no output may overwrite, by parameter name (``MASK``...);
-            the rasters' files (``INPUT``, ``INPUT_2``...) and the model are always checked.
+        request: the run's request: bands, extent, mask polygons, outputs, tiling, device.
+        inputs: further input files no output may overwrite, by parameter name; the rasters'
+            files (``INPUT``, ``INPUT_2``...), the model and the request's ``mask_path`` are
+            always checked.
         make_source: makes each input's pixel source (the QGIS adapters read web layers).
 
     Returns:
-        The plan; nothing has been written.
+        The plan; nothing has been written. Its request holds the bands chosen and the tiling.
 
     Raises:
         InputError: missing inputs, bands that do not fit, an empty extent, outputs that cannot
@@ -341,10 +296,11 @@ def plan_segment(
             + "): choose a raster layer for each."
         )
     plan_heads(model)  # a model without a per-pixel head is refused before anything else
-    chosen, notes = _choose_all_bands(model, rasters, bands)
+    chosen, notes = _choose_all_bands(model, rasters, request.bands)
     first = rasters[0]
     resolution = None if _is_geographic(first.crs_wkt) else model.resolution_m
-    grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, _clip(extent, mask_wkbs), resolution)
+    extent = _clip(request.extent, request.mask_wkbs)
+    grid = plan_grid(first.transform, first.width, first.height, first.crs_wkt, extent, resolution)
     cache, note = cache_request(
         request.cache_folder,
         request.cache_max_bytes,
@@ -358,5 +314,6 @@ def plan_segment(
     source_grid = cache.layer_grid if cache else grid
     sources = [make_source(r, b, g) for r, b, g in zip(rasters, chosen, input_grids(model, source_grid))]
     files = {input_name(i): r.path for i, r in enumerate(rasters[: len(model.inputs)])}
-    plan = plan_run(model, sources, grid, request, mask_wkbs=mask_wkbs, inputs={**files, **(inputs or {})}, cache=cache)
-    return replace(plan, bands=tuple(chosen), warnings=(*notes, *plan.warnings))
+    plan = plan_run(model, sources, grid, request, inputs={**files, **(inputs or {})}, cache=cache)
+    decided = replace(plan.request, bands=tuple(chosen))
+    return replace(plan, request=decided, bands=decided.bands, warnings=(*notes, *plan.warnings))

@@ -30,7 +30,8 @@ from ..engine.wrapped_graph import Fusion, create_run_session, default_readers
 from .cache_run import CachedRun, open_cached_run
 from .fp16_check import fp16_agreement
 from .head_writers import CONFIDENCE_NODATA, HeadWriter, Placement, TileValues, head_writer, publish_maps
-from .plan import SegmentPlan, SegmentRequest, plan_run
+from .plan import SegmentPlan, plan_run
+from .request import SegmentRequest
 from .tile_pipeline import CachedTile, TilePipeline
 
 #: The provider a run reports when every tile came from the tile cache (no model was loaded).

@@ -90,7 +90,7 @@ class ExtentSection(QGroupBox):
         self.rectangle_tool.show_rectangle(rect)
 
     def request_fields(self) -> dict:
-        """The extent fields of a :class:`~flair_qgis.adapters.segment_request.RunRequest`."""
+        """The extent fields of a :class:`~flair_qgis.adapters.segment_request.SegmentChoices`."""
         mode = self.mode()
         rect, crs = None, ""
         if mode == EXTENT_CANVAS:

@@ -176,7 +176,7 @@ class RunSection(QGroupBox):
             self.run_button.setEnabled(False)
 
     def request_fields(self) -> dict:
-        """The run fields of a :class:`~flair_qgis.adapters.segment_request.RunRequest`."""
+        """The run fields of a :class:`~flair_qgis.adapters.segment_request.SegmentChoices`."""
         return {
             "device": self.device_combo.currentData(),
             "precision": self.precision_combo.currentData(),

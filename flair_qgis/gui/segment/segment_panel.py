@@ -1,7 +1,7 @@
 """The dock's "Segment" tab: model, input, extent, run and result sections, and the run itself.
 
 The sections only gather choices; :meth:`SegmentPanel.build_request` freezes them into a
-:class:`~flair_qgis.adapters.segment_request.RunRequest`,
+:class:`~flair_qgis.adapters.segment_request.SegmentChoices`,
 :func:`~flair_qgis.adapters.segment_request.prepare_segment` captures and plans the run on the main
 thread and :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager.
 """
@@ -14,7 +14,7 @@ from qgis.core import Qgis, QgsApplication, QgsProject
 from qgis.PyQt.QtWidgets import QVBoxLayout, QWidget
 
 from ...adapters import deps, settings
-from ...adapters.segment_request import RunRequest, prepare_segment, ready_reason
+from ...adapters.segment_request import SegmentChoices, prepare_segment, ready_reason
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
 from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_device
@@ -125,10 +125,10 @@ class SegmentPanel(QWidget):
             reason = ready_reason(self.model, self.inputs_section.layers_and_bands())
         self.run_section.show_reason(reason, running=self.task is not None)
 
-    def build_request(self) -> RunRequest:
-        """The frozen request the widgets describe."""
+    def build_request(self) -> SegmentChoices:
+        """The dock's frozen choices (:func:`prepare_segment` makes the run's request of them)."""
         first, *more = self.inputs_section.choices()
-        return RunRequest(
+        return SegmentChoices(
             model_path=self.model.path if self.model else "",
             layer_id=first.layer_id,
             bands=first.bands,

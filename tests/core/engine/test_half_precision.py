@@ -11,7 +11,7 @@ from toy_models import conv_model
 from flair_qgis.core.engine import capture_file, cuda_available, decide_device, read_model_info
 from flair_qgis.core.engine.half_precision import MIN_AGREEMENT, check_agreement, fp16_model_bytes
 from flair_qgis.core.errors import InputError
-from flair_qgis.core.segment import SegmentJobRequest, SegmentRequest, plan_segment, segment_job
+from flair_qgis.core.segment import SegmentRequest, plan_segment, segment_job
 
 META = {"mean": [128.0] * 3, "std": [64.0] * 3, "tile_size": 32, "tiles_overlap": 0}
 
@@ -76,7 +76,7 @@ def test_fp16_on_cuda_gives_fp32_classes_and_says_its_agreement(flair_data, tmp_
     maps = {}
     for precision in ("fp32", "fp16"):
         options = SegmentRequest(str(tmp_path / f"{precision}.tif"), device="cuda", precision=precision)
-        result = segment_job(SegmentJobRequest(read_model_info(demo), (image,), options)).segment
+        result = segment_job(options, read_model_info(demo), (image,)).segment
         maps[precision] = read(result.output_path)
     assert "fp16 (agreement with fp32" in result.graph
     assert (maps["fp16"] == maps["fp32"]).mean() >= MIN_AGREEMENT

@@ -16,7 +16,7 @@ from rasters import random_image, read, write_raster
 from toy_models import conv_model, identity_model, sigmoid_model
 
 from flair_qgis.core.engine import TASK_SEGMENTATION, capture_file, plan_heads, read_model_info
-from flair_qgis.core.segment import SegmentJobRequest, SegmentRequest, segment_job
+from flair_qgis.core.segment import SegmentRequest, segment_job
 
 REPO = Path(__file__).resolve().parents[3]
 DEMO_MODEL = REPO / "resources" / "models" / "flair-demo-unet.onnx"
@@ -28,9 +28,10 @@ def _run(model_path: Path, image: Path, out: Path, fuse: bool, bands=None, **opt
     primary = plan_heads(model).primary
     confidence = str(out.with_suffix(".conf.tif")) if primary.task == TASK_SEGMENTATION else None
     out.parent.mkdir(parents=True, exist_ok=True)
-    request = SegmentRequest(str(out), confidence_path=confidence, device="cpu", fuse_graph=fuse, **options)
-    job = SegmentJobRequest(model, (capture_file(image),), request, bands=(bands,) if bands else ())
-    return segment_job(job).segment
+    request = SegmentRequest(
+        str(out), confidence_path=confidence, bands=(bands,) if bands else (), device="cpu", fuse_graph=fuse, **options
+    )
+    return segment_job(request, model, (capture_file(image),)).segment
 
 
 def _same_maps(model_path: Path, image: Path, tmp_path: Path, bands=None, **options) -> str:
@@ -209,7 +210,7 @@ def test_a_run_leaves_gdals_process_wide_cache_as_it_found_it(flair_data, tmp_pa
     seen = []
     model = read_model_info(DEMO_MODEL)
     request = SegmentRequest(str(tmp_path / "out.tif"), device="cpu", tile_size_px=128, overlap_px=16)
-    job = SegmentJobRequest(model, (capture_file(flair_data / "IMG_000473.tif"),), request)
-    segment_job(job, on_progress=lambda _p: seen.append(gdal.GetCacheMax()))
+    raster = capture_file(flair_data / "IMG_000473.tif")
+    segment_job(request, model, (raster,), on_progress=lambda _p: seen.append(gdal.GetCacheMax()))
     assert seen and set(seen) == {before}
     assert gdal.GetCacheMax() == before

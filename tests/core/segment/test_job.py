@@ -13,7 +13,6 @@ from flair_qgis.core.engine import capture_file, read_model_info
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.segment import (
     POLYGON_PROGRESS_START,
-    SegmentJobRequest,
     SegmentRequest,
     plan_job,
     plan_segment,
@@ -38,7 +37,7 @@ def model(tmp_path):
 
 def test_job_writes_what_plan_then_run_writes(image, model, tmp_path):
     options = SegmentRequest(str(tmp_path / "job.tif"))
-    result = segment_job(SegmentJobRequest(model, (capture_file(image),), options))
+    result = segment_job(options, model, (capture_file(image),))
     alone = run_plan(plan_segment(model, [capture_file(image)], SegmentRequest(str(tmp_path / "alone.tif"))))
     assert result.polygons is None
     assert result.segment.tiles == alone.tiles
@@ -47,7 +46,7 @@ def test_job_writes_what_plan_then_run_writes(image, model, tmp_path):
 
 def test_polygons_come_after_the_class_map_and_take_the_last_fifth_of_the_progress(image, model, tmp_path):
     options = SegmentRequest(str(tmp_path / "c.tif"))
-    job = plan_job(SegmentJobRequest(model, (capture_file(image),), options, polygons=PolygonOutput()))
+    job = plan_job(options, model, (capture_file(image),), polygons=PolygonOutput())
     assert job.polygons is not None and job.polygons.path.endswith("c_polygons.gpkg")  # set at planning
     assert not os.path.exists(tmp_path / "c.tif")  # planning wrote nothing
     progress: list[float] = []
@@ -65,7 +64,7 @@ def test_confidence_of_a_value_map_is_refused_with_a_key(image, tmp_path):
     regressor = read_model_info(identity_model(tmp_path / "r.onnx", 3, metadata={**UNIT3, "model_type": "Regressor"}))
     options = SegmentRequest(str(tmp_path / "v.tif"), confidence_path=str(tmp_path / "v_confidence.tif"))
     with pytest.raises(InputError) as err:
-        plan_job(SegmentJobRequest(regressor, (capture_file(image),), options))
+        plan_job(options, regressor, (capture_file(image),))
     assert err.value.key == "no_confidence"
     assert err.value.params == {"name": regressor.outputs[0].name, "value_map": True}
     assert "OUTPUT_CONFIDENCE" in str(err.value)

@@ -14,7 +14,6 @@ from flair_qgis.core.engine import capture_file, read_model_info
 from flair_qgis.core.errors import Canceled, InputError
 from flair_qgis.core.segment import (
     POLYGON_PROGRESS_START,
-    SegmentJobRequest,
     SegmentRequest,
     class_map_path,
     confidence_path_for,
@@ -40,9 +39,8 @@ def job_of(tmp_path):
     out.mkdir()
 
     def job(polygons: str = "polygons.gpkg"):
-        options = SegmentRequest(str(out / "classes.tif"), confidence_path=str(out / "conf.tif"), batch_size=1)
-        request = SegmentJobRequest(model, (capture_file(image),), options, polygons=PolygonOutput(str(out / polygons)))
-        return plan_job(request)
+        request = SegmentRequest(str(out / "classes.tif"), confidence_path=str(out / "conf.tif"), batch_size=1)
+        return plan_job(request, model, (capture_file(image),), polygons=PolygonOutput(str(out / polygons)))
 
     return job, out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ from toy_models import identity_model, two_output_model
 from flair_qgis.core.engine.model import read_model_info
 from flair_qgis.core.engine.pixel_sources import capture_file
 from flair_qgis.core.errors import InputError, ModelError
-from flair_qgis.core.segment.plan import SegmentRequest, plan_segment
+from flair_qgis.core.segment.plan import plan_segment
+from flair_qgis.core.segment.request import SegmentRequest
 from flair_qgis.core.segment.run import run_plan
 
 UNIT4 = {"mean": [0.0] * 4, "std": [1.0] * 4, "bands": ["R", "G", "B", "NIR"], "tile_size": 64, "tiles_overlap": 0}
@@ -69,18 +71,13 @@ def test_plan_then_run_follows_the_chosen_bands(image, model, out_dir):
 def test_extent_and_mask_bound_the_grid(image, model, out_dir):
     x0, y1 = 600000.0, 6800000.0  # the raster's top-left corner
     square = shapely.geometry.box(x0 + 2, y1 - 12, x0 + 8, y1 - 4)
-    plan = plan_segment(
-        model, [capture_file(image)], SegmentRequest(str(out_dir / "c.tif")),
-        extent=(x0, y1 - 10, x0 + 100, y1), mask_wkbs=[square.wkb],
-    )  # fmt: skip
+    request = SegmentRequest(str(out_dir / "c.tif"), extent=(x0, y1 - 10, x0 + 100, y1), mask_wkbs=[square.wkb])
+    plan = plan_segment(model, [capture_file(image)], request)
     # The polygon's box, cut by the extent: x 2..8 m, y -10..-4 m at 0.2 m.
     assert plan.grid.bounds == pytest.approx((x0 + 2, y1 - 10, x0 + 8, y1 - 4))
     assert plan.mask is not None
     with pytest.raises(InputError, match="do not overlap"):
-        plan_segment(
-            model, [capture_file(image)], SegmentRequest(str(out_dir / "c.tif")),
-            extent=(x0 + 20, y1 - 10, x0 + 30, y1), mask_wkbs=[square.wkb],
-        )  # fmt: skip
+        plan_segment(model, [capture_file(image)], replace(request, extent=(x0 + 20, y1 - 10, x0 + 30, y1)))
 
 
 def test_further_heads_and_confidence_get_their_paths(image, tmp_path, out_dir):
@@ -100,7 +97,7 @@ def test_bad_requests_are_refused_before_anything_is_written(image, model, out_d
     with pytest.raises(InputError, match="folder of the output file does not exist"):
         plan_segment(model, [raster], SegmentRequest(str(out_dir / "missing" / "c.tif")))
     with pytest.raises(InputError, match="BANDS lists 2"):
-        plan_segment(model, [raster], SegmentRequest(str(out_dir / "c.tif")), bands=[(1, 2)])
+        plan_segment(model, [raster], SegmentRequest(str(out_dir / "c.tif"), bands=[(1, 2)]))
     with pytest.raises(InputError, match=r"1 inputs.*choose a raster layer for each"):
         plan_segment(model, [], SegmentRequest(str(out_dir / "c.tif")))
     assert not os.listdir(out_dir)
