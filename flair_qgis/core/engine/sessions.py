@@ -95,7 +95,7 @@ def create_session(
 
     device = (device or "auto").lower()
     if device not in DEVICES:
-        raise InputError(f"DEVICE must be one of {', '.join(DEVICES)}, got {device!r}.")
+        raise InputError.of("bad_device", choices=", ".join(DEVICES), device=device)
     threads = threads or default_threads()
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -117,7 +117,7 @@ def create_session(
             model_bytes or model_path, options, providers=providers, disabled_optimizers=disabled
         )
     except Exception as err:  # onnxruntime raises untyped errors
-        raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
+        raise ModelError.of("onnxruntime_cannot_load", file=os.path.basename(model_path), error=str(err)[:300]) from err
     provider = session.get_providers()[0]
     warning = ""
     if provider != CUDA and (device == "cuda" or (device == "auto" and cuda_available())):

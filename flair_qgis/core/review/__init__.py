@@ -6,6 +6,7 @@ Entry points: :func:`job.create_review` (the sampling job: a :class:`SampleReque
 :func:`polygon_apply.apply_review_polygons`. The names below are what ``gui/`` and ``processing/`` use.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .agreement import MIN_PAIRS
 from .apply import ApplyResult, Conflict, apply_review_raster
 from .identity import file_identity

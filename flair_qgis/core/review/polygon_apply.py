@@ -261,7 +261,7 @@ def apply_review_polygons(
     output_path = check_output_path(os.path.abspath(output_path))
     names = [f.name for f in polygons.fields]
     if field not in names:
-        raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
+        raise InputError.of("missing_class_field", field=field)
     items, review_wkt, fids, recorded = _read_review(review_path)
     warnings = check_reference_identity(recorded, identity) if identity is not None else []
     xy = item_points(items, review_wkt, polygons.crs_wkt)

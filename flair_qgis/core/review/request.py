@@ -67,27 +67,19 @@ def check_request(request: SampleRequest) -> None:
             without its confidence raster or with a threshold out of range.
     """
     if request.design not in DESIGNS:
-        raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
+        raise InputError.of("unknown_design", design=request.design, choices=", ".join(DESIGNS))
     if request.samples <= 0:
-        raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
+        raise InputError.of("too_few_samples", samples=request.samples)
     if request.design in STRATIFIED_DESIGNS and request.min_per_class < 2:
-        raise InputError(
-            f"MIN_PER_CLASS must be at least 2 (got {request.min_per_class}): a stratum with no item leaves the review "
-            "incomplete for ever, and one with a single item has no variance, so its figures get no interval."
-        )
+        raise InputError.of("min_per_class_too_low", value=request.min_per_class)
     if not 0.0 <= request.double_review <= 1.0:
-        raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
+        raise InputError.of("bad_double_review", value=request.double_review)
     if request.design == "stratified_label" and not request.reference_raster and request.reference_polygons is None:
-        raise InputError(
-            "DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels)."
-        )
+        raise InputError.of("label_design_needs_reference")
     if request.design == "stratified_confidence":
         if not request.confidence_path:
-            raise InputError(
-                "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
-                "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE)."
-            )
+            raise InputError.of("confidence_design_needs_raster")
         if not 0.0 < request.confidence_threshold <= 1.0:
-            raise InputError(f"CONFIDENCE_THRESHOLD must be in (0, 1] (got {request.confidence_threshold}).")
+            raise InputError.of("bad_confidence_threshold", value=request.confidence_threshold)
         if not 0.0 <= request.low_confidence_share <= 1.0:
-            raise InputError(f"LOW_CONFIDENCE_SHARE must be in [0, 1] (got {request.low_confidence_share}).")
+            raise InputError.of("bad_low_confidence_share", value=request.low_confidence_share)
