@@ -1,9 +1,13 @@
 """Core and adapter errors in the user's language and in the wording of where they are shown.
 
-A :class:`~flair_qgis.core.errors.FlairError` may carry a message ``key`` and ``params``. The dock
-names its own widgets ("Protocol", "Class field"); Processing names its parameters
-(``PROTOCOL``, ``IGNORE_CLASSES``). An error without a known key keeps its English text.
-Value lists show at most five values, then "… and N more".
+Every error the core raises carries a message ``key`` of the catalogue
+(:mod:`flair_qgis.core.messages`) and its ``params``: its template is translated with ``tr()``
+(the French is in ``flair_qgis_fr.ts``) and formatted with the same parameters, so the shells
+show core refusals as they are, never re-worded. A few keys have a wording of their own for
+where they are shown (:data:`_TEXTS`): the dock names its widgets ("Protocol", "Class field"),
+Processing its parameters (``PROTOCOL``, ``IGNORE_CLASSES``). An error without a key (raised by
+an adapter with an already translated text) keeps its text. Value lists show at most five
+values, then "… and N more".
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.errors import MAX_LISTED, FlairError
+from ..core.messages import CATALOGUE, WORDS
 from . import tr
 
 DOCK = "dock"
@@ -172,8 +177,30 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
 
 
 def error_text(err: BaseException, where: str = DOCK) -> str:
-    """The text to show for ``err``: its key's wording for ``where`` (``dock`` or ``processing``),
-    in the user's language; the English text when it has no known key."""
-    if isinstance(err, FlairError) and err.key in _TEXTS:
+    """The text to show for ``err`` in the user's language: its key's own wording for ``where``
+    (``dock`` or ``processing``) when it has one, else its catalogued template translated and
+    formatted with its parameters; its text as is when it has no catalogued key."""
+    if not isinstance(err, FlairError) or err.key is None:
+        return str(err)
+    if err.key in _TEXTS:
         return _TEXTS[err.key](err.params, where)
-    return str(err)
+    message = CATALOGUE.get(err.key)
+    if message is None:
+        return str(err)
+    params = {name: _shown(value, where) for name, value in err.params.items()}
+    try:
+        return tr(message.template).format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: the English
+        return str(err)
+
+
+def _shown(value: object, where: str) -> object:
+    """A parameter as the translated text shows it: lists listed, words translated, errors in their
+    own translated text; numbers and other values are left to the template's format."""
+    if isinstance(value, list):
+        return listed(value) or "–"
+    if isinstance(value, FlairError):
+        return error_text(value, where)
+    if isinstance(value, str) and value in WORDS:
+        return tr(value)
+    return value
