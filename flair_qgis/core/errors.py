@@ -23,7 +23,7 @@ class FlairError(Exception):
     Args:
         message: the English text (what ``str(err)`` gives).
         key: a message key the GUI and Processing translate, or None.
-        params: the key's arguments (plain values, lists of values).
+        params: the key's arguments (plain values, lists of values, or the error a message wraps).
     """
 
     def __init__(self, message: str = "", *, key: str | None = None, params: Mapping[str, object] | None = None):

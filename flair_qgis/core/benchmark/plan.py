@@ -178,7 +178,7 @@ def _input_plans(model: ModelInfo, dataset: Dataset, notes: list[str]) -> tuple[
             with Quiet(), rasterio.open(path) as src:
                 band_count = src.count
         except rasterio.errors.RasterioIOError as err:
-            raise InputError.of("cannot_open", path=path, error=err) from err
+            raise InputError.of("cannot_open", path=path, error=str(err)) from err
         choice = band_choice(spec, key, band_count)
         if choice.warning:
             notes.append(choice.warning)

@@ -302,4 +302,4 @@ def file_band_labels(path: str) -> tuple[str, ...]:
                 band_label(i + 1, src.descriptions[i] or "", src.colorinterp[i].name) for i in range(src.count)
             )
     except rasterio.errors.RasterioIOError as err:
-        raise InputError.of("cannot_open_raster", path=path, error=err) from err
+        raise InputError.of("cannot_open_raster", path=path, error=str(err)) from err

@@ -56,7 +56,7 @@ def fp16_model_bytes(path: str) -> bytes:
         import onnx
         from onnxruntime.transformers.float16 import convert_float_to_float16
     except ImportError as err:
-        raise ModelError.of("fp16_needs_onnx", error=err) from err
+        raise ModelError.of("fp16_needs_onnx", error=str(err)) from err
     try:
         converted = convert_float_to_float16(onnx.load(path), keep_io_types=True)
     except Exception as err:  # the converter raises untyped errors

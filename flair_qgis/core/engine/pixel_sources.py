@@ -68,7 +68,7 @@ def describe_raster(path: str | os.PathLike[str]) -> tuple[rasterio.Affine, int,
             crs_wkt = src.crs.to_wkt() if src.crs else None
             return src.transform, src.width, src.height, crs_wkt, src.count
     except rasterio.errors.RasterioIOError as err:
-        raise InputError.of("cannot_open_raster", path=path, error=err) from err
+        raise InputError.of("cannot_open_raster", path=path, error=str(err)) from err
 
 
 @dataclass(frozen=True)

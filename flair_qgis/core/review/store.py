@@ -92,7 +92,7 @@ class ReviewStore:
             register_gpkg_functions(conn)
             tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as err:
-            raise InputError.of("not_a_geopackage", path=path, error=err) from err
+            raise InputError.of("not_a_geopackage", path=path, error=str(err)) from err
         missing = [t for t in (REVIEW_LAYER, STRATA_TABLE, DESIGN_TABLE, "gpkg_geometry_columns") if t not in tables]
         if missing:
             conn.close()
@@ -296,7 +296,7 @@ class ReviewStore:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
-            raise InputError.of("review_locked", path=self.path, seconds=LOCK_TIMEOUT_S, error=err) from err
+            raise InputError.of("review_locked", path=self.path, seconds=LOCK_TIMEOUT_S, error=str(err)) from err
         try:
             changed = self._conn.execute(sql, args).rowcount
             if rows is not None and changed != rows:

@@ -123,7 +123,7 @@ class PolygonSource:
             try:
                 gdf = gpd.read_file(path, layer=layer) if layer else gpd.read_file(path)
             except Exception as err:
-                raise InputError.of("unreadable_vector", path=path, error=err) from err
+                raise InputError.of("unreadable_vector", path=path, error=str(err)) from err
         else:
             gdf = reference
         if not isinstance(gdf, gpd.GeoDataFrame):

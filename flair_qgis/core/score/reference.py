@@ -86,7 +86,7 @@ def raster_info(path: str | os.PathLike[str], what: str = "raster") -> RasterInf
                 src.dtypes[0], src.nodata, src.count,
             )  # fmt: skip
     except rasterio.errors.RasterioIOError as err:
-        raise InputError.of("unreadable_raster", what=what, path=path, error=err) from err
+        raise InputError.of("unreadable_raster", what=what, path=path, error=str(err)) from err
 
 
 class ClassRasterSource:

@@ -123,7 +123,7 @@ def _open(path: str | None, what: str):
     try:
         return rasterio.open(path)
     except rasterio.errors.RasterioIOError as err:
-        raise InputError.of("raster_unreadable", setting=what, file=os.path.basename(path), error=err) from err
+        raise InputError.of("raster_unreadable", setting=what, file=os.path.basename(path), error=str(err)) from err
 
 
 def _colormap(src) -> dict[int, tuple[int, ...]]:
