@@ -85,5 +85,10 @@ MESSAGES = register(
             "{second} and {first} are the same file ({path}): one would overwrite the other; "
             "choose different output files."
         ),
+        # read by Processing before any job is imported (processing/base.model_file_error), and by the engine
+        "model_is_pickle": (
+            "{file} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never "
+            "loads pickles."
+        ),
     }
 )

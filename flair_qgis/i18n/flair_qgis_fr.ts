@@ -1539,11 +1539,6 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>{changed} modifiés d'après {reviewed} éléments tranchés ({outside} hors de la référence) : {path}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="42" />
-        <source>{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
-        <translation>{name} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickles.</translation>
-    </message>
-    <message>
         <location filename="../processing/base.py" line="46" />
         <source>MODEL must be an ONNX model (.onnx); {name} is not one.</source>
         <translation>MODEL doit être un modèle ONNX (.onnx) ; {name} n'en est pas un.</translation>
@@ -2610,7 +2605,7 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>Fichier de modèle introuvable : {path}</translation>
     </message>
     <message>
-        <location filename="../core/engine/messages.py" line="75" />
+        <location filename="../core/messages.py" line="89" />
         <source>{file} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
         <translation>{file} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickle.</translation>
     </message>

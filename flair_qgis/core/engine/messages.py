@@ -72,10 +72,6 @@ MESSAGES = register(
         "metadata_duplicate_value": "Model metadata '{metadata_key}' gives the same raster value to two classes.",
         # model.py
         "model_not_found": "Model file not found: {path}",
-        "model_is_pickle": (
-            "{file} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis "
-            "never loads pickles."
-        ),
         "model_not_onnx": "{file} is not a readable ONNX model ({error_type}: {error}).",
         "bad_inputs_metadata": "Model metadata 'inputs' must be a JSON list of objects.",
         "model_without_input": "The model has no input.",
