@@ -3618,5 +3618,20 @@ Lancez plutôt cette commande dans un terminal :
         <source>No raster layer for input {index}, {title}, in the project: choose one.</source>
         <translation>Aucune couche raster pour l&apos;entrée {index}, {title}, dans le projet : choisissez-en une.</translation>
     </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="61" />
+        <source>OUTPUT_CONFIDENCE is not written by distributed runs: leave it or SCHEDULER empty.</source>
+        <translation>OUTPUT_CONFIDENCE n&apos;est pas écrit par les calculs distribués : laissez-le vide, ou SCHEDULER.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="54" />
+        <source>Layer &apos;{name}&apos; is not a file: SCHEDULER needs a raster every worker can open (GeoTIFF, VRT, /vsicurl/ COG). Save the layer to a file, or leave SCHEDULER empty.</source>
+        <translation>La couche « {name} » n&apos;est pas un fichier : SCHEDULER demande un raster que chaque worker peut ouvrir (GeoTIFF, VRT, COG /vsicurl/). Enregistrez la couche dans un fichier, ou laissez SCHEDULER vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="96" />
+        <source>{count} chunk(s) failed ({listed}); see {path}. Fix the cause and run again with the same OUTPUT to compute only them.</source>
+        <translation>{count} bloc(s) en échec ({listed}) ; voir {path}. Corrigez la cause et relancez avec le même OUTPUT pour ne calculer qu&apos;eux.</translation>
+    </message>
 </context>
 </TS>
