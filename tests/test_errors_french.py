@@ -46,6 +46,10 @@ def test_parameters_are_shown_in_french_too(french_qgis):  # noqa: F811
     bands = InputError.of("too_few_bands", channels=5, band_count=3)
     assert error_text(bands, DOCK).endswith("ou une bande de la couche pour chaque canal du modèle.")
     assert error_text(bands, PROCESSING).startswith("Le modèle attend 5 bandes mais la couche n'en a que 3 :")
+    # One rule for the Review tab and flair:sample, each in its own words.
+    too_few = InputError.of("min_per_class_too_low", value=1)
+    assert error_text(too_few, DOCK).startswith("Le min. par classe doit valoir au moins 2 : une classe sans")
+    assert error_text(too_few, PROCESSING).startswith("MIN_PER_CLASS doit valoir au moins 2 (reçu 1)")
     # English is unchanged once the translator is gone.
     i18n.remove_translator()
     assert error_text(InputError.of("no_output_file", what="report")) == "No report file given."

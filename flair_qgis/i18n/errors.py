@@ -162,6 +162,30 @@ def _fp16_agreement(params: dict, where: str) -> str:
     return text.format(agreement=agreement, required=required)
 
 
+def _label_design(params: dict, where: str) -> str:
+    if where == DOCK:
+        return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
+    return _catalogued("label_design_needs_reference", params, where)
+
+
+def _confidence_design(params: dict, where: str) -> str:
+    if where == DOCK:
+        return tr(
+            "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
+            "'Confidence layer' ticked writes it)."
+        )
+    return _catalogued("confidence_design_needs_raster", params, where)
+
+
+def _min_per_class(params: dict, where: str) -> str:
+    if where == DOCK:
+        return tr(
+            "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
+            "single item has no variance, so its figures get no interval."
+        )
+    return _catalogued("min_per_class_too_low", params, where)
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
@@ -173,6 +197,9 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "too_few_bands": _too_few_bands,
     "fp16_cpu": _fp16_cpu,
     "fp16_agreement": _fp16_agreement,
+    "label_design_needs_reference": _label_design,
+    "confidence_design_needs_raster": _confidence_design,
+    "min_per_class_too_low": _min_per_class,
 }
 
 
@@ -184,14 +211,19 @@ def error_text(err: BaseException, where: str = DOCK) -> str:
         return str(err)
     if err.key in _TEXTS:
         return _TEXTS[err.key](err.params, where)
-    message = CATALOGUE.get(err.key)
+    return _catalogued(err.key, err.params, where) or str(err)
+
+
+def _catalogued(key: str, params: dict, where: str) -> str:
+    """Catalogued message ``key``'s template translated and formatted with ``params`` ("" for an
+    unknown key, or a translation that lost a placeholder: the caller shows the English)."""
+    message = CATALOGUE.get(key)
     if message is None:
-        return str(err)
-    params = {name: _shown(value, where) for name, value in err.params.items()}
+        return ""
     try:
-        return tr(message.template).format(**params)
-    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: the English
-        return str(err)
+        return tr(message.template).format(**{name: _shown(value, where) for name, value in params.items()})
+    except (KeyError, IndexError, ValueError):
+        return ""
 
 
 def _shown(value: object, where: str) -> object:

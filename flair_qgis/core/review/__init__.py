@@ -31,6 +31,7 @@ from .report_types import (
     ReviewReport,
     Seconds,
 )
+from .request import check_design
 from .schema import ReviewItem
 from .session import ItemNotSeenError, ReviewSession
 from .store import ReviewStore
@@ -61,6 +62,7 @@ __all__ = [
     "Seconds",
     "apply_review_polygons",
     "apply_review_raster",
+    "check_design",
     "create_review",
     "file_identity",
     "review_report",

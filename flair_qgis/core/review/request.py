@@ -1,6 +1,7 @@
 """What a review's sampling is asked for: :class:`SampleRequest`, captured on the main thread by
 the Review tab and by ``flair:sample``, and :func:`check_request`, which refuses bad parameters
-before anything is read."""
+before anything is read. :func:`check_design` is its rule on the design alone, which the Review tab
+asks while the person is still choosing (the refusals carry the same keys, worded for the dock)."""
 
 from __future__ import annotations
 
@@ -59,27 +60,55 @@ class SampleRequest:
 
 
 def check_request(request: SampleRequest) -> None:
-    """Refuse a request whose parameters cannot make a review.
+    """Refuse a request whose parameters cannot make a review (:func:`check_design` on its fields).
+
+    Raises:
+        InputError: see :func:`check_design`.
+    """
+    check_design(
+        request.design,
+        samples=request.samples,
+        min_per_class=request.min_per_class,
+        double_review=request.double_review,
+        confidence_threshold=request.confidence_threshold,
+        low_confidence_share=request.low_confidence_share,
+        has_reference=bool(request.reference_raster) or request.reference_polygons is not None,
+        has_confidence=bool(request.confidence_path),
+    )
+
+
+def check_design(
+    design: str,
+    *,
+    samples: int,
+    min_per_class: int,
+    double_review: float = 0.0,
+    confidence_threshold: float = 0.7,
+    low_confidence_share: float = 0.5,
+    has_reference: bool,
+    has_confidence: bool,
+) -> None:
+    """Refuse a sampling design that cannot make a review, whatever the layers hold.
 
     Raises:
         InputError: unknown design, no items, ``MIN_PER_CLASS`` below 2 under a stratified design,
-            a share out of range, or ``stratified_confidence``
+            a share out of range, ``stratified_label`` without labels, or ``stratified_confidence``
             without its confidence raster or with a threshold out of range.
     """
-    if request.design not in DESIGNS:
-        raise InputError.of("unknown_design", design=request.design, choices=", ".join(DESIGNS))
-    if request.samples <= 0:
-        raise InputError.of("too_few_samples", samples=request.samples)
-    if request.design in STRATIFIED_DESIGNS and request.min_per_class < 2:
-        raise InputError.of("min_per_class_too_low", value=request.min_per_class)
-    if not 0.0 <= request.double_review <= 1.0:
-        raise InputError.of("bad_double_review", value=request.double_review)
-    if request.design == "stratified_label" and not request.reference_raster and request.reference_polygons is None:
+    if design not in DESIGNS:
+        raise InputError.of("unknown_design", design=design, choices=", ".join(DESIGNS))
+    if samples <= 0:
+        raise InputError.of("too_few_samples", samples=samples)
+    if design in STRATIFIED_DESIGNS and min_per_class < 2:
+        raise InputError.of("min_per_class_too_low", value=min_per_class)
+    if not 0.0 <= double_review <= 1.0:
+        raise InputError.of("bad_double_review", value=double_review)
+    if design == "stratified_label" and not has_reference:
         raise InputError.of("label_design_needs_reference")
-    if request.design == "stratified_confidence":
-        if not request.confidence_path:
+    if design == "stratified_confidence":
+        if not has_confidence:
             raise InputError.of("confidence_design_needs_raster")
-        if not 0.0 < request.confidence_threshold <= 1.0:
-            raise InputError.of("bad_confidence_threshold", value=request.confidence_threshold)
-        if not 0.0 <= request.low_confidence_share <= 1.0:
-            raise InputError.of("bad_low_confidence_share", value=request.low_confidence_share)
+        if not 0.0 < confidence_threshold <= 1.0:
+            raise InputError.of("bad_confidence_threshold", value=confidence_threshold)
+        if not 0.0 <= low_confidence_share <= 1.0:
+            raise InputError.of("bad_low_confidence_share", value=low_confidence_share)

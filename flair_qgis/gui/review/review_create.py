@@ -22,10 +22,10 @@ from ...adapters.layer_choice import class_field, class_map_layer, confidence_la
 from ...adapters.layers import extent_in_crs
 from ...adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ...adapters.review_sample import SampleDesign, SampleOutcome, SampleTask, capture_sample
-from ...core.errors import FlairError
-from ...core.review import MIN_PAIRS
-from ...core.vocabulary import DESIGNS, STRATIFIED_DESIGNS
-from ...i18n.errors import PROCESSING, error_text
+from ...core.errors import FlairError, InputError
+from ...core.review import MIN_PAIRS, check_design
+from ...core.vocabulary import DESIGNS
+from ...i18n.errors import DOCK, PROCESSING, error_text
 from ..widgets import compact, tr
 
 
@@ -233,14 +233,21 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         return ""
 
     def _design_refusal(self) -> str:
-        """What the chosen design lacks ("" when nothing)."""
-        design = self.design_combo.currentData()
-        if design == "stratified_confidence" and self.confidence_combo.currentLayer() is None:
-            return confidence_needed()
-        if design == "stratified_label" and self.reference_combo.currentLayer() is None:
-            return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
-        if design in STRATIFIED_DESIGNS and self.min_spin.value() < 2:
-            return min_per_class_refusal()
+        """What the chosen design lacks ("" when nothing): the core's rule, worded for the dock."""
+        design = self.design()
+        try:
+            check_design(
+                design.design,
+                samples=design.samples,
+                min_per_class=design.min_per_class,
+                double_review=design.double_review,
+                confidence_threshold=design.confidence_threshold,
+                low_confidence_share=design.low_confidence_share,
+                has_reference=self.reference_combo.currentLayer() is not None,
+                has_confidence=self.confidence_combo.currentLayer() is not None,
+            )
+        except FlairError as err:
+            return error_text(err, DOCK)
         return ""
 
     def _extent(self) -> tuple[float, float, float, float] | None:
@@ -287,10 +294,7 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
 
 def confidence_needed() -> str:
     """Why "stratified by confidence" cannot start yet, in the person's language."""
-    return tr(
-        "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
-        "'Confidence layer' ticked writes it)."
-    )
+    return error_text(InputError.of("confidence_design_needs_raster"), DOCK)
 
 
 def pairs_warning(pairs: int) -> str:
@@ -301,14 +305,6 @@ def pairs_warning(pairs: int) -> str:
         "{n} items for the second interpreter: kappa and AC1 get no interval below {minimum}. Raise the share "
         "or the items."
     ).format(n=pairs, minimum=MIN_PAIRS)
-
-
-def min_per_class_refusal() -> str:
-    """Why "Min. per class" below 2 is refused, in the person's language."""
-    return tr(
-        "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
-        "single item has no variance, so its figures get no interval."
-    )
 
 
 def _percent(value: int, tip: str) -> QSpinBox:
