@@ -90,5 +90,6 @@ MESSAGES = register(
             "{file} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never "
             "loads pickles."
         ),
-    }
+    },
+    words=("output",),  # what atomic.check_output_path names a file by default
 )

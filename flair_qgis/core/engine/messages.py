@@ -25,7 +25,7 @@ MESSAGES = register(
         ),
         "bad_bands": "BANDS must be band numbers separated by commas (e.g. 1,2,3), got {text!r}.",
         "bands_start_at_one": "Band numbers start at 1, got {text!r}.",
-        # source_stamps.py
+        # source_stamps.py, bands.py, pixel_sources.py
         "cannot_open_raster": "Cannot open raster {path}: {error}",
         # grid.py
         "rotated_raster": "Rotated rasters are not supported: warp the layer to a north-up grid first.",
@@ -137,9 +137,5 @@ MESSAGES = register(
             "(at least {required:.1%} is required): run this model in fp32."
         ),
     },
-    words=(
-        "the image",
-        "none",
-        "output",
-    ),
+    words=("the image", "none"),
 )
