@@ -88,16 +88,10 @@ def _no_common_pixel(_params: dict, _where: str) -> str:
     )
 
 
-def _no_class_field(_params: dict, where: str) -> str:
+def _no_class_field(params: dict, where: str) -> str:
     if where == DOCK:
         return tr("Labels given as polygons need their class field: pick it under 'Class field'.")
-    return tr("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
-
-
-def _unknown_field(params: dict, _where: str) -> str:
-    return tr("The reference layer has no field '{field}'. Its fields are: {fields}.").format(
-        field=params.get("field", ""), fields=listed(params.get("fields")) or "–"
-    )
+    return _catalogued("no_class_field", params, where)
 
 
 def _value_map_polygons(params: dict, where: str) -> str:
@@ -113,10 +107,7 @@ def _value_map_polygons(params: dict, where: str) -> str:
 def _no_confidence(params: dict, where: str) -> str:
     name = params.get("name", "")
     if where != DOCK:
-        return tr(
-            "Output '{name}' gives no class scores: a confidence raster cannot be computed; "
-            "leave OUTPUT_CONFIDENCE empty."
-        ).format(name=name)
+        return _catalogued("no_confidence", params, where)
     if params.get("value_map"):
         text = tr("Output '{name}' is a value map, not class scores: it has no confidence; untick it.")
         return text.format(name=name)
@@ -124,25 +115,18 @@ def _no_confidence(params: dict, where: str) -> str:
 
 
 def _too_few_bands(params: dict, where: str) -> str:
-    if where == DOCK:
-        text = tr(
-            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, "
-            "or a layer band for each model channel."
-        )
-    else:
-        text = tr(
-            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands "
-            "or set BANDS to map the layer's bands to the model's."
-        )
+    if where != DOCK:
+        return _catalogued("too_few_bands", params, where)
+    text = tr(
+        "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, "
+        "or a layer band for each model channel."
+    )
     return text.format(channels=params.get("channels", ""), count=params.get("band_count", ""))
 
 
 def _fp16_cpu(params: dict, where: str) -> str:
     if where != DOCK:
-        return tr(
-            "PRECISION=fp16 runs on CUDA only: this run would use the CPU provider, where half precision is "
-            "slower. Set PRECISION to fp32, or DEVICE to cuda on a machine with onnxruntime-gpu."
-        )
+        return _catalogued("fp16_cpu", params, where)
     return tr("Half precision (fp16) runs on CUDA only: choose fp32, or a CUDA device.")
 
 
@@ -191,7 +175,6 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "classes_not_aligned": _not_aligned,
     "no_common_pixel": _no_common_pixel,
     "no_class_field": _no_class_field,
-    "unknown_field": _unknown_field,
     "value_map_polygons": _value_map_polygons,
     "no_confidence": _no_confidence,
     "too_few_bands": _too_few_bands,

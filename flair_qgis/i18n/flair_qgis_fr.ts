@@ -2317,11 +2317,6 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes, ou une bande de la couche pour chaque canal du modèle.</translation>
     </message>
     <message>
-        <location filename="../i18n/errors.py" line="115" />
-        <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
-        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
-    </message>
-    <message>
         <location filename="../adapters/segment_task.py" line="145" />
         <source>{rate} tiles/s</source>
         <translation>{rate} tuiles/s</translation>
@@ -2737,7 +2732,7 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     <message>
         <location filename="../core/engine/messages.py" line="131" />
         <source>The model expects {channels} bands but the layer has {band_count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
-        <translation>Le modèle attend {channels} bandes mais la couche en a {band_count} : choisissez une couche à {channels} bandes ou réglez BANDS pour associer les bandes de la couche à celles du modèle.</translation>
+        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {band_count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
     </message>
     <message>
         <location filename="../core/engine/messages.py" line="139" />
