@@ -50,9 +50,38 @@ def tr_literals() -> set[str]:
     return strings
 
 
+def catalogue_strings() -> dict[str, str]:
+    """Every template of the core's message catalogue (by key) and every word its messages take as a
+    parameter (by itself): error_text() translates them with tr(), but no tr("...") names them."""
+    import flair_qgis.core as core
+    from flair_qgis.core.messages import CATALOGUE, WORDS
+
+    for package in (REPO / "flair_qgis" / "core").glob("*/messages.py"):
+        __import__(f"{core.__name__}.{package.parent.name}")  # each package registers its messages
+    return {**{key: m.template for key, m in CATALOGUE.items()}, **{word: word for word in WORDS}}
+
+
+def test_every_catalogue_template_has_a_french_translation_with_its_placeholders():
+    messages = ts_messages()
+    strings = catalogue_strings()
+    assert len(strings) > 200
+    missing = sorted(key for key, source in strings.items() if source not in messages)
+    assert missing == [], "add these catalogue templates to flair_qgis_fr.ts: " + repr(missing[:5])
+    for key, source in strings.items():
+        text, kind = messages[source]
+        assert text.strip() and kind not in ("unfinished", "obsolete"), key
+        assert sorted(PLACEHOLDER.findall(source)) == sorted(PLACEHOLDER.findall(text)), key
+
+
+def test_no_string_is_listed_twice():
+    """lrelease warns of a source listed twice in one context (it keeps one translation)."""
+    sources = [message.findtext("source") for message in ET.parse(TS).iter("message")]
+    assert sorted({s for s in sources if sources.count(s) > 1}) == []
+
+
 def test_every_string_is_translated_with_the_same_placeholders():
     messages = ts_messages()
-    literals = tr_literals()
+    literals = tr_literals() | set(catalogue_strings().values())
     assert len(literals) > 150
     missing = sorted(literals - set(messages))
     assert missing == [], "run scripts/update-translations and translate: " + repr(missing[:5])

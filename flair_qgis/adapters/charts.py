@@ -12,6 +12,7 @@ from qgis.PyQt.QtCore import QRect, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QImage, QPainter
 
 from ..core.errors import InputError
+from ..i18n import tr
 
 _CELL_PX = 44
 _MARGIN_PX = 16
@@ -99,4 +100,4 @@ def draw_confusion(report: dict, path: str) -> None:
         InputError: the image cannot be written there.
     """
     if not confusion_image(report).save(path, "PNG"):
-        raise InputError(f"Cannot write the confusion-matrix picture {path}.")
+        raise InputError(tr("Cannot write the confusion-matrix picture {path}.").format(path=path))

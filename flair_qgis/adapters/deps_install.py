@@ -29,6 +29,7 @@ from qgis.core import QgsApplication, QgsTask
 
 from ..core.cuda import CUDA12_PACKAGE, list_gpus, parse_driver_cuda
 from ..core.errors import FlairError
+from ..i18n import tr
 
 DEPS_FOLDER_NAME = "flair_qgis_deps"
 _NVIDIA_SMI_TIMEOUT_S = 5
@@ -228,7 +229,9 @@ def install(
             process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         except OSError as err:
             raise DependencyError(
-                f"Could not start pip ({err}). Run this command in a terminal:\n{install_command_text(package, target)}"
+                tr("Could not start pip ({error}). Run this command in a terminal:\n{command}").format(
+                    error=err, command=install_command_text(package, target)
+                )
             ) from err
         tail: list[str] = []
         assert process.stdout is not None
@@ -239,13 +242,16 @@ def install(
             if is_canceled is not None and is_canceled():
                 process.kill()
                 process.wait()
-                raise DependencyError("The installation was stopped.")
+                raise DependencyError(tr("The installation was stopped."))
         code = process.wait()
     if code != 0:
         raise DependencyError(
-            f"pip could not install {package} (exit code {code}):\n"
-            + "\n".join(tail[-8:])
-            + f"\n\nRun this command in a terminal instead:\n{install_command_text(package, target)}"
+            tr(
+                "pip could not install {package} (exit code {code}):\n{output}\n\n"
+                "Run this command in a terminal instead:\n{command}"
+            ).format(
+                package=package, code=code, output="\n".join(tail[-8:]), command=install_command_text(package, target)
+            )
         )
     activate_deps_dir(target)
 

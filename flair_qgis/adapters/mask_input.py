@@ -18,6 +18,7 @@ from qgis.core import (
 )
 
 from ..core.errors import InputError
+from ..i18n import tr
 from .layer_source import layer_source
 
 
@@ -41,7 +42,7 @@ def polygons_wkb(
             geometry.transform(transform)
         wkbs.append(bytes(geometry.asWkb()))
     if not wkbs:
-        raise InputError("The mask polygons have no geometry: choose polygons that bound the run.")
+        raise InputError(tr("The mask polygons have no geometry: choose polygons that bound the run."))
     return tuple(wkbs)
 
 
@@ -52,14 +53,16 @@ def selected_polygons(layer: QgsVectorLayer | None, target_crs: QgsCoordinateRef
         InputError: not a polygon layer, or nothing selected.
     """
     if not isinstance(layer, QgsVectorLayer) or layer.geometryType() != QgsWkbTypes.GeometryType.PolygonGeometry:
-        raise InputError("Choose a polygon layer whose selected polygons bound the run.")
+        raise InputError(tr("Choose a polygon layer whose selected polygons bound the run."))
     features = list(layer.getSelectedFeatures())
     if not features:
-        raise InputError(f"No polygon is selected in '{layer.name()}': select the areas to segment first.")
+        raise InputError(
+            tr("No polygon is selected in '{name}': select the areas to segment first.").format(name=layer.name())
+        )
     try:
         return polygons_wkb(features, layer.crs(), target_crs)
     except InputError:
-        raise InputError(f"The selected features of '{layer.name()}' have no geometry.") from None
+        raise InputError(tr("The selected features of '{name}' have no geometry.").format(name=layer.name())) from None
 
 
 def vector_file(layer: QgsVectorLayer | None) -> str | None:

@@ -26,6 +26,7 @@ from qgis.core import (
 from ..core.crs import same_crs
 from ..core.engine import Grid, PixelSource, RasterioSource, affine_xy, band_label, check_band_numbers
 from ..core.errors import InputError, NotSupportedError
+from ..i18n import tr
 from .layer_source import layer_source
 
 _QGIS_TO_NUMPY = {
@@ -117,7 +118,7 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
         InputError: invalid layer, or a web layer and no resolution to read it at.
     """
     if layer is None or not layer.isValid():
-        raise InputError("The input raster layer is not valid: check that its source can be read.")
+        raise InputError(tr("The input raster layer is not valid: check that its source can be read."))
     crs_wkt = crs_wkt_of(layer.crs())
     path = file_path_of(layer)
     if path is not None:
@@ -145,8 +146,10 @@ def capture_raster(layer: QgsRasterLayer, fallback_res_m: float | None = None) -
     else:
         if not fallback_res_m:
             raise InputError(
-                f"Layer '{layer.name()}' has no native resolution and the model declares none: "
-                "set the model's resolution in its metadata or use a file-based layer."
+                tr(
+                    "Layer '{name}' has no native resolution and the model declares none: "
+                    "set the model's resolution in its metadata or use a file-based layer."
+                ).format(name=layer.name())
             )
         res_x = res_y = fallback_res_m
         width = max(1, round(extent.width() / res_x))
@@ -165,8 +168,10 @@ def make_source(raster: RasterInput, bands: Sequence[int], grid: Grid) -> PixelS
     if not same_crs(raster.crs_wkt, grid.crs_wkt):
         # Provider blocks are fetched in the layer's own CRS; a file source is warped instead.
         raise NotSupportedError(
-            f"Layer '{raster.name}' is a web/database layer in another CRS than the first input: "
-            "save it to a GeoTIFF in that CRS (Raster > Projections > Warp) and use the file."
+            tr(
+                "Layer '{name}' is a web/database layer in another CRS than the first input: "
+                "save it to a GeoTIFF in that CRS (Raster > Projections > Warp) and use the file."
+            ).format(name=raster.name)
         )
     return ProviderSource(raster, tuple(bands), grid)
 
@@ -211,7 +216,11 @@ class ProviderSource:
             block = provider.block(band, extent, cols, rows)
             dtype = _QGIS_TO_NUMPY.get(block.dataType())
             if dtype is None or block.isEmpty():
-                raise InputError(f"Layer '{self.raster.name}' returned no readable data for band {band}.")
+                raise InputError(
+                    tr("Layer '{name}' returned no readable data for band {band}.").format(
+                        name=self.raster.name, band=band
+                    )
+                )
             plane = np.frombuffer(bytes(block.data()), dtype=dtype).reshape(rows, cols)
             if block.hasNoDataValue():
                 valid &= plane != block.noDataValue()

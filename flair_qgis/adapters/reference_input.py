@@ -34,6 +34,7 @@ from qgis.core import (
 
 from ..core.errors import Canceled, InputError
 from ..core.score import CRS_WKT_ATTR, Reference, prediction_grid
+from ..i18n import tr
 from .raster_input import crs_wkt_of, file_path_of
 
 _CANCEL_EVERY = 1000  # features between two cancel checks
@@ -46,12 +47,14 @@ def raster_file(layer: QgsMapLayer | None, what: str) -> str:
         InputError: not a valid raster layer, or one QGIS reads from a web service or database.
     """
     if not isinstance(layer, QgsRasterLayer) or not layer.isValid():
-        raise InputError(f"The {what} is not a raster layer QGIS can open.")
+        raise InputError(tr("The {what} is not a raster layer QGIS can open.").format(what=tr(what)))
     path = file_path_of(layer)
     if path is None:
         raise InputError(
-            f"The {what} layer '{layer.name()}' is not a raster file (web or database layer): save it as "
-            "GeoTIFF first (Export > Save As)."
+            tr(
+                "The {what} layer '{name}' is not a raster file (web or database layer): save it as "
+                "GeoTIFF first (Export > Save As)."
+            ).format(what=tr(what), name=layer.name())
         )
     return path
 
@@ -65,19 +68,15 @@ def check_polygon_layer(layer: QgsVectorLayer, field: str) -> None:
     if layer.geometryType() != QgsWkbTypes.GeometryType.PolygonGeometry:
         kind = QgsWkbTypes.geometryDisplayString(layer.geometryType())
         raise InputError(
-            f"The reference layer '{layer.name()}' holds {kind} geometries: give a polygon layer or a raster mask."
+            tr("The reference layer '{name}' holds {kind} geometries: give a polygon layer or a raster mask.").format(
+                name=layer.name(), kind=kind
+            )
         )
     if not field:
-        raise InputError(
-            "A polygon reference needs REFERENCE_FIELD: the field holding the class values.", key="no_class_field"
-        )
+        raise InputError.of("no_class_field")
     names = layer.fields().names()
     if field not in names:
-        raise InputError(
-            f"The reference layer has no field '{field}'. Its fields are: {', '.join(names) or 'none'}.",
-            key="unknown_field",
-            params={"field": field, "fields": names},
-        )
+        raise InputError.of("unknown_field", field=field, fields=names)
 
 
 def attribute_value(value):
@@ -214,11 +213,10 @@ def unopened_layer_message(layer: QgsMapLayer | None) -> str:
     """
     if layer is None or layer.isValid() or layer.providerType() in ("ogr", "gdal", ""):
         return ""
-    return (
-        f"The layer '{layer.name()}' ({layer.providerType()}) cannot be opened: check the connection "
-        "(host, port, database, user, table) and that the server is running; QGIS's message log "
-        "(PostGIS tab) says what the server answered."
-    )
+    return tr(
+        "The layer '{name}' ({provider}) cannot be opened: check the connection (host, port, database, user, "
+        "table) and that the server is running; QGIS's message log (PostGIS tab) says what the server answered."
+    ).format(name=layer.name(), provider=layer.providerType())
 
 
 def capture_reference(layer: QgsMapLayer | None, field: str, extra_fields: tuple[str, ...] = ()) -> CapturedReference:
@@ -231,9 +229,11 @@ def capture_reference(layer: QgsMapLayer | None, field: str, extra_fields: tuple
     if message:
         raise InputError(message)
     if layer is None or not layer.isValid():
-        raise InputError("REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer.")
+        raise InputError(tr("REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer."))
     if isinstance(layer, QgsRasterLayer):
         return CapturedReference(layer.name(), raster_path=raster_file(layer, "reference"))
     if isinstance(layer, QgsVectorLayer):
         return CapturedReference(layer.name(), field, polygons=PolygonLayerCapture.of(layer, field, extra_fields))
-    raise InputError(f"The reference layer '{layer.name()}' is neither a raster nor a polygon layer.")
+    raise InputError(
+        tr("The reference layer '{name}' is neither a raster nor a polygon layer.").format(name=layer.name())
+    )

@@ -90,7 +90,7 @@ def capture_sample(
     """
     prediction_path = raster_file(prediction, "prediction")
     if design.samples <= 0:
-        raise InputError(f"SAMPLES must be at least 1 (got {design.samples}): give the number of items to review.")
+        raise InputError.of("too_few_samples", samples=design.samples)
     captured = capture_reference(reference, field) if reference is not None else None
     confidence_path = raster_file(confidence, "confidence raster") if confidence is not None else None
     output = output if output.lower().endswith(".gpkg") else output + ".gpkg"

@@ -38,6 +38,7 @@ from ..core.segment import (
 )
 from ..core.vectorize import PolygonOutput
 from ..core.vocabulary import EXTENT_CANVAS, EXTENT_DRAWN, EXTENT_LAYER, EXTENT_MODES, EXTENT_POLYGONS
+from ..i18n import tr
 from ..i18n.errors import error_text
 from . import settings
 from .layers import extent_in_crs
@@ -162,19 +163,23 @@ def ready_reason(model: ModelInfo | None, inputs: Sequence[tuple[QgsMapLayer | N
             layer band per channel (0 = none chosen) or is empty to let the core choose.
     """
     if model is None:
-        return "Choose an ONNX model."
+        return tr("Choose an ONNX model.")
     try:
         check_supported(model)
     except FlairError as err:
-        return str(err)
+        return error_text(err)
     multi = len(model.inputs) > 1
     for index, spec in enumerate(model.inputs):
         layer, bands = inputs[index] if index < len(inputs) else (None, ())
         reason = _input_reason(spec, layer, bands)
         if reason and multi:
             if layer is None:
-                return f"Choose a raster layer for input {index + 1}, {input_title(spec)}."
-            return f"Input {index + 1}, {input_title(spec)}: {reason}"
+                return tr("Choose a raster layer for input {index}, {title}.").format(
+                    index=index + 1, title=input_title(spec)
+                )
+            return tr("Input {index}, {title}: {reason}").format(
+                index=index + 1, title=input_title(spec), reason=reason
+            )
         if reason:
             return reason
     return ""
@@ -183,9 +188,9 @@ def ready_reason(model: ModelInfo | None, inputs: Sequence[tuple[QgsMapLayer | N
 def _input_reason(spec: InputSpec, layer: QgsMapLayer | None, bands: Sequence[int]) -> str:
     """Why ``layer`` and ``bands`` cannot feed the model input ``spec``; ``""`` when they can."""
     if layer is None or not isinstance(layer, QgsRasterLayer):
-        return "Choose an input raster layer."
+        return tr("Choose an input raster layer.")
     if not layer.isValid():
-        return f"Layer '{layer.name()}' cannot be read."
+        return tr("Layer '{name}' cannot be read.").format(name=layer.name())
     try:
         choose_bands(spec, tuple(bands), layer_band_labels(layer))
     except FlairError as err:
@@ -198,20 +203,19 @@ def _input_layers(choices: SegmentChoices, model: ModelInfo, project: QgsProject
     choices = choices.input_choices()
     multi = len(model.inputs) > 1
     if len(choices) < len(model.inputs):
-        raise InputError(
-            f"The model has {len(model.inputs)} inputs ("
-            + ", ".join(input_title(spec) for spec in model.inputs)
-            + "): choose a raster layer for each."
-        )
+        titles = ", ".join(input_title(spec) for spec in model.inputs)
+        raise InputError.of("layer_per_input", input_count=len(model.inputs), titles=titles)
     layers = []
     for index, (choice, spec) in enumerate(zip(choices, model.inputs)):
         found = project.mapLayer(choice.layer_id) if choice.layer_id else None
         if not isinstance(found, QgsRasterLayer):
             if multi:
                 raise InputError(
-                    f"No raster layer for input {index + 1}, {input_title(spec)}, in the project: choose one."
+                    tr("No raster layer for input {index}, {title}, in the project: choose one.").format(
+                        index=index + 1, title=input_title(spec)
+                    )
                 )
-            raise InputError("The input raster layer is not in the project any more: choose another.")
+            raise InputError(tr("The input raster layer is not in the project any more: choose another."))
         layers.append(found)
     return layers
 
@@ -226,15 +230,15 @@ def _crs(text: str) -> QgsCoordinateReferenceSystem:
 def _extent(choices: SegmentChoices, layer: QgsRasterLayer) -> tuple[float, float, float, float] | None:
     """The requested rectangle in the layer's CRS; None for the whole layer (or the polygons)."""
     if choices.extent_mode not in EXTENT_MODES:
-        raise InputError(f"Unknown extent mode {choices.extent_mode!r}.")
+        raise InputError(tr("Unknown extent mode {mode!r}.").format(mode=choices.extent_mode))
     if choices.extent_mode not in (EXTENT_CANVAS, EXTENT_DRAWN):
         return None
     if choices.extent is None:
         drawn = choices.extent_mode == EXTENT_DRAWN
-        raise InputError("Draw a rectangle on the map first." if drawn else "The map view has no extent.")
+        raise InputError(tr("Draw a rectangle on the map first.") if drawn else tr("The map view has no extent."))
     rect = QgsRectangle(*choices.extent)
     if rect.isEmpty():
-        raise InputError("The extent is empty: draw or choose an area with a width and a height.")
+        raise InputError.of("empty_extent")
     return extent_in_crs(rect, _crs(choices.extent_crs), layer.crs())
 
 

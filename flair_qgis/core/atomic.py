@@ -22,15 +22,15 @@ def check_output_path(path: str, what: str = "output") -> str:
         InputError: empty path, missing or read-only folder, or the path is a folder.
     """
     if not path:
-        raise InputError(f"No {what} file given.")
+        raise InputError.of("no_output_file", what=what)
     path = os.path.abspath(path)
     folder = os.path.dirname(path)
     if os.path.isdir(path):
-        raise InputError(f"The {what} path {path} is a folder: give a file name ending in .tif.")
+        raise InputError.of("output_is_folder", what=what, path=path)
     if not os.path.isdir(folder):
-        raise InputError(f"The folder of the {what} file does not exist: {folder}. Create it or choose another.")
+        raise InputError.of("output_folder_missing", what=what, folder=folder)
     if not os.access(folder, os.W_OK):
-        raise InputError(f"Cannot write to {folder}: choose a folder you can write to.")
+        raise InputError.of("folder_not_writable", folder=folder)
     return path
 
 

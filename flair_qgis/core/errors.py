@@ -1,15 +1,21 @@
 """Typed errors of the core. Their text is shown to users as is: it says what to do.
 
-Core has no Qt, so it cannot translate. An error a user meets often carries a message ``key``
-and its ``params`` besides its English text: the GUI and Processing look the key up in their
-own wording and language (:func:`flair_qgis.i18n.errors.error_text`); without a key the English
-text is shown.
+Core has no Qt, so it cannot translate. Every error the core raises is made from a key of the
+message catalogue (:mod:`flair_qgis.core.messages`) and its parameters: ``str(err)`` is the
+English template formatted with them; the GUI and Processing translate the template and format
+it with the same parameters (:func:`flair_qgis.i18n.errors.error_text`). An error without a key
+(raised outside the core) shows its text as is.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+from .messages import CATALOGUE
+
+_E = TypeVar("_E", bound="FlairError")
 
 
 class FlairError(Exception):
@@ -18,7 +24,7 @@ class FlairError(Exception):
     Args:
         message: the English text (what ``str(err)`` gives).
         key: a message key the GUI and Processing translate, or None.
-        params: the key's arguments (plain values, lists of values).
+        params: the key's arguments (plain values, lists of values, or the error a message wraps).
     """
 
     def __init__(self, message: str = "", *, key: str | None = None, params: Mapping[str, object] | None = None):
@@ -27,6 +33,17 @@ class FlairError(Exception):
         self.params = dict(params or {})
         #: The files the failed job had written and removed (:func:`flair_qgis.core.atomic.job_outputs`).
         self.removed: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls: type[_E], key: str, /, **params: object) -> _E:
+        """The error of catalogued message ``key``, its English text the template formatted with ``params``.
+
+        A list parameter is written in full, comma-separated ("–" when empty): logs and
+        ``scripts/flair`` keep every value, the dock and Processing show the first few; tuples,
+        such as array shapes, as Python writes them.
+        """
+        text = CATALOGUE[key].template.format(**{name: english(value) for name, value in params.items()})
+        return cls(text, key=key, params=params)
 
 
 class ModelError(FlairError):
@@ -79,6 +96,13 @@ def _names(paths: Sequence[str]) -> str:
 
 MAX_LISTED = 5
 """A message lists at most this many values, then "… and N more"."""
+
+
+def english(value: object) -> object:
+    """A message parameter as the English text shows it: a list comma-separated, in full."""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) if value else "–"
+    return value
 
 
 def listed(values: Sequence[object], more: str = "… and {n} more") -> str:

@@ -85,9 +85,7 @@ def check_file_not_input(output_name: str, output_path: str | None, input_name: 
     if not output_path or not input_path:
         return
     if same_path(output_path, input_path):
-        raise InputError(
-            f"{output_name} would overwrite {input_name} ({_shown(input_path)}): choose another output file."
-        )
+        raise InputError.of("overwrites_input", output=output_name, input=input_name, path=_shown(input_path))
 
 
 def _self_and_ancestors(path: str) -> Iterator[str]:
@@ -119,16 +117,16 @@ def check_folder_not_input(output_name: str, output_dir: str | None, input_name:
     if not output_dir or not input_dir:
         return
     if same_path(output_dir, input_dir):
-        raise InputError(
-            f"{output_name} would overwrite {input_name} ({_shown(input_dir)}): "
-            "choose another output folder, outside the input folder."
-        )
+        raise InputError.of("overwrites_input_folder", output=output_name, input=input_name, path=_shown(input_dir))
     real_input = resolved(input_dir)
     for folder in list(_self_and_ancestors(output_dir))[1:]:
         if resolved(folder) == real_input or same_path(folder, input_dir):
-            raise InputError(
-                f"{output_name} ({_shown(output_dir)}) is inside {input_name} ({_shown(input_dir)}): its files "
-                "would be mixed with the input's files. Choose an output folder outside the input folder."
+            raise InputError.of(
+                "output_inside_input",
+                output=output_name,
+                output_path=_shown(output_dir),
+                input=input_name,
+                input_path=_shown(input_dir),
             )
 
 
@@ -165,9 +163,12 @@ def check_sidecars_not_input(
     for sidecar in sidecar_paths(output_path, suffixes):
         for input_name, input_path in inputs.items():
             if input_path and same_path(sidecar, input_path):
-                raise InputError(
-                    f"{output_name} writes {os.path.basename(sidecar)} beside it, which would overwrite "
-                    f"{input_name} ({_shown(input_path)}): choose another output file name."
+                raise InputError.of(
+                    "sidecar_overwrites_input",
+                    output=output_name,
+                    sidecar=os.path.basename(sidecar),
+                    input=input_name,
+                    path=_shown(input_path),
                 )
 
 
@@ -190,7 +191,4 @@ def check_outputs_not_inputs(outputs: Mapping[str, str | None], inputs: Mapping[
     for index, (first_name, first_path) in enumerate(given):
         for second_name, second_path in given[index + 1 :]:
             if same_path(first_path, second_path):
-                raise InputError(
-                    f"{second_name} and {first_name} are the same file ({_shown(first_path)}): "
-                    "one would overwrite the other; choose different output files."
-                )
+                raise InputError.of("same_output_file", second=second_name, first=first_name, path=_shown(first_path))

@@ -1,9 +1,13 @@
 """Core and adapter errors in the user's language and in the wording of where they are shown.
 
-A :class:`~flair_qgis.core.errors.FlairError` may carry a message ``key`` and ``params``. The dock
-names its own widgets ("Protocol", "Class field"); Processing names its parameters
-(``PROTOCOL``, ``IGNORE_CLASSES``). An error without a known key keeps its English text.
-Value lists show at most five values, then "… and N more".
+Every error the core raises carries a message ``key`` of the catalogue
+(:mod:`flair_qgis.core.messages`) and its ``params``: its template is translated with ``tr()``
+(the French is in ``flair_qgis_fr.ts``) and formatted with the same parameters, so the shells
+show core refusals as they are, never re-worded. A few keys have a wording of their own for
+where they are shown (:data:`_TEXTS`): the dock names its widgets ("Protocol", "Class field"),
+Processing its parameters (``PROTOCOL``, ``IGNORE_CLASSES``). An error without a key (raised by
+an adapter with an already translated text) keeps its text. Value lists show at most five
+values, then "… and N more".
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.errors import MAX_LISTED, FlairError
+from ..core.messages import CATALOGUE, WORDS
 from . import tr
 
 DOCK = "dock"
@@ -83,16 +88,10 @@ def _no_common_pixel(_params: dict, _where: str) -> str:
     )
 
 
-def _no_class_field(_params: dict, where: str) -> str:
+def _no_class_field(params: dict, where: str) -> str:
     if where == DOCK:
         return tr("Labels given as polygons need their class field: pick it under 'Class field'.")
-    return tr("A polygon reference needs REFERENCE_FIELD: the field holding the class values.")
-
-
-def _unknown_field(params: dict, _where: str) -> str:
-    return tr("The reference layer has no field '{field}'. Its fields are: {fields}.").format(
-        field=params.get("field", ""), fields=listed(params.get("fields")) or "–"
-    )
+    return _catalogued("no_class_field", params, where)
 
 
 def _value_map_polygons(params: dict, where: str) -> str:
@@ -108,10 +107,7 @@ def _value_map_polygons(params: dict, where: str) -> str:
 def _no_confidence(params: dict, where: str) -> str:
     name = params.get("name", "")
     if where != DOCK:
-        return tr(
-            "Output '{name}' gives no class scores: a confidence raster cannot be computed; "
-            "leave OUTPUT_CONFIDENCE empty."
-        ).format(name=name)
+        return _catalogued("no_confidence", params, where)
     if params.get("value_map"):
         text = tr("Output '{name}' is a value map, not class scores: it has no confidence; untick it.")
         return text.format(name=name)
@@ -119,25 +115,18 @@ def _no_confidence(params: dict, where: str) -> str:
 
 
 def _too_few_bands(params: dict, where: str) -> str:
-    if where == DOCK:
-        text = tr(
-            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, "
-            "or a layer band for each model channel."
-        )
-    else:
-        text = tr(
-            "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands "
-            "or set BANDS to map the layer's bands to the model's."
-        )
+    if where != DOCK:
+        return _catalogued("too_few_bands", params, where)
+    text = tr(
+        "The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands, "
+        "or a layer band for each model channel."
+    )
     return text.format(channels=params.get("channels", ""), count=params.get("band_count", ""))
 
 
 def _fp16_cpu(params: dict, where: str) -> str:
     if where != DOCK:
-        return tr(
-            "PRECISION=fp16 runs on CUDA only: this run would use the CPU provider, where half precision is "
-            "slower. Set PRECISION to fp32, or DEVICE to cuda on a machine with onnxruntime-gpu."
-        )
+        return _catalogued("fp16_cpu", params, where)
     return tr("Half precision (fp16) runs on CUDA only: choose fp32, or a CUDA device.")
 
 
@@ -165,34 +154,28 @@ def _unknown_precision(params: dict, _where: str) -> str:
     return tr("PRECISION must be fp32 or fp16, got '{}'.").format(params.get("precision", ""))
 
 
-def _design_needs_confidence(_params: dict, where: str) -> str:
-    if where != DOCK:
+def _label_design(params: dict, where: str) -> str:
+    if where == DOCK:
+        return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
+    return _catalogued("label_design_needs_reference", params, where)
+
+
+def _confidence_design(params: dict, where: str) -> str:
+    if where == DOCK:
         return tr(
-            "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
-            "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE)."
+            "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
+            "'Confidence layer' ticked writes it)."
         )
-    return tr(
-        "Stratified by confidence needs the model's confidence layer: pick it under Confidence (a run with "
-        "'Confidence layer' ticked writes it)."
-    )
-
-
-def _design_needs_labels(_params: dict, where: str) -> str:
-    if where != DOCK:
-        return tr("DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels).")
-    return tr("Stratified by class and label needs the labels under review: pick them under Labels.")
+    return _catalogued("confidence_design_needs_raster", params, where)
 
 
 def _min_per_class(params: dict, where: str) -> str:
-    if where != DOCK:
+    if where == DOCK:
         return tr(
-            "MIN_PER_CLASS must be at least {lowest} (got {n}): a stratum with no item leaves the review incomplete "
-            "for ever, and one with a single item has no variance, so its figures get no interval."
-        ).format(lowest=params.get("lowest", 2), n=params.get("min_per_class", ""))
-    return tr(
-        "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
-        "single item has no variance, so its figures get no interval."
-    )
+            "Min. per class must be at least 2: a class with no item leaves the review incomplete, and one with a "
+            "single item has no variance, so its figures get no interval."
+        )
+    return _catalogued("min_per_class_too_low", params, where)
 
 
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
@@ -200,23 +183,49 @@ _TEXTS: dict[str, Callable[[dict, str], str]] = {
     "classes_not_aligned": _not_aligned,
     "no_common_pixel": _no_common_pixel,
     "no_class_field": _no_class_field,
-    "unknown_field": _unknown_field,
     "value_map_polygons": _value_map_polygons,
     "no_confidence": _no_confidence,
     "too_few_bands": _too_few_bands,
     "fp16_cpu": _fp16_cpu,
     "fp16_agreement": _fp16_agreement,
-    "unknown_device": _unknown_device,
-    "unknown_precision": _unknown_precision,
-    "design_needs_confidence": _design_needs_confidence,
-    "design_needs_labels": _design_needs_labels,
-    "min_per_class": _min_per_class,
+    "bad_device": _unknown_device,
+    "bad_precision": _unknown_precision,
+    "label_design_needs_reference": _label_design,
+    "confidence_design_needs_raster": _confidence_design,
+    "min_per_class_too_low": _min_per_class,
 }
 
 
 def error_text(err: BaseException, where: str = DOCK) -> str:
-    """The text to show for ``err``: its key's wording for ``where`` (``dock`` or ``processing``),
-    in the user's language; the English text when it has no known key."""
-    if isinstance(err, FlairError) and err.key in _TEXTS:
+    """The text to show for ``err`` in the user's language: its key's own wording for ``where``
+    (``dock`` or ``processing``) when it has one, else its catalogued template translated and
+    formatted with its parameters; its text as is when it has no catalogued key."""
+    if not isinstance(err, FlairError) or err.key is None:
+        return str(err)
+    if err.key in _TEXTS:
         return _TEXTS[err.key](err.params, where)
-    return str(err)
+    return _catalogued(err.key, err.params, where) or str(err)
+
+
+def _catalogued(key: str, params: dict, where: str) -> str:
+    """Catalogued message ``key``'s template translated and formatted with ``params`` ("" for an
+    unknown key, or a translation that lost a placeholder: the caller shows the English)."""
+    message = CATALOGUE.get(key)
+    if message is None:
+        return ""
+    try:
+        return tr(message.template).format(**{name: _shown(value, where) for name, value in params.items()})
+    except (KeyError, IndexError, ValueError):
+        return ""
+
+
+def _shown(value: object, where: str) -> object:
+    """A parameter as the translated text shows it: lists listed, words translated, errors in their
+    own translated text; numbers and other values are left to the template's format."""
+    if isinstance(value, list):
+        return listed(value) or "–"
+    if isinstance(value, FlairError):
+        return error_text(value, where)
+    if isinstance(value, str) and value in WORDS:
+        return tr(value)
+    return value

@@ -1539,11 +1539,6 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>{changed} modifiés d'après {reviewed} éléments tranchés ({outside} hors de la référence) : {path}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="42" />
-        <source>{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
-        <translation>{name} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickles.</translation>
-    </message>
-    <message>
         <location filename="../processing/base.py" line="46" />
         <source>MODEL must be an ONNX model (.onnx); {name} is not one.</source>
         <translation>MODEL doit être un modèle ONNX (.onnx) ; {name} n'en est pas un.</translation>
@@ -2322,11 +2317,6 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes, ou une bande de la couche pour chaque canal du modèle.</translation>
     </message>
     <message>
-        <location filename="../i18n/errors.py" line="115" />
-        <source>The model expects {channels} bands but the layer has {count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
-        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
-    </message>
-    <message>
         <location filename="../adapters/segment_task.py" line="145" />
         <source>{rate} tiles/s</source>
         <translation>{rate} tuiles/s</translation>
@@ -2405,10 +2395,6 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>La demi-précision concorde avec fp32 sur {agreement:.2f} % des pixels des premières tuiles (au moins {required:.1f} % sont requis) : choisissez fp32 pour ce modèle.</translation>
     </message>
     <message>
-        <source>Precision</source>
-        <translation>Précision</translation>
-    </message>
-    <message>
         <source>fp32 (full precision)</source>
         <translation>fp32 (pleine précision)</translation>
     </message>
@@ -2419,6 +2405,1230 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     <message>
         <source>PRECISION must be fp32 or fp16, got &apos;{}&apos;.</source>
         <translation>PRECISION doit valoir fp32 ou fp16, reçu « {} ».</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="67" />
+        <source>No {what} file given.</source>
+        <translation>Aucun fichier indiqué ({what}).</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="68" />
+        <source>The {what} path {path} is a folder: give a file name ending in .tif.</source>
+        <translation>Le chemin {path} ({what}) est un dossier : donnez un nom de fichier se terminant par .tif.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="69" />
+        <source>The folder of the {what} file does not exist: {folder}. Create it or choose another.</source>
+        <translation>Le dossier du fichier ({what}) n&apos;existe pas : {folder}. Créez-le ou choisissez-en un autre.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="70" />
+        <source>Cannot write to {folder}: choose a folder you can write to.</source>
+        <translation>Impossible d&apos;écrire dans {folder} : choisissez un dossier où vous pouvez écrire.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="72" />
+        <source>{output} would overwrite {input} ({path}): choose another output file.</source>
+        <translation>{output} écraserait {input} ({path}) : choisissez un autre fichier de sortie.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="73" />
+        <source>{output} would overwrite {input} ({path}): choose another output folder, outside the input folder.</source>
+        <translation>{output} écraserait {input} ({path}) : choisissez un autre dossier de sortie, hors du dossier d&apos;entrée.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="76" />
+        <source>{output} ({output_path}) is inside {input} ({input_path}): its files would be mixed with the input&apos;s files. Choose an output folder outside the input folder.</source>
+        <translation>{output} ({output_path}) est dans {input} ({input_path}) : ses fichiers se mêleraient à ceux de l&apos;entrée. Choisissez un dossier de sortie hors du dossier d&apos;entrée.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="80" />
+        <source>{output} writes {sidecar} beside it, which would overwrite {input} ({path}): choose another output file name.</source>
+        <translation>{output} écrit {sidecar} à côté de lui, ce qui écraserait {input} ({path}) : choisissez un autre nom de fichier de sortie.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="84" />
+        <source>{second} and {first} are the same file ({path}): one would overwrite the other; choose different output files.</source>
+        <translation>{second} et {first} sont le même fichier ({path}) : l&apos;un écraserait l&apos;autre ; choisissez des fichiers de sortie différents.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="14" />
+        <source>Model input &apos;{name}&apos; has {channels} channels but its bands select {band_count}.</source>
+        <translation>L&apos;entrée « {name} » du modèle a {channels} canaux mais ses bandes en sélectionnent {band_count}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="15" />
+        <source>Model input &apos;{name}&apos; reads band(s) {bad} of {image}, which has {band_count} band(s).</source>
+        <translation>L&apos;entrée « {name} » du modèle lit la ou les bandes {bad} de {image}, qui n&apos;a que {band_count} bande(s).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="18" />
+        <source>BANDS lists {bands_count} band(s) but the model expects {channels}: give one layer band per model channel, e.g. BANDS={example}.</source>
+        <translation>BANDS donne {bands_count} bande(s) mais le modèle en attend {channels} : donnez une bande de la couche par canal du modèle, par exemple BANDS={example}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="22" />
+        <source>Choose a layer band for model channel(s) {channels}.</source>
+        <translation>Choisissez une bande de la couche pour le ou les canaux {channels} du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="23" />
+        <source>BANDS names band(s) {bad} but the raster has {band_count} band(s) (numbered 1..{band_count}).</source>
+        <translation>BANDS nomme la ou les bandes {bad} mais le raster a {band_count} bande(s) (numérotées de 1 à {band_count}).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="26" />
+        <source>BANDS must be band numbers separated by commas (e.g. 1,2,3), got {text!r}.</source>
+        <translation>BANDS doit être une liste de numéros de bandes séparés par des virgules (par exemple 1,2,3), reçu {text!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="27" />
+        <source>Band numbers start at 1, got {text!r}.</source>
+        <translation>Les numéros de bandes commencent à 1, reçu {text!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="29" />
+        <source>Cannot open raster {path}: {error}</source>
+        <translation>Impossible d&apos;ouvrir le raster {path} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="31" />
+        <source>Rotated rasters are not supported: warp the layer to a north-up grid first.</source>
+        <translation>Les rasters tournés ne sont pas pris en charge : rééchantillonnez d&apos;abord la couche sur une grille orientée au nord.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="32" />
+        <source>The raster&apos;s geotransform is not north-up (negative pixel size).</source>
+        <translation>Le géoréférencement du raster n&apos;est pas orienté au nord (taille de pixel négative).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="33" />
+        <source>The extent is empty: draw or choose an area with a width and a height.</source>
+        <translation>L&apos;emprise est vide : dessinez ou choisissez une zone qui a une largeur et une hauteur.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="34" />
+        <source>The extent does not intersect the raster layer: pick an area over the imagery (check that the extent is in the layer&apos;s CRS).</source>
+        <translation>L&apos;emprise ne recoupe pas la couche raster : choisissez une zone couverte par l&apos;image (vérifiez que l&apos;emprise est dans le SCR de la couche).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="38" />
+        <source>The extent is smaller than one pixel: choose a larger area.</source>
+        <translation>L&apos;emprise est plus petite qu&apos;un pixel : choisissez une zone plus grande.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="39" />
+        <source>Tile size must be at least {minimum} px, got {tile_size_px}.</source>
+        <translation>La taille de tuile doit être d&apos;au moins {minimum} px, reçu {tile_size_px}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="40" />
+        <source>Overlap must be between 0 and {maximum} px for {tile_size_px} px tiles, got {overlap_px}.</source>
+        <translation>Le recouvrement doit être compris entre 0 et {maximum} px pour des tuiles de {tile_size_px} px, reçu {overlap_px}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="42" />
+        <source>PRECISION must be one of {choices}, got {precision!r}.</source>
+        <translation>PRECISION doit valoir l&apos;une de ces valeurs : {choices} ; reçu {precision!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="43" />
+        <source>PRECISION=fp16 needs the onnx package and onnxruntime&apos;s converter ({error}).</source>
+        <translation>PRECISION=fp16 demande le paquet onnx et le convertisseur d&apos;onnxruntime ({error}).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="44" />
+        <source>The model cannot be converted to fp16: {error}</source>
+        <translation>Le modèle ne peut pas être converti en fp16 : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="46" />
+        <source>The model has no per-pixel output (all its outputs give one value per image): it cannot map an extent. Score it on a dataset with flair:benchmark.</source>
+        <translation>Le modèle n&apos;a aucune sortie par pixel (toutes ses sorties donnent une valeur par image) : il ne peut pas cartographier une emprise. Évaluez-le sur un jeu de données avec flair:benchmark.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="50" />
+        <source>TILE_SIZE for input {index} ({name}): {length_px} px at the first input&apos;s resolution is {scaled:g} px at this input&apos;s; choose a TILE_SIZE and OVERLAP that give whole pixels for every input.</source>
+        <translation>TILE_SIZE pour l&apos;entrée {index} ({name}) : {length_px} px à la résolution de la première entrée font {scaled:g} px à celle de cette entrée ; choisissez un TILE_SIZE et un OVERLAP qui donnent des pixels entiers pour chaque entrée.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="54" />
+        <source>The model has a fixed input of {tile_size_px} px: set TILE_SIZE to {tile_size_px} (or leave it empty).</source>
+        <translation>Le modèle a une entrée fixe de {tile_size_px} px : réglez TILE_SIZE sur {tile_size_px} (ou laissez-le vide).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="57" />
+        <source>Input {index} ({name}) has a fixed size of {tile_size_px} px, but TILE_SIZE {tile} gives it {own} px: set TILE_SIZE to {suggested}.</source>
+        <translation>L&apos;entrée {index} ({name}) a une taille fixe de {tile_size_px} px, mais TILE_SIZE {tile} lui en donne {own} : réglez TILE_SIZE sur {suggested}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="62" />
+        <source>Model metadata key &apos;{metadata_key}&apos; is not valid JSON: {raw!r}</source>
+        <translation>La clé de métadonnées du modèle « {metadata_key} » n&apos;est pas du JSON valide : {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="63" />
+        <source>Model metadata &apos;{metadata_key}&apos; must be a number or a list of numbers.</source>
+        <translation>La métadonnée « {metadata_key} » du modèle doit être un nombre ou une liste de nombres.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="64" />
+        <source>Model metadata &apos;{metadata_key}&apos; must hold numbers, got {value!r}.</source>
+        <translation>La métadonnée « {metadata_key} » du modèle doit contenir des nombres, reçu {value!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="65" />
+        <source>Model metadata &apos;{metadata_key}&apos; has {value_count} values but the model input has {count} channels.</source>
+        <translation>La métadonnée « {metadata_key} » du modèle a {value_count} valeurs mais l&apos;entrée du modèle a {count} canaux.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="68" />
+        <source>Model metadata &apos;{metadata_key}&apos; keys must be class indices.</source>
+        <translation>Les clés de la métadonnée « {metadata_key} » du modèle doivent être des indices de classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="69" />
+        <source>Model metadata &apos;{metadata_key}&apos; must be a list or an index-&gt;name object.</source>
+        <translation>La métadonnée « {metadata_key} » du modèle doit être une liste ou un objet indice-&gt;nom.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="70" />
+        <source>Model metadata &apos;{metadata_key}&apos; entry {index} is not a class: {entry!r}</source>
+        <translation>L&apos;entrée {index} de la métadonnée « {metadata_key} » du modèle n&apos;est pas une classe : {entry!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="71" />
+        <source>Class colour {color!r} in &apos;{metadata_key}&apos; is not of the form #rrggbb.</source>
+        <translation>La couleur de classe {color!r} dans « {metadata_key} » n&apos;est pas de la forme #rrggbb.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="72" />
+        <source>Model metadata &apos;{metadata_key}&apos; gives the same raster value to two classes.</source>
+        <translation>La métadonnée « {metadata_key} » du modèle donne la même valeur raster à deux classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="74" />
+        <source>Model file not found: {path}</source>
+        <translation>Fichier de modèle introuvable : {path}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="89" />
+        <source>{file} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; flair_qgis never loads pickles.</source>
+        <translation>{file} est un fichier PyTorch/pickle, pas ONNX. Convertissez-le avec scripts/export-onnx ; flair_qgis ne charge jamais de pickle.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="79" />
+        <source>{file} is not a readable ONNX model ({error_type}: {error}).</source>
+        <translation>{file} n&apos;est pas un modèle ONNX lisible ({error_type} : {error}).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="80" />
+        <source>Model metadata &apos;inputs&apos; must be a JSON list of objects.</source>
+        <translation>La métadonnée « inputs » du modèle doit être une liste JSON d&apos;objets.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="81" />
+        <source>The model has no input.</source>
+        <translation>Le modèle n&apos;a aucune entrée.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="82" />
+        <source>Model input &apos;{name}&apos; has shape {shape}; expected (batch, channels, rows, cols).</source>
+        <translation>L&apos;entrée « {name} » du modèle a la forme {shape} ; attendu (lot, canaux, lignes, colonnes).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="83" />
+        <source>Model input &apos;{name}&apos; has no fixed channel count and the metadata names no bands.</source>
+        <translation>L&apos;entrée « {name} » du modèle n&apos;a pas de nombre de canaux fixe et les métadonnées ne nomment aucune bande.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="84" />
+        <source>Model input &apos;{name}&apos; has {channels} channels but its metadata names {band_count} bands.</source>
+        <translation>L&apos;entrée « {name} » du modèle a {channels} canaux mais ses métadonnées nomment {band_count} bandes.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="87" />
+        <source>Model input &apos;{name}&apos;: every std must be positive, got {std}.</source>
+        <translation>Entrée « {name} » du modèle : chaque écart-type (std) doit être positif, reçu {std}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="88" />
+        <source>Model input &apos;{name}&apos; is {rows}x{cols}; only square tiles are supported.</source>
+        <translation>L&apos;entrée « {name} » du modèle fait {rows}x{cols} ; seules les tuiles carrées sont prises en charge.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="89" />
+        <source>Model metadata &apos;outputs&apos; must be a JSON list of objects.</source>
+        <translation>La métadonnée « outputs » du modèle doit être une liste JSON d&apos;objets.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="90" />
+        <source>The model has no output.</source>
+        <translation>Le modèle n&apos;a aucune sortie.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="91" />
+        <source>Output &apos;{name}&apos;: task {task!r} is not one of {choices}.</source>
+        <translation>Sortie « {name} » : la tâche {task!r} n&apos;est pas l&apos;une de {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="92" />
+        <source>Output &apos;{name}&apos;: activation {activation!r} is not one of {choices}.</source>
+        <translation>Sortie « {name} » : l&apos;activation {activation!r} n&apos;est pas l&apos;une de {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="93" />
+        <source>Output &apos;{name}&apos; has {channels} channels but its metadata declares {class_count} classes.</source>
+        <translation>La sortie « {name} » a {channels} canaux mais ses métadonnées déclarent {class_count} classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="97" />
+        <source>The model has {input_count} inputs ({names}) but this dataset has one image per sample: use a single-input model or a FLAIR-HUB folder.</source>
+        <translation>Le modèle a {input_count} entrées ({names}) mais ce jeu de données a une image par échantillon : utilisez un modèle à une entrée ou un dossier FLAIR-HUB.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="101" />
+        <source>Model input &apos;{name}&apos; names no modality: multi-input models must give each input a &apos;modality&apos; (AERIAL_RGBI, DEM_ELEV, SPOT_RGBI...) in the &apos;inputs&apos; metadata.</source>
+        <translation>L&apos;entrée « {name} » du modèle ne nomme aucune modalité : un modèle à plusieurs entrées doit donner à chacune une « modality » (AERIAL_RGBI, DEM_ELEV, SPOT_RGBI...) dans la métadonnée « inputs ».</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="105" />
+        <source>Model input &apos;{name}&apos; needs modality {modality}, which the dataset does not hold (present: {present}).</source>
+        <translation>L&apos;entrée « {name} » du modèle demande la modalité {modality}, absente du jeu de données (présentes : {present}).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="108" />
+        <source>Output &apos;{name}&apos; is a {task} head with a per-pixel shape: declare it as &apos;segmentation&apos; in the &apos;outputs&apos; metadata.</source>
+        <translation>La sortie « {name} » est une tête {task} de forme par pixel : déclarez-la « segmentation » dans la métadonnée « outputs ».</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="112" />
+        <source>Output &apos;{name}&apos; has shape {shape}; a per-image class head gives (N, classes).</source>
+        <translation>La sortie « {name} » a la forme {shape} ; une tête de classe par image donne (N, classes).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="113" />
+        <source>Output &apos;{name}&apos; gives {score_count} scores but declares {class_count} classes.</source>
+        <translation>La sortie « {name} » donne {score_count} scores mais déclare {class_count} classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="115" />
+        <source>Layer &apos;{name}&apos; is not a file: it needs a source made by the QGIS adapters.</source>
+        <translation>La couche « {name} » n&apos;est pas un fichier : elle demande une source construite par les adaptateurs QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="117" />
+        <source>The model returns {rows}x{cols} px for {tile_px} px tiles: only outputs centred on their input and smaller by an even number of pixels are supported.</source>
+        <translation>Le modèle renvoie {rows}x{cols} px pour des tuiles de {tile_px} px : seules les sorties centrées sur leur entrée et plus petites d&apos;un nombre pair de pixels sont prises en charge.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="121" />
+        <source>The model returns {rows}x{cols} px for {tile_px} px tiles (it drops {margin} px on each side): set OVERLAP to at least {minimum} (currently {overlap_px}).</source>
+        <translation>Le modèle renvoie {rows}x{cols} px pour des tuiles de {tile_px} px (il retire {margin} px de chaque côté) : réglez OVERLAP à au moins {minimum} (actuellement {overlap_px}).</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="126" />
+        <source>DEVICE must be one of {choices}, got {device!r}.</source>
+        <translation>DEVICE doit valoir l&apos;une de ces valeurs : {choices} ; reçu {device!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="127" />
+        <source>onnxruntime cannot load {file}: {error}</source>
+        <translation>onnxruntime ne peut pas charger {file} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="129" />
+        <source>Input &apos;{name}&apos; was declared {declared} but its source read {read}.</source>
+        <translation>L&apos;entrée « {name} » a été déclarée {declared} mais sa source a lu du {read}.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="131" />
+        <source>The model expects {channels} bands but the layer has {band_count}: choose a layer with {channels} bands or set BANDS to map the layer&apos;s bands to the model&apos;s.</source>
+        <translation>Le modèle attend {channels} bandes mais la couche n&apos;en a que {band_count} : choisissez une couche à {channels} bandes ou associez avec BANDS les bandes de la couche à celles du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="139" />
+        <source>PRECISION=fp16 agrees with fp32 on {agreement:.2%} of the pixels of the first tiles (at least {required:.1%} is required): run this model in fp32.</source>
+        <translation>PRECISION=fp16 concorde avec fp32 sur {agreement:.2%} des pixels des premières tuiles (au moins {required:.1%} requis) : exécutez ce modèle en fp32.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="14" />
+        <source>CLASS_MAP maps to {codes}, which protocol {protocol} does not know (its codes: {classes}).</source>
+        <translation>CLASS_MAP renvoie vers {codes}, codes que le protocole {protocol} ne connaît pas (ses codes : {classes}).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="18" />
+        <source>The prediction {path} has no band.</source>
+        <translation>La prédiction {path} n&apos;a aucune bande.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="19" />
+        <source>No reference given: choose a raster mask or a polygon layer.</source>
+        <translation>Aucune référence donnée : choisissez un masque raster ou une couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="21" />
+        <source>Suspicious labels are ranked for polygon references only: give a polygon layer.</source>
+        <translation>Les étiquettes suspectes ne sont classées que pour une référence en polygones : donnez une couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="25" />
+        <source>The confidence raster does not overlap the prediction.</source>
+        <translation>Le raster de confiance ne recouvre pas la prédiction.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="27" />
+        <source>The {what} holds non-integer values: a class raster must hold whole class values (is it a probability or confidence raster?).</source>
+        <translation>La couche ({what}) contient des valeurs non entières : un raster de classes doit contenir des valeurs de classes entières (est-ce un raster de probabilité ou de confiance ?).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="31" />
+        <source>The {what} has data type {dtype}, not class values.</source>
+        <translation>La couche ({what}) est de type {dtype}, pas des valeurs de classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="32" />
+        <source>Reference window {reference} and prediction window {prediction} differ.</source>
+        <translation>La fenêtre de référence {reference} et la fenêtre de prédiction {prediction} diffèrent.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="33" />
+        <source>The validity mask does not match the window shape.</source>
+        <translation>Le masque de validité ne correspond pas à la forme de la fenêtre.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): choose the field that holds the integer class codes.</source>
+        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : choisissez le champ qui contient les codes de classes entiers.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="39" />
+        <source>The reference file does not exist: {path}.</source>
+        <translation>Le fichier de référence n&apos;existe pas : {path}.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="40" />
+        <source>Cannot read {path} as a vector layer ({error}).</source>
+        <translation>Impossible de lire {path} comme couche vecteur ({error}).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="41" />
+        <source>The reference is neither a raster nor a polygon layer.</source>
+        <translation>La référence n&apos;est ni un raster ni une couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="43" />
+        <source>The reference layer holds {kinds} geometries: give a polygon layer (or a raster mask) as reference.</source>
+        <translation>La couche de référence contient des géométries {kinds} : donnez comme référence une couche de polygones (ou un masque raster).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="46" />
+        <source>The reference polygons and the prediction are in different CRSs and one is a local CRS that cannot be reprojected: assign the right CRS to the layer.</source>
+        <translation>Les polygones de référence et la prédiction sont dans des SCR différents, dont un SCR local qui ne peut pas être reprojeté : attribuez le bon SCR à la couche.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="51" />
+        <source>Unknown protocol &apos;{name}&apos;: choose one of {choices}.</source>
+        <translation>Protocole inconnu « {name} » : choisissez l&apos;un de {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="52" />
+        <source>Unknown score for absent classes &apos;{absent}&apos;: choose skip (left out of mIoU), one (1.0) or zero (0.0).</source>
+        <translation>Score inconnu pour les classes absentes « {absent} » : choisissez skip (exclues du mIoU), one (1,0) ou zero (0,0).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="55" />
+        <source>Evaluated class(es) {classes} are not classes of protocol {protocol} ({codes}).</source>
+        <translation>La ou les classes évaluées {classes} ne sont pas des classes du protocole {protocol} ({codes}).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="56" />
+        <source>{setting} must be integers or ranges separated by commas (e.g. 0,13-19), got {text!r}.</source>
+        <translation>{setting} doit être une liste d&apos;entiers ou d&apos;intervalles séparés par des virgules (par exemple 0,13-19), reçu {text!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="57" />
+        <source>{setting} entries are {form}, got {part!r}.</source>
+        <translation>Les entrées de {setting} sont de la forme {form}, reçu {part!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="58" />
+        <source>{setting} target must be an integer class value, got {target!r}.</source>
+        <translation>La cible de {setting} doit être une valeur de classe entière, reçu {target!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="60" />
+        <source>The prediction and the reference are in different CRSs and one of them is a local CRS that cannot be reprojected: assign the right CRS to the layer (e.g. EPSG:2154).</source>
+        <translation>La prédiction et la référence sont dans des SCR différents, dont un SCR local qui ne peut pas être reprojeté : attribuez le bon SCR à la couche (par exemple EPSG:2154).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="64" />
+        <source>The {what} file does not exist: {path}.</source>
+        <translation>Le fichier n&apos;existe pas ({what}) : {path}.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="65" />
+        <source>The {what} {path} is not a raster GDAL can read ({error}).</source>
+        <translation>{path} ({what}) n&apos;est pas un raster lisible par GDAL ({error}).</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="67" />
+        <source>The {what}&apos;s classes ({declared}) are neither protocol {protocol}&apos;s codes nor its class names ({classes}). Give CLASS_MAP as value:code pairs (e.g. 0:1,1:2) to say which code each value is, or choose the protocol of this model.</source>
+        <translation>Les classes de la couche ({what}) ({declared}) ne sont ni les codes ni les noms de classes du protocole {protocol} ({classes}). Donnez CLASS_MAP en paires valeur:code (par exemple 0:1,1:2) pour dire quel code est chaque valeur, ou choisissez le protocole de ce modèle.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="72" />
+        <source>No pixel has data in both the prediction and the reference over the area scored: check that they cover the same place (and the extent), and their nodata.</source>
+        <translation>Aucun pixel n&apos;a de données à la fois dans la prédiction et dans la référence sur la zone évaluée : vérifiez qu&apos;elles couvrent le même lieu (et l&apos;emprise), et leur nodata.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="82" />
+        <source>The prediction and the {what} do not overlap: choose layers (and an extent) covering the same area.</source>
+        <translation>La prédiction et la couche ({what}) ne se recouvrent pas : choisissez des couches (et une emprise) couvrant la même zone.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="85" />
+        <source>The prediction and the {what} do not overlap within the extent: choose layers (and an extent) covering the same area.</source>
+        <translation>La prédiction et la couche ({what}) ne se recouvrent pas dans l&apos;emprise : choisissez des couches (et une emprise) couvrant la même zone.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="14" />
+        <source>Dataset folder not found: {root}</source>
+        <translation>Dossier du jeu de données introuvable : {root}</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="15" />
+        <source>ON_UNPAIRED must be &apos;skip&apos; or &apos;fail&apos;, got {on_unpaired!r}.</source>
+        <translation>ON_UNPAIRED doit valoir « skip » ou « fail », reçu {on_unpaired!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="16" />
+        <source>No benchmark samples found in {root}. Looked for: FLAIR #1 (IMG_&lt;id&gt;.tif paired with MSK_&lt;id&gt;.tif, e.g. D004_2021/Z6_NU/img/IMG_000473.tif and .../msk/MSK_000473.tif); FLAIR-HUB (per-modality files such as D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif with D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif); WeedSense (images/&lt;name&gt;.png|jpg|tif, masks/&lt;name&gt;.png, labels.csv).</source>
+        <translation>Aucun échantillon de benchmark trouvé dans {root}. Organisations cherchées : FLAIR #1 (IMG_&lt;id&gt;.tif associé à MSK_&lt;id&gt;.tif, par exemple D004_2021/Z6_NU/img/IMG_000473.tif et .../msk/MSK_000473.tif) ; FLAIR-HUB (un fichier par modalité, comme D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif avec D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif) ; WeedSense (images/&lt;name&gt;.png|jpg|tif, masks/&lt;name&gt;.png, labels.csv).</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="23" />
+        <source>Unknown dataset layout {layout!r}: use auto, {choices}.</source>
+        <translation>Organisation de jeu de données inconnue {layout!r} : utilisez auto, {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="24" />
+        <source>{count} file(s) in {root} have no partner (ON_UNPAIRED=fail):
+{shown}{more}
+Add the missing files, remove these, or set ON_UNPAIRED=skip to score the complete samples only.</source>
+        <translation>{count} fichier(s) de {root} n&apos;ont pas de partenaire (ON_UNPAIRED=fail) :
+{shown}{more}
+Ajoutez les fichiers manquants, retirez ceux-ci, ou réglez ON_UNPAIRED=skip pour n&apos;évaluer que les échantillons complets.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="28" />
+        <source>No complete {layout} sample in {root}. Looked for: FLAIR #1 (IMG_&lt;id&gt;.tif paired with MSK_&lt;id&gt;.tif, e.g. D004_2021/Z6_NU/img/IMG_000473.tif and .../msk/MSK_000473.tif); FLAIR-HUB (per-modality files such as D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif with D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif); WeedSense (images/&lt;name&gt;.png|jpg|tif, masks/&lt;name&gt;.png, labels.csv).</source>
+        <translation>Aucun échantillon {layout} complet dans {root}. Organisations cherchées : FLAIR #1 (IMG_&lt;id&gt;.tif associé à MSK_&lt;id&gt;.tif, par exemple D004_2021/Z6_NU/img/IMG_000473.tif et .../msk/MSK_000473.tif) ; FLAIR-HUB (un fichier par modalité, comme D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif avec D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif) ; WeedSense (images/&lt;name&gt;.png|jpg|tif, masks/&lt;name&gt;.png, labels.csv).</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="35" />
+        <source>No complete {layout} sample in {root}. Unpaired files: {unpaired}. Looked for: FLAIR #1 (IMG_&lt;id&gt;.tif paired with MSK_&lt;id&gt;.tif, e.g. D004_2021/Z6_NU/img/IMG_000473.tif and .../msk/MSK_000473.tif); FLAIR-HUB (per-modality files such as D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif with D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif); WeedSense (images/&lt;name&gt;.png|jpg|tif, masks/&lt;name&gt;.png, labels.csv).</source>
+        <translation>Aucun échantillon {layout} complet dans {root}. Fichiers sans partenaire : {unpaired}. Organisations cherchées : FLAIR #1 (IMG_&lt;id&gt;.tif associé à MSK_&lt;id&gt;.tif, par exemple D004_2021/Z6_NU/img/IMG_000473.tif et .../msk/MSK_000473.tif) ; FLAIR-HUB (un fichier par modalité, comme D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif avec D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif) ; WeedSense (images/&lt;name&gt;.png|jpg|tif, masks/&lt;name&gt;.png, labels.csv).</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="42" />
+        <source>FLAIR-HUB reference must be one of {choices}, got {label!r}.</source>
+        <translation>La référence FLAIR-HUB doit être l&apos;une de {choices}, reçu {label!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="43" />
+        <source>No {label} reference file in {root} (found references: {present}): choose the protocol that matches the labels present.</source>
+        <translation>Aucun fichier de référence {label} dans {root} (références trouvées : {present}) : choisissez le protocole qui correspond aux étiquettes présentes.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="47" />
+        <source>The model needs modality {missing} but {root} holds only {present}.</source>
+        <translation>Le modèle demande la modalité {missing} mais {root} ne contient que {present}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="48" />
+        <source>Two images share the name {stem!r} in {image_dir}: keep one.</source>
+        <translation>Deux images portent le nom {stem!r} dans {image_dir} : gardez-en une.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="49" />
+        <source>{path} lacks column(s) {missing}: it needs a header {columns} (found: {found}).</source>
+        <translation>Il manque à {path} la ou les colonnes {missing} : il lui faut un en-tête {columns} (trouvé : {found}).</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="50" />
+        <source>{path}, line {line}: height_cm and growth_week must be numbers, got {height!r} and {week!r}.</source>
+        <translation>{path}, ligne {line} : height_cm et growth_week doivent être des nombres, reçu {height!r} et {week!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="53" />
+        <source>{path}, line {line}: growth_week is a week number 1..11, got {week}.</source>
+        <translation>{path}, ligne {line} : growth_week est un numéro de semaine de 1 à 11, reçu {week}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="54" />
+        <source>{path}, line {line}: image {stem!r} is listed twice.</source>
+        <translation>{path}, ligne {line} : l&apos;image {stem!r} est listée deux fois.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="56" />
+        <source>{name} would overwrite a file of DATASET ({path}): choose another output file.</source>
+        <translation>{name} écraserait un fichier de DATASET ({path}) : choisissez un autre fichier de sortie.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="57" />
+        <source>Cannot open {path}: {error}</source>
+        <translation>Impossible d&apos;ouvrir {path} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="58" />
+        <source>Output &apos;{name}&apos; has {channels} channels but declares {class_count} classes.</source>
+        <translation>La sortie « {name} » a {channels} canaux mais déclare {class_count} classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="59" />
+        <source>The model has no per-pixel segmentation output ({outputs}): a benchmark scores a class map. Declare the class-map output as task &apos;segmentation&apos; in &apos;outputs&apos;.</source>
+        <translation>Le modèle n&apos;a aucune sortie de segmentation par pixel ({outputs}) : un benchmark évalue une carte des classes. Déclarez la sortie carte des classes avec la tâche « segmentation » dans « outputs ».</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="63" />
+        <source>Output &apos;{name}&apos; has unit {unit!r}: height must be in cm, m or mm.</source>
+        <translation>La sortie « {name} » a l&apos;unité {unit!r} : la hauteur doit être en cm, m ou mm.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="65" />
+        <source>The folder for predictions cannot be created: {parent} does not exist.</source>
+        <translation>Le dossier des prédictions ne peut pas être créé : {parent} n&apos;existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="66" />
+        <source>onnxruntime failed on samples {ids} (inputs {shapes}): {error}</source>
+        <translation>onnxruntime a échoué sur les échantillons {ids} (entrées {shapes}) : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="67" />
+        <source>No sample of {root} could be scored ({failed} failed: {first}).</source>
+        <translation>Aucun échantillon de {root} n&apos;a pu être évalué ({failed} en échec : {first}).</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="69" />
+        <source>Output &apos;{name}&apos; gives class index {index} but declares {class_count} classes.</source>
+        <translation>La sortie « {name} » donne l&apos;indice de classe {index} mais déclare {class_count} classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="71" />
+        <source>Height values must be finite numbers, got reference {reference} and prediction {prediction}.</source>
+        <translation>Les hauteurs doivent être des nombres finis, reçu {reference} en référence et {prediction} en prédiction.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="74" />
+        <source>Growth stage {stage} is not one of {first}..{last}.</source>
+        <translation>Le stade de croissance {stage} n&apos;est pas compris entre {first} et {last}.</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="75" />
+        <source>The same FLAIR #1 patch id occurs twice (remove or move one copy): {duplicates}</source>
+        <translation>Le même identifiant de patch FLAIR #1 apparaît deux fois (supprimez ou déplacez une copie) : {duplicates}</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="76" />
+        <source>The same FLAIR-HUB patch and modality occur twice: {duplicates}</source>
+        <translation>Le même patch et la même modalité FLAIR-HUB apparaissent deux fois : {duplicates}</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="14" />
+        <source>{file} is not a readable ONNX model: {error}</source>
+        <translation>{file} n&apos;est pas un modèle ONNX lisible : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="15" />
+        <source>Choose an OUTPUT file for the INT8 model.</source>
+        <translation>Choisissez un fichier OUTPUT pour le modèle INT8.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="16" />
+        <source>OUTPUT is the FP32 MODEL itself: choose another file for the INT8 model.</source>
+        <translation>OUTPUT est le MODEL FP32 lui-même : choisissez un autre fichier pour le modèle INT8.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="17" />
+        <source>{name} is already quantised ({evidence}): choose its FP32 model.</source>
+        <translation>{name} est déjà quantifié ({evidence}) : choisissez son modèle FP32.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="18" />
+        <source>{name} holds operators the INT8 quantiser cannot handle: {operators}. Export the model with standard ONNX operators and no control flow.</source>
+        <translation>{name} contient des opérateurs que le quantificateur INT8 ne sait pas traiter : {operators}. Exportez le modèle avec des opérateurs ONNX standard et sans flux de contrôle.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="22" />
+        <source>{name} has no Conv, MatMul or Gemm operator: there is nothing to quantise.</source>
+        <translation>{name} n&apos;a aucun opérateur Conv, MatMul ou Gemm : il n&apos;y a rien à quantifier.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="23" />
+        <source>The model&apos;s Conv nodes have no names: they cannot be kept in FP32.</source>
+        <translation>Les nœuds Conv du modèle n&apos;ont pas de nom : ils ne peuvent pas être gardés en FP32.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="24" />
+        <source>Static quantisation needs calibration tiles.</source>
+        <translation>La quantification statique demande des tuiles de calibration.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="25" />
+        <source>onnxruntime&apos;s pre-processing for quantisation failed: {error_type}: {error}</source>
+        <translation>Le prétraitement d&apos;onnxruntime pour la quantification a échoué : {error_type} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="26" />
+        <source>METHOD must be one of {choices}, got {method!r}.</source>
+        <translation>METHOD doit valoir l&apos;une de ces valeurs : {choices} ; reçu {method!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="27" />
+        <source>The calibrator must be one of {choices}, got {calibrator!r}.</source>
+        <translation>Le calibreur doit être l&apos;un de {choices}, reçu {calibrator!r}.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="28" />
+        <source>onnxruntime&apos;s quantiser failed: {error_type}: {error}</source>
+        <translation>Le quantificateur d&apos;onnxruntime a échoué : {error_type} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="30" />
+        <source>The model has {input_count} inputs: quantising is supported for single-input models only.</source>
+        <translation>Le modèle a {input_count} entrées : la quantification n&apos;est prise en charge que pour les modèles à une seule entrée.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="34" />
+        <source>CALIBRATION_TILES must be at least 1 and VALIDATION_TILES at least 0.</source>
+        <translation>CALIBRATION_TILES doit valoir au moins 1 et VALIDATION_TILES au moins 0.</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="35" />
+        <source>The calibration layers hold no tile.</source>
+        <translation>Les couches de calibration ne contiennent aucune tuile.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="14" />
+        <source>Class {value} does not fit the reference&apos;s {dtype} cells.</source>
+        <translation>La classe {value} ne tient pas dans les cellules {dtype} de la référence.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="16" />
+        <source>The {what} does not overlap the prediction: choose layers covering the same area.</source>
+        <translation>La couche ({what}) ne recouvre pas la prédiction : choisissez des couches couvrant la même zone.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="17" />
+        <source>The suspicious design ranks reference polygons: give REFERENCE as a polygon layer.</source>
+        <translation>Le plan « étiquettes suspectes » classe des polygones de référence : donnez REFERENCE sous forme de couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="20" />
+        <source>No reference polygon has a scored pixel in the extent: nothing to review.</source>
+        <translation>Aucun polygone de référence n&apos;a de pixel évalué dans l&apos;emprise : rien à réviser.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="22" />
+        <source>The review was drawn from the reference {recorded}, not from {current} ({differ} differ). Give REFERENCE as the layer the review was sampled from, or sample a new review on this layer.</source>
+        <translation>La revue a été tirée de la référence {recorded}, pas de {current} ({differ} diffèrent). Donnez comme REFERENCE la couche sur laquelle la revue a été échantillonnée, ou tirez une nouvelle revue sur cette couche.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="27" />
+        <source>Item {item_id} is not marked for a second review (field &apos;double&apos;).</source>
+        <translation>L&apos;élément {item_id} n&apos;est pas marqué pour une seconde revue (champ « double »).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="28" />
+        <source>{reviewer} gave the first verdict on item {item_id}: the second review must be another person&apos;s.</source>
+        <translation>{reviewer} a donné le premier verdict sur l&apos;élément {item_id} : la seconde revue doit être faite par une autre personne.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="32" />
+        <source>The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.</source>
+        <translation>L&apos;échantillon est vide : aucun pixel valide n&apos;est tombé sur la grille. Augmentez SAMPLES ou élargissez l&apos;emprise.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="34" />
+        <source>DESIGN=stratified_label needs label values below {limit}: choose another design.</source>
+        <translation>DESIGN=stratified_label demande des valeurs d&apos;étiquettes inférieures à {limit} : choisissez un autre plan.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="36" />
+        <source>The reference layer has no field &apos;{field}&apos;: give the class field (REFERENCE_FIELD).</source>
+        <translation>La couche de référence n&apos;a pas de champ « {field} » : donnez le champ des classes (REFERENCE_FIELD).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="38" />
+        <source>Unknown DESIGN &apos;{design}&apos;: use one of {choices}.</source>
+        <translation>DESIGN inconnu « {design} » : utilisez l&apos;un de {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="40" />
+        <source>SAMPLES must be at least 1 (got {samples}): give the number of items to review.</source>
+        <translation>SAMPLES doit valoir au moins 1 (reçu {samples}) : donnez le nombre d&apos;éléments à réviser.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="42" />
+        <source>MIN_PER_CLASS must be at least 2 (got {value}): a stratum with no item leaves the review incomplete for ever, and one with a single item has no variance, so its figures get no interval.</source>
+        <translation>MIN_PER_CLASS doit valoir au moins 2 (reçu {value}) : une strate sans élément laisse la revue incomplète pour toujours, et une strate d&apos;un seul élément n&apos;a pas de variance, donc ses chiffres n&apos;ont pas d&apos;intervalle.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="46" />
+        <source>DOUBLE_REVIEW is a share of the items from 0 to 1 (got {value}).</source>
+        <translation>DOUBLE_REVIEW est une part des éléments, de 0 à 1 (reçu {value}).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="54" />
+        <source>CONFIDENCE_THRESHOLD must be in (0, 1] (got {value}).</source>
+        <translation>CONFIDENCE_THRESHOLD doit être dans ]0, 1] (reçu {value}).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="55" />
+        <source>LOW_CONFIDENCE_SHARE must be in [0, 1] (got {value}).</source>
+        <translation>LOW_CONFIDENCE_SHARE doit être dans [0, 1] (reçu {value}).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="57" />
+        <source>The prediction has no valid pixel in the extent (all nodata): there is no class to sample. Choose another extent or the class map itself.</source>
+        <translation>La prédiction n&apos;a aucun pixel valide dans l&apos;emprise (tout en nodata) : il n&apos;y a aucune classe à échantillonner. Choisissez une autre emprise ou la carte des classes elle-même.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="61" />
+        <source>Unknown pixel design &apos;{design}&apos;: use {choices}.</source>
+        <translation>Plan par pixel inconnu « {design} » : utilisez {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="62" />
+        <source>DESIGN=stratified_confidence splits each class by the model&apos;s confidence: give CONFIDENCE.</source>
+        <translation>DESIGN=stratified_confidence divise chaque classe selon la confiance du modèle : donnez CONFIDENCE.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="65" />
+        <source>DESIGN=stratified_label splits each class by the labels: give REFERENCE.</source>
+        <translation>DESIGN=stratified_label divise chaque classe selon les étiquettes : donnez REFERENCE.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="67" />
+        <source>Unknown verdict &apos;{verdict}&apos;: use one of {choices}.</source>
+        <translation>Verdict inconnu « {verdict} » : utilisez l&apos;un de {choices}.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="74" />
+        <source>The review file does not exist: {path}. Create one with flair:sample.</source>
+        <translation>Le fichier de revue n&apos;existe pas : {path}. Créez-en un avec flair:sample.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="75" />
+        <source>{path} is not a GeoPackage ({error}). Open a review GeoPackage made by flair:sample (or create one in the Review tab).</source>
+        <translation>{path} n&apos;est pas un GeoPackage ({error}). Ouvrez un GeoPackage de revue créé par flair:sample (ou créez-en un dans l&apos;onglet Revue).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="79" />
+        <source>{path} is not a review GeoPackage: it has no {tables} table. Open a review GeoPackage made by flair:sample (or create one in the Review tab).</source>
+        <translation>{path} n&apos;est pas un GeoPackage de revue : il n&apos;a pas de table {tables}. Ouvrez un GeoPackage de revue créé par flair:sample (ou créez-en un dans l&apos;onglet Revue).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="83" />
+        <source>{path} is a GeoPackage of another schema: its layer &apos;review&apos; lacks the fields {fields}. Open a review GeoPackage made by flair:sample (or create one in the Review tab).</source>
+        <translation>{path} est un GeoPackage d&apos;un autre schéma : il manque à sa couche « review » les champs {fields}. Ouvrez un GeoPackage de revue créé par flair:sample (ou créez-en un dans l&apos;onglet Revue).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="87" />
+        <source>{path} is a GeoPackage of another schema: its layer &apos;review&apos; lacks the geometry. Open a review GeoPackage made by flair:sample (or create one in the Review tab).</source>
+        <translation>{path} est un GeoPackage d&apos;un autre schéma : sa couche « review » n&apos;a pas de géométrie. Ouvrez un GeoPackage de revue créé par flair:sample (ou créez-en un dans l&apos;onglet Revue).</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="91" />
+        <source>The review has no item {item_id}.</source>
+        <translation>La revue n&apos;a pas d&apos;élément {item_id}.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="92" />
+        <source>The review file {path} stayed locked by another program for {seconds:g} s ({error}); the verdict was not saved: try again.</source>
+        <translation>Le fichier de revue {path} est resté verrouillé par un autre programme pendant {seconds:g} s ({error}) ; le verdict n&apos;a pas été enregistré : réessayez.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="14" />
+        <source>With a tile cache the output grid must lie on the layer&apos;s pixel grid at the model&apos;s resolution.</source>
+        <translation>Avec un cache de tuiles, la grille de sortie doit s&apos;aligner sur la grille de pixels de la couche à la résolution du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="18" />
+        <source>Output &apos;{name}&apos; predicts class index {index} but the model declares {class_count} classes: fix its &apos;classes&apos; metadata.</source>
+        <translation>La sortie « {name} » prédit l&apos;indice de classe {index} mais le modèle déclare {class_count} classes : corrigez sa métadonnée « classes ».</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="22" />
+        <source>Regression output &apos;{name}&apos; has {channels} channels per pixel; one is expected.</source>
+        <translation>La sortie de régression « {name} » a {channels} canaux par pixel ; un seul est attendu.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="24" />
+        <source>The mask has no polygon: choose or select the polygons that bound the run.</source>
+        <translation>Le masque n&apos;a aucun polygone : choisissez ou sélectionnez les polygones qui délimitent le calcul.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="25" />
+        <source>The selected polygons have no area.</source>
+        <translation>Les polygones sélectionnés n&apos;ont aucune surface.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="27" />
+        <source>The model has {input_count} inputs ({names}) but {layer_count} layer(s) were given.</source>
+        <translation>Le modèle a {input_count} entrées ({names}) mais {layer_count} couche(s) ont été données.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="28" />
+        <source>Input {index}, {title}: {error}</source>
+        <translation>Entrée {index}, {title} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="29" />
+        <source>The extent and the mask polygons do not overlap: choose polygons inside the extent.</source>
+        <translation>L&apos;emprise et les polygones du masque ne se recouvrent pas : choisissez des polygones dans l&apos;emprise.</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="31" />
+        <source>onnxruntime failed on a tile: {error}</source>
+        <translation>onnxruntime a échoué sur une tuile : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="37" />
+        <source>The model has {input_count} inputs ({titles}): choose a raster layer for each.</source>
+        <translation>Le modèle a {input_count} entrées ({titles}) : choisissez une couche raster pour chacune.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="14" />
+        <source>CLASSES must list class values separated by commas, e.g. 1,3; got &apos;{text}&apos;.</source>
+        <translation>CLASSES doit lister des valeurs de classes séparées par des virgules, par exemple 1,3 ; reçu « {text} ».</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="15" />
+        <source>OUTPUT is the {setting} raster itself: choose another output file.</source>
+        <translation>OUTPUT est le raster {setting} lui-même : choisissez un autre fichier de sortie.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="16" />
+        <source>{setting} must be 0 or more, got {value}.</source>
+        <translation>{setting} doit valoir 0 ou plus, reçu {value}.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="17" />
+        <source>PREDICTION {file} holds continuous values ({dtype}), not classes: give a class map of integer values (e.g. the OUTPUT of flair:segment).</source>
+        <translation>PREDICTION {file} contient des valeurs continues ({dtype}), pas des classes : donnez une carte des classes en valeurs entières (par exemple l&apos;OUTPUT de flair:segment).</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="21" />
+        <source>CONFIDENCE {file} is not on the class map&apos;s grid: give the confidence raster written with that class map.</source>
+        <translation>CONFIDENCE {file} n&apos;est pas sur la grille de la carte des classes : donnez le raster de confiance écrit avec cette carte des classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="24" />
+        <source>OUTPUT {path} is a folder: give a file name such as predictions.gpkg.</source>
+        <translation>OUTPUT {path} est un dossier : donnez un nom de fichier comme predictions.gpkg.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="25" />
+        <source>{setting} raster not found: {path}. Choose an existing raster file.</source>
+        <translation>Raster {setting} introuvable : {path}. Choisissez un fichier raster existant.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="26" />
+        <source>{setting} {file} cannot be read as a raster: {error}</source>
+        <translation>{setting} {file} ne peut pas être lu comme raster : {error}</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="28" />
+        <source>PREDICTION has more than {limit:,} distinct values: it is not a class map. Give a raster of class values (e.g. the OUTPUT of flair:segment), or classify it first.</source>
+        <translation>PREDICTION a plus de {limit:,} valeurs distinctes : ce n&apos;est pas une carte des classes. Donnez un raster de valeurs de classes (par exemple l&apos;OUTPUT de flair:segment), ou classez-le d&apos;abord.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="33" />
+        <source>Cannot write polygons to &apos;{file}&apos;: give a file ending in {extensions}.</source>
+        <translation>Impossible d&apos;écrire les polygones dans « {file} » : donnez un fichier se terminant par {extensions}.</translation>
+    </message>
+    <message>
+        <location filename="../core/vectorize/messages.py" line="35" />
+        <source>Output &apos;{name}&apos; is a value map, not classes: it has no polygons.</source>
+        <translation>La sortie « {name} » est une carte de valeurs, pas de classes : elle n&apos;a pas de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="98" />
+        <source>CSV report</source>
+        <translation>rapport CSV</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="39" />
+        <source>INT8 model</source>
+        <translation>modèle INT8</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="94" />
+        <source>class map</source>
+        <translation>carte des classes</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="103" />
+        <source>class values</source>
+        <translation>valeurs de classes</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="99" />
+        <source>confidence raster</source>
+        <translation>raster de confiance</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="99" />
+        <source>confusion picture</source>
+        <translation>image de la matrice de confusion</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="100" />
+        <source>error map</source>
+        <translation>carte des erreurs</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="102" />
+        <source>model</source>
+        <translation>modèle</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="81" />
+        <source>no header</source>
+        <translation>aucun en-tête</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="80" />
+        <source>no input modality</source>
+        <translation>aucune modalité d&apos;entrée</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="147" />
+        <source>output</source>
+        <translation>sortie</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="83" />
+        <source>per-sample CSV</source>
+        <translation>CSV par échantillon</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="93" />
+        <source>prediction</source>
+        <translation>prédiction</translation>
+    </message>
+    <message>
+        <location filename="../core/quantize/messages.py" line="38" />
+        <source>quantization metadata</source>
+        <translation>métadonnées de quantification</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="101" />
+        <source>ranked labels</source>
+        <translation>étiquettes classées</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="96" />
+        <source>raster</source>
+        <translation>raster</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="98" />
+        <source>reference</source>
+        <translation>référence</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="92" />
+        <source>reference polygons</source>
+        <translation>polygones de référence</translation>
+    </message>
+    <message>
+        <location filename="../core/benchmark/messages.py" line="82" />
+        <source>report</source>
+        <translation>rapport</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="100" />
+        <source>review GeoPackage</source>
+        <translation>GeoPackage de revue</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="145" />
+        <source>the image</source>
+        <translation>l&apos;image</translation>
+    </message>
+    <message>
+        <location filename="../core/segment/messages.py" line="41" />
+        <source>tile values</source>
+        <translation>valeurs par tuile</translation>
+    </message>
+    <message>
+        <location filename="../adapters/charts.py" line="103" />
+        <source>Cannot write the confusion-matrix picture {path}.</source>
+        <translation>Impossible d&apos;écrire l&apos;image de la matrice de confusion {path}.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_install.py" line="243" />
+        <source>The installation was stopped.</source>
+        <translation>L&apos;installation a été arrêtée.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_install.py" line="247" />
+        <source>pip could not install {package} (exit code {code}):
+{output}
+
+Run this command in a terminal instead:
+{command}</source>
+        <translation>pip n&apos;a pas pu installer {package} (code de sortie {code}) :
+{output}
+
+Lancez plutôt cette commande dans un terminal :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_install.py" line="230" />
+        <source>Could not start pip ({error}). Run this command in a terminal:
+{command}</source>
+        <translation>Impossible de lancer pip ({error}). Lancez cette commande dans un terminal :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/mask_input.py" line="45" />
+        <source>The mask polygons have no geometry: choose polygons that bound the run.</source>
+        <translation>Les polygones du masque n&apos;ont pas de géométrie : choisissez des polygones qui délimitent le calcul.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/mask_input.py" line="56" />
+        <source>Choose a polygon layer whose selected polygons bound the run.</source>
+        <translation>Choisissez une couche de polygones dont les polygones sélectionnés délimitent le calcul.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/mask_input.py" line="60" />
+        <source>No polygon is selected in &apos;{name}&apos;: select the areas to segment first.</source>
+        <translation>Aucun polygone n&apos;est sélectionné dans « {name} » : sélectionnez d&apos;abord les zones à segmenter.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/mask_input.py" line="65" />
+        <source>The selected features of &apos;{name}&apos; have no geometry.</source>
+        <translation>Les entités sélectionnées de « {name} » n&apos;ont pas de géométrie.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/raster_input.py" line="121" />
+        <source>The input raster layer is not valid: check that its source can be read.</source>
+        <translation>La couche raster d&apos;entrée n&apos;est pas valide : vérifiez que sa source peut être lue.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/raster_input.py" line="171" />
+        <source>Layer &apos;{name}&apos; is a web/database layer in another CRS than the first input: save it to a GeoTIFF in that CRS (Raster &gt; Projections &gt; Warp) and use the file.</source>
+        <translation>La couche « {name} » est une couche web ou de base de données dans un autre SCR que la première entrée : enregistrez-la en GeoTIFF dans ce SCR (Raster &gt; Projections &gt; Projection (warp)) et utilisez le fichier.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/raster_input.py" line="149" />
+        <source>Layer &apos;{name}&apos; has no native resolution and the model declares none: set the model&apos;s resolution in its metadata or use a file-based layer.</source>
+        <translation>La couche « {name} » n&apos;a pas de résolution native et le modèle n&apos;en déclare aucune : indiquez la résolution du modèle dans ses métadonnées ou utilisez une couche fichier.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/raster_input.py" line="220" />
+        <source>Layer &apos;{name}&apos; returned no readable data for band {band}.</source>
+        <translation>La couche « {name} » n&apos;a renvoyé aucune donnée lisible pour la bande {band}.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/reference_input.py" line="225" />
+        <source>The layer &apos;{name}&apos; ({provider}) cannot be opened: check the connection (host, port, database, user, table) and that the server is running; QGIS&apos;s message log (PostGIS tab) says what the server answered.</source>
+        <translation>La couche « {name} » ({provider}) ne peut pas être ouverte : vérifiez la connexion (hôte, port, base, utilisateur, table) et que le serveur est démarré ; le journal des messages de QGIS (onglet PostGIS) donne la réponse du serveur.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/reference_input.py" line="241" />
+        <source>REFERENCE is not a layer QGIS can open: give a raster mask or a polygon layer.</source>
+        <translation>REFERENCE n&apos;est pas une couche que QGIS peut ouvrir : donnez un masque raster ou une couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/reference_input.py" line="247" />
+        <source>The reference layer &apos;{name}&apos; is neither a raster nor a polygon layer.</source>
+        <translation>La couche de référence « {name} » n&apos;est ni un raster ni une couche de polygones.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/reference_input.py" line="50" />
+        <source>The {what} is not a raster layer QGIS can open.</source>
+        <translation>La couche choisie comme {what} n&apos;est pas un raster que QGIS peut ouvrir.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/reference_input.py" line="54" />
+        <source>The {what} layer &apos;{name}&apos; is not a raster file (web or database layer): save it as GeoTIFF first (Export &gt; Save As).</source>
+        <translation>La couche « {name} » choisie comme {what} n&apos;est pas un fichier raster (couche web ou de base de données) : enregistrez-la d&apos;abord en GeoTIFF (Exporter &gt; Enregistrer sous).</translation>
+    </message>
+    <message>
+        <location filename="../adapters/reference_input.py" line="71" />
+        <source>The reference layer &apos;{name}&apos; holds {kind} geometries: give a polygon layer or a raster mask.</source>
+        <translation>La couche de référence « {name} » contient des géométries {kind} : donnez une couche de polygones ou un masque raster.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="152" />
+        <source>Choose an ONNX model.</source>
+        <translation>Choisissez un modèle ONNX.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="177" />
+        <source>Choose an input raster layer.</source>
+        <translation>Choisissez une couche raster en entrée.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="179" />
+        <source>Layer &apos;{name}&apos; cannot be read.</source>
+        <translation>La couche « {name} » ne peut pas être lue.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="204" />
+        <source>The input raster layer is not in the project any more: choose another.</source>
+        <translation>La couche raster d&apos;entrée n&apos;est plus dans le projet : choisissez-en une autre.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="224" />
+        <source>Draw a rectangle on the map first.</source>
+        <translation>Dessinez d&apos;abord un rectangle sur la carte.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="224" />
+        <source>The map view has no extent.</source>
+        <translation>La vue de la carte n&apos;a pas d&apos;emprise.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="166" />
+        <source>Input {index}, {title}: {reason}</source>
+        <translation>Entrée {index}, {title} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="219" />
+        <source>Unknown extent mode {mode!r}.</source>
+        <translation>Mode d&apos;emprise inconnu {mode!r}.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="163" />
+        <source>Choose a raster layer for input {index}, {title}.</source>
+        <translation>Choisissez une couche raster pour l&apos;entrée {index}, {title}.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/segment_request.py" line="200" />
+        <source>No raster layer for input {index}, {title}, in the project: choose one.</source>
+        <translation>Aucune couche raster pour l&apos;entrée {index}, {title}, dans le projet : choisissez-en une.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="61" />
+        <source>OUTPUT_CONFIDENCE is not written by distributed runs: leave it or SCHEDULER empty.</source>
+        <translation>OUTPUT_CONFIDENCE n&apos;est pas écrit par les calculs distribués : laissez-le vide, ou SCHEDULER.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="54" />
+        <source>Layer &apos;{name}&apos; is not a file: SCHEDULER needs a raster every worker can open (GeoTIFF, VRT, /vsicurl/ COG). Save the layer to a file, or leave SCHEDULER empty.</source>
+        <translation>La couche « {name} » n&apos;est pas un fichier : SCHEDULER demande un raster que chaque worker peut ouvrir (GeoTIFF, VRT, COG /vsicurl/). Enregistrez la couche dans un fichier, ou laissez SCHEDULER vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/segment_scheduler.py" line="96" />
+        <source>{count} chunk(s) failed ({listed}); see {path}. Fix the cause and run again with the same OUTPUT to compute only them.</source>
+        <translation>{count} bloc(s) en échec ({listed}) ; voir {path}. Corrigez la cause et relancez avec le même OUTPUT pour ne calculer qu&apos;eux.</translation>
     </message>
 </context>
 </TS>

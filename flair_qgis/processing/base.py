@@ -10,7 +10,7 @@ from qgis.core import QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessin
 from qgis.PyQt.QtCore import QCoreApplication
 
 from ..adapters.proj_threads import keep_proj_context
-from ..core.errors import Canceled, FlairError
+from ..core.errors import Canceled, FlairError, ModelError
 from ..i18n import TR_CONTEXT
 from ..i18n.errors import PROCESSING, error_text
 from ..i18n.removed import canceled_text, with_removed
@@ -42,10 +42,7 @@ def model_file_error(path: str) -> str | None:
     if not name or name.lower().endswith(".onnx"):
         return None
     if name.lower().endswith(PYTORCH_SUFFIXES):
-        return tr(
-            "{name} is a PyTorch/pickle file, not ONNX. Convert it with scripts/export-onnx; "
-            "flair_qgis never loads pickles."
-        ).format(name=name)
+        return error_text(ModelError.of("model_is_pickle", file=name), PROCESSING)
     return tr("MODEL must be an ONNX model (.onnx); {name} is not one.").format(name=name)
 
 

@@ -24,6 +24,7 @@ from qgis.core import (
 from ..adapters.deps import quantize_dependency_error
 from ..adapters.raster_input import capture_raster, make_source
 from ..core.engine import read_model_info
+from ..core.errors import InputError
 from ..core.quantize import (
     AGREEMENT_WARNING,
     CALIBRATORS,
@@ -147,7 +148,7 @@ class QuantizeAlgorithm(FlairAlgorithm):
         spec = read_model_info(model_path).inputs[0]
         layers = self.parameterAsLayerList(parameters, self.CALIBRATION, context)
         if not layers:
-            raise QgsProcessingException(tr("Choose at least one calibration raster layer."))
+            raise InputError.of("no_calibration_layer")  # the core's refusal, shown by prepareAlgorithm
         self.rasters = [
             capture_raster(layer, spec.resolution_m if not layer.crs().isGeographic() else None) for layer in layers
         ]

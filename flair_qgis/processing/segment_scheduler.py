@@ -51,11 +51,15 @@ def distributed_run(plan: SegmentPlan, raster: CapturedRaster, scheduler_text: s
     require_dask()
     if raster.path is None:
         raise NotSupportedError(
-            f"Layer '{raster.name}' is not a file: SCHEDULER needs a raster every worker can open "
-            "(GeoTIFF, VRT, /vsicurl/ COG). Save the layer to a file, or leave SCHEDULER empty."
+            tr(
+                "Layer '{name}' is not a file: SCHEDULER needs a raster every worker can open "
+                "(GeoTIFF, VRT, /vsicurl/ COG). Save the layer to a file, or leave SCHEDULER empty."
+            ).format(name=raster.name)
         )
     if plan.request.confidence_path:
-        raise NotSupportedError("OUTPUT_CONFIDENCE is not written by distributed runs: leave it or SCHEDULER empty.")
+        raise NotSupportedError(
+            tr("OUTPUT_CONFIDENCE is not written by distributed runs: leave it or SCHEDULER empty.")
+        )
     output_dir = os.path.splitext(plan.request.output_path)[0]
     job = job_from_plan(plan, raster.path, output_dir, CHUNK_TILES)
     if kind == "local":
@@ -89,8 +93,10 @@ def run_distributed(run: DistributedRun, feedback: QgsProcessingFeedback) -> dic
     if result.failed:
         listed = "; ".join(f"{name}: {error.splitlines()[0][:200]}" for name, error in sorted(result.failed.items()))
         raise InputError(
-            f"{len(result.failed)} chunk(s) failed ({listed}); see {manifest.path}. Fix the cause and run again "
-            "with the same OUTPUT to compute only them."
+            tr(
+                "{count} chunk(s) failed ({listed}); see {path}. Fix the cause and run again "
+                "with the same OUTPUT to compute only them."
+            ).format(count=len(result.failed), listed=listed, path=manifest.path)
         )
     feedback.pushInfo(
         tr("{run} chunk(s) computed, {skipped} already done; {tiles} tiles in {s:.1f} s.").format(

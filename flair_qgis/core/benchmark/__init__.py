@@ -5,6 +5,7 @@ Entry points: :func:`plan.plan_benchmark` checks the run before inference; :func
 The names below are the package's public surface: callers outside ``core`` import them from here.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .datasets import LAYOUTS, ON_UNPAIRED
 from .plan import BenchmarkRequest, default_samples_csv, plan_benchmark
 from .report import BenchmarkReport, BenchmarkRun, FailedSample, TargetScores, WorstSample

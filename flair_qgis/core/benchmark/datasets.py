@@ -134,15 +134,6 @@ def detect_layout(root: str) -> str | None:
     return None
 
 
-def _layouts_help() -> str:
-    return (
-        "Looked for: FLAIR #1 (IMG_<id>.tif paired with MSK_<id>.tif, e.g. D004_2021/Z6_NU/img/"
-        "IMG_000473.tif and .../msk/MSK_000473.tif); FLAIR-HUB (per-modality files such as "
-        "D012-2019_AERIAL_RGBI_AF-S1-27_5-10.tif with D012-2019_AERIAL_LABEL-COSIA_AF-S1-27_5-10.tif); "
-        "WeedSense (images/<name>.png|jpg|tif, masks/<name>.png, labels.csv)."
-    )
-
-
 def discover(
     root: str | os.PathLike[str],
     layout: str = "auto",
@@ -172,13 +163,13 @@ def discover(
     """
     root = os.path.abspath(os.fspath(root))
     if not os.path.isdir(root):
-        raise InputError(f"Dataset folder not found: {root}")
+        raise InputError.of("dataset_folder_not_found", root=root)
     if on_unpaired not in ON_UNPAIRED:
-        raise InputError(f"ON_UNPAIRED must be 'skip' or 'fail', got {on_unpaired!r}.")
+        raise InputError.of("bad_on_unpaired", on_unpaired=on_unpaired)
     if layout in ("", "auto", None):
         found = detect_layout(root)
         if found is None:
-            raise InputError(f"No benchmark samples found in {root}. {_layouts_help()}")
+            raise InputError.of("no_benchmark_samples", root=root)
         layout = found
     if layout == LAYOUT_FLAIR1:
         dataset = _discover_flair1(root)
@@ -187,17 +178,16 @@ def discover(
     elif layout == LAYOUT_WEEDSENSE:
         dataset = _discover_weedsense(root)
     else:
-        raise InputError(f"Unknown dataset layout {layout!r}: use auto, {', '.join(LAYOUTS)}.")
+        raise InputError.of("unknown_layout", layout=layout, choices=", ".join(LAYOUTS))
     if dataset.unpaired and on_unpaired == "fail":
         shown = "\n".join(f"  {line}" for line in dataset.unpaired[:20])
         more = f"\n  ... and {len(dataset.unpaired) - 20} more" if len(dataset.unpaired) > 20 else ""
-        raise InputError(
-            f"{len(dataset.unpaired)} file(s) in {root} have no partner (ON_UNPAIRED=fail):\n{shown}{more}\n"
-            "Add the missing files, remove these, or set ON_UNPAIRED=skip to score the complete samples only."
-        )
+        raise InputError.of("unpaired_files", count=len(dataset.unpaired), root=root, shown=shown, more=more)
     if not dataset.samples:
-        detail = f" Unpaired files: {'; '.join(dataset.unpaired[:5])}." if dataset.unpaired else ""
-        raise InputError(f"No complete {layout} sample in {root}.{detail} {_layouts_help()}")
+        if dataset.unpaired:
+            unpaired = "; ".join(dataset.unpaired[:5])
+            raise InputError.of("no_complete_sample_unpaired", layout=layout, root=root, unpaired=unpaired)
+        raise InputError.of("no_complete_sample", layout=layout, root=root)
     return dataset
 
 
@@ -216,9 +206,7 @@ def _discover_flair1(root: str) -> Dataset:
             duplicates.append(f"{target[sample_id]} and {path}")
         target[sample_id] = path
     if duplicates:
-        raise InputError(
-            "The same FLAIR #1 patch id occurs twice (remove or move one copy): " + "; ".join(duplicates[:10])
-        )
+        raise InputError.of("duplicate_flair1_patches", duplicates="; ".join(duplicates[:10]))
     unpaired = [f"image without mask: {images[i]}" for i in sorted(images.keys() - masks.keys())]
     unpaired += [f"mask without image: {masks[i]}" for i in sorted(masks.keys() - images.keys())]
     samples = [Sample(i, {IMAGE: images[i]}, masks[i]) for i in sorted(images.keys() & masks.keys())]
@@ -227,7 +215,7 @@ def _discover_flair1(root: str) -> Dataset:
 
 def _discover_flairhub(root: str, label_modality: str, required: tuple[str, ...]) -> Dataset:
     if label_modality not in FLAIRHUB_LABELS:
-        raise InputError(f"FLAIR-HUB reference must be one of {', '.join(FLAIRHUB_LABELS)}, got {label_modality!r}.")
+        raise InputError.of("bad_flairhub_reference", choices=", ".join(FLAIRHUB_LABELS), label=label_modality)
     # key (domain, patch) -> modality -> (year, path)
     patches: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
     duplicates: list[str] = []
@@ -242,19 +230,20 @@ def _discover_flairhub(root: str, label_modality: str, required: tuple[str, ...]
             duplicates.append(f"{entry[match['modality']][1]} and {path}")
         entry[match["modality"]] = (match["year"], path)
     if duplicates:
-        raise InputError("The same FLAIR-HUB patch and modality occur twice: " + "; ".join(duplicates[:10]))
+        raise InputError.of("duplicate_flairhub_patches", duplicates="; ".join(duplicates[:10]))
     present = sorted({m for entry in patches.values() for m in entry if m not in FLAIRHUB_LABELS})
     labels_present = sorted({m for entry in patches.values() for m in entry if m in FLAIRHUB_LABELS})
     if patches and label_modality not in labels_present:
-        raise InputError(
-            f"No {label_modality} reference file in {root} (found references: "
-            f"{', '.join(labels_present) or 'none'}): choose the protocol that matches the labels present."
+        raise InputError.of(
+            "no_flairhub_reference", label=label_modality, root=root, present=", ".join(labels_present) or "none"
         )
     missing = [m for m in required if m not in present]
     if patches and missing:
-        raise InputError(
-            f"The model needs modality {', '.join(missing)} but {root} holds only "
-            f"{', '.join(present) or 'no input modality'}."
+        raise InputError.of(
+            "dataset_lacks_modality",
+            missing=", ".join(missing),
+            root=root,
+            present=", ".join(present) or "no input modality",
         )
     needed = required or tuple(m for m in ("AERIAL_RGBI",) if m in present) or tuple(present[:1])
     samples: list[Sample] = []
@@ -284,7 +273,7 @@ def _discover_weedsense(root: str) -> Dataset:
         stem, ext = os.path.splitext(name)
         if ext.lower() in _WEEDSENSE_IMAGE_EXT and not name.startswith("."):
             if stem in images:
-                raise InputError(f"Two images share the name {stem!r} in {image_dir}: keep one.")
+                raise InputError.of("duplicate_image_name", stem=stem, image_dir=image_dir)
             images[stem] = os.path.join(image_dir, name)
     for name in sorted(os.listdir(mask_dir)):
         stem, ext = os.path.splitext(name)
@@ -326,9 +315,12 @@ def _read_weedsense_labels(path: str) -> dict[str, tuple[float, int]] | None:
         columns = [c.strip() for c in (reader.fieldnames or [])]
         missing = [c for c in WEEDSENSE_COLUMNS if c not in columns]
         if missing:
-            raise InputError(
-                f"{path} lacks column(s) {', '.join(missing)}: it needs a header "
-                f"{','.join(WEEDSENSE_COLUMNS)} (found: {','.join(columns) or 'no header'})."
+            raise InputError.of(
+                "weedsense_missing_columns",
+                path=path,
+                missing=", ".join(missing),
+                columns=",".join(WEEDSENSE_COLUMNS),
+                found=",".join(columns) or "no header",
             )
         for line, raw_row in enumerate(reader, start=2):
             row = {k.strip(): (v or "").strip() for k, v in raw_row.items() if k is not None}
@@ -337,13 +329,12 @@ def _read_weedsense_labels(path: str) -> dict[str, tuple[float, int]] | None:
                 height = float(row["height_cm"])
                 week_f = float(row["growth_week"])
             except ValueError:
-                raise InputError(
-                    f"{path}, line {line}: height_cm and growth_week must be numbers, got "
-                    f"{row['height_cm']!r} and {row['growth_week']!r}."
+                raise InputError.of(
+                    "weedsense_not_numbers", path=path, line=line, height=row["height_cm"], week=row["growth_week"]
                 ) from None
             if week_f != int(week_f):
-                raise InputError(f"{path}, line {line}: growth_week is a week number 1..11, got {week_f}.")
+                raise InputError.of("bad_growth_week", path=path, line=line, week=week_f)
             if stem in labels:
-                raise InputError(f"{path}, line {line}: image {stem!r} is listed twice.")
+                raise InputError.of("image_listed_twice", path=path, line=line, stem=stem)
             labels[stem] = (height, int(week_f))
     return labels

@@ -148,7 +148,7 @@ def check_outputs(request: BenchmarkRequest, dataset: Dataset) -> None:
     files = {resolved(path) for s in dataset.samples for path in (s.reference, *s.inputs.values())}
     for name, path in outputs.items():
         if path and resolved(path) in files:
-            raise InputError(f"{name} would overwrite a file of DATASET ({path}): choose another output file.")
+            raise InputError.of("overwrites_dataset", name=name, path=path)
 
 
 def _discover(request: BenchmarkRequest, model: ModelInfo, protocol: Protocol) -> Dataset:
@@ -178,7 +178,7 @@ def _input_plans(model: ModelInfo, dataset: Dataset, notes: list[str]) -> tuple[
             with Quiet(), rasterio.open(path) as src:
                 band_count = src.count
         except rasterio.errors.RasterioIOError as err:
-            raise InputError(f"Cannot open {path}: {err}") from err
+            raise InputError.of("cannot_open", path=path, error=str(err)) from err
         choice = band_choice(spec, key, band_count)
         if choice.warning:
             notes.append(choice.warning)
@@ -197,17 +197,14 @@ def _class_lut(
     if alignment.changes:
         notes.append(alignment.describe())
     if head.channels not in (None, 1) and len(lut) < head.channels:
-        raise ModelError(f"Output '{head.name}' has {head.channels} channels but declares {len(lut)} classes.")
+        raise ModelError.of("output_classes_mismatch", name=head.name, channels=head.channels, class_count=len(lut))
     return lut, alignment
 
 
 def _segmentation_head(model: ModelInfo, heads: Heads, notes: list[str]) -> OutputSpec:
     if heads.segmentation is None:
         listed = ", ".join(f"{o.name}: {o.task}" for o in model.outputs)
-        raise ModelError(
-            f"The model has no per-pixel segmentation output ({listed}): "
-            "a benchmark scores a class map. Declare the class-map output as task 'segmentation' in 'outputs'."
-        )
+        raise ModelError.of("no_segmentation_output", outputs=listed)
     for head in heads.ignored:
         notes.append(
             f"Output '{head.name}' is a further segmentation output: only '{heads.segmentation.name}' is scored."
@@ -228,7 +225,7 @@ def _target_heads(heads: Heads, dataset: Dataset, targets: tuple[str, ...], note
     if stage_head is None:
         notes.append("The model has no classification output: growth stage is not scored.")
     if height_head is not None and height_head.unit.lower() not in UNIT_TO_CM:
-        raise ModelError(f"Output '{height_head.name}' has unit {height_head.unit!r}: height must be in cm, m or mm.")
+        raise ModelError.of("bad_height_unit", name=height_head.name, unit=height_head.unit)
     return height_head, stage_head
 
 

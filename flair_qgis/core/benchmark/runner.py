@@ -91,7 +91,7 @@ def _predictions_folder(request: BenchmarkRequest) -> str | None:
     if not os.path.isdir(folder):
         parent = os.path.dirname(folder)
         if not os.path.isdir(parent):
-            raise InputError(f"The folder for predictions cannot be created: {parent} does not exist.")
+            raise InputError.of("predictions_folder_missing", parent=parent)
         os.makedirs(folder)
     return folder
 
@@ -116,8 +116,8 @@ def _infer(session, fusion: Fusion, batch: Batch, fixed_batch: int | None) -> di
     except Exception as err:  # onnxruntime raises untyped errors (shape mismatch...)
         shapes = ", ".join(f"{k} {tuple(v.shape)}" for k, v in batch.feeds.items())
         ids = f"{batch.loaded[0].sample.sample_id}..{batch.loaded[-1].sample.sample_id}"
-        raise ModelError(
-            f"onnxruntime failed on samples {ids} (inputs {shapes}): {str(err).splitlines()[0][:300]}"
+        raise ModelError.of(
+            "onnxruntime_failed_samples", ids=ids, shapes=shapes, error=str(err).splitlines()[0][:300]
         ) from err
 
 
@@ -175,7 +175,7 @@ def _score_all(
         pipeline_seconds = time.perf_counter() - pipeline_started
     if scorer.scored == 0:
         first = "; ".join(f"{f['path']}: {f['error']}" for f in scorer.failed[:3])
-        raise InputError(f"No sample of {plan.dataset.root} could be scored ({scorer.failed_count} failed: {first}).")
+        raise InputError.of("no_sample_scored", root=plan.dataset.root, failed=scorer.failed_count, first=first)
     return scorer, pipeline_seconds
 
 

@@ -147,8 +147,8 @@ class SampleScorer:
     def _class_index(self, loaded: Loaded, scores: np.ndarray) -> np.ndarray:
         index = self.postprocess(scores, np.s_[:, :])[0]
         if index.max(initial=0) >= len(self.lut):
-            raise ModelError(
-                f"Output '{self.head.name}' gives class index {int(index.max())} but declares {len(self.lut)} classes."
+            raise ModelError.of(
+                "class_index_out_of_range", name=self.head.name, index=int(index.max()), class_count=len(self.lut)
             )
         if index.shape != loaded.reference.shape:
             index = resize_nearest(index, (loaded.reference.shape[0], loaded.reference.shape[1]))

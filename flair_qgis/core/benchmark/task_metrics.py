@@ -50,7 +50,7 @@ class RegressionMetrics:
         """
         y, p = float(reference), float(prediction)
         if not (math.isfinite(y) and math.isfinite(p)):
-            raise InputError(f"Height values must be finite numbers, got reference {y} and prediction {p}.")
+            raise InputError.of("height_not_finite", reference=y, prediction=p)
         error = abs(p - y)
         self.count += 1
         self.sum_abs += error
@@ -121,9 +121,11 @@ class ClassificationMetrics:
         try:
             row, col = self._index[int(reference)], self._index[int(prediction)]
         except KeyError:
-            raise InputError(
-                f"Growth stage {reference if int(reference) not in self._index else prediction} is not one of "
-                f"{self.labels[0]}..{self.labels[-1]}."
+            raise InputError.of(
+                "bad_growth_stage",
+                stage=reference if int(reference) not in self._index else prediction,
+                first=self.labels[0],
+                last=self.labels[-1],
             ) from None
         self.matrix[row, col] += 1
         return row == col

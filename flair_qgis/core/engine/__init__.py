@@ -16,6 +16,7 @@ It imports only the shared modules at ``core/`` root; every job (``segment``, ``
 Callers outside ``core/`` import the names below.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .bands import band_label, channel_labels, check_band_numbers, choose_bands, parse_band_list, propose_bands
 from .geotiff import cap_gdal_cache, qml_style
 from .grid import Grid, Tile, affine_xy, tile_layout

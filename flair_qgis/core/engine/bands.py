@@ -154,15 +154,16 @@ def band_choice(spec: InputSpec, modality: str, band_count: int | None = None) -
         else:
             choice = BandChoice(tuple(range(1, spec.channels + 1)), "default")
     if len(choice.bands) != spec.channels:
-        raise InputError(
-            f"Model input '{spec.name}' has {spec.channels} channels but its bands select {len(choice.bands)}."
-        )
+        raise InputError.of("input_band_count", name=spec.name, channels=spec.channels, band_count=len(choice.bands))
     if band_count is not None:
         bad = [b for b in choice.bands if not 1 <= b <= band_count]
         if bad:
-            raise InputError(
-                f"Model input '{spec.name}' reads band(s) {', '.join(map(str, bad))} of {modality or 'the image'}, "
-                f"which has {band_count} band(s)."
+            raise InputError.of(
+                "input_bands_out_of_range",
+                name=spec.name,
+                bad=", ".join(map(str, bad)),
+                image=modality or "the image",
+                band_count=band_count,
             )
     return choice
 
@@ -223,21 +224,18 @@ def validate_bands(spec: InputSpec, bands: Sequence[int], band_count: int) -> tu
     """
     channels = spec.channels
     if band_count < channels and (not bands or 0 in bands):
-        raise InputError(
-            f"The model expects {channels} bands but the layer has {band_count}: choose a "
-            f"layer with {channels} bands or set BANDS to map the layer's bands to the model's.",
-            key="too_few_bands",
-            params={"channels": channels, "band_count": band_count},
-        )
+        raise InputError.of("too_few_bands", channels=channels, band_count=band_count)
     if len(bands) != channels:
-        raise InputError(
-            f"BANDS lists {len(bands)} band(s) but the model expects {channels}: give one layer "
-            f"band per model channel, e.g. BANDS={','.join(str(i + 1) for i in range(channels))}."
+        raise InputError.of(
+            "bands_count_mismatch",
+            bands_count=len(bands),
+            channels=channels,
+            example=",".join(str(i + 1) for i in range(channels)),
         )
     if 0 in bands:
         names = channel_labels(spec)
         missing = [names[i] if i < len(names) else str(i + 1) for i, b in enumerate(bands) if b == 0]
-        raise InputError(f"Choose a layer band for model channel(s) {', '.join(missing)}.")
+        raise InputError.of("choose_channel_bands", channels=", ".join(missing))
     check_band_numbers(bands, band_count)
     return tuple(int(b) for b in bands)
 
@@ -246,10 +244,7 @@ def check_band_numbers(bands: Sequence[int], band_count: int) -> None:
     """Raise a clear error when band numbers name bands the raster does not have."""
     bad = [b for b in bands if not 1 <= b <= band_count]
     if bad:
-        raise InputError(
-            f"BANDS names band(s) {', '.join(map(str, bad))} but the raster has {band_count} "
-            f"band(s) (numbered 1..{band_count})."
-        )
+        raise InputError.of("bands_out_of_range", bad=", ".join(map(str, bad)), band_count=band_count)
 
 
 def choose_bands(spec: InputSpec, user_bands: Sequence[int], layer_labels: Sequence[str]) -> BandChoice:
@@ -281,9 +276,9 @@ def parse_band_list(text: str) -> tuple[int, ...]:
     try:
         bands = tuple(int(part) for part in text.replace(";", ",").split(",") if part.strip())
     except ValueError:
-        raise InputError(f"BANDS must be band numbers separated by commas (e.g. 1,2,3), got {text!r}.") from None
+        raise InputError.of("bad_bands", text=text) from None
     if any(b < 1 for b in bands):
-        raise InputError(f"Band numbers start at 1, got {text!r}.")
+        raise InputError.of("bands_start_at_one", text=text)
     return bands
 
 
@@ -302,4 +297,4 @@ def file_band_labels(path: str) -> tuple[str, ...]:
                 band_label(i + 1, src.descriptions[i] or "", src.colorinterp[i].name) for i in range(src.count)
             )
     except rasterio.errors.RasterioIOError as err:
-        raise InputError(f"Cannot open raster {path}: {err}") from err
+        raise InputError.of("cannot_open_raster", path=path, error=str(err)) from err

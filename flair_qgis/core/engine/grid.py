@@ -117,10 +117,10 @@ def plan_grid(
         InputError: the extent does not intersect the raster, or the raster is rotated.
     """
     if source_transform.b != 0 or source_transform.d != 0:
-        raise InputError("Rotated rasters are not supported: warp the layer to a north-up grid first.")
+        raise InputError.of("rotated_raster")
     res_x, res_y = source_transform.a, -source_transform.e
     if res_x <= 0 or res_y <= 0:
-        raise InputError("The raster's geotransform is not north-up (negative pixel size).")
+        raise InputError.of("not_north_up")
     rx0, ry1 = source_transform.c, source_transform.f
     rx1, ry0 = rx0 + source_width * res_x, ry1 - source_height * res_y
     if extent is None:
@@ -128,13 +128,10 @@ def plan_grid(
     else:
         xmin, ymin, xmax, ymax = extent
         if not (xmax > xmin and ymax > ymin):
-            raise InputError("The extent is empty: draw or choose an area with a width and a height.")
+            raise InputError.of("empty_extent")
         xmin, ymin, xmax, ymax = max(xmin, rx0), max(ymin, ry0), min(xmax, rx1), min(ymax, ry1)
         if not (xmax > xmin and ymax > ymin):
-            raise InputError(
-                "The extent does not intersect the raster layer: pick an area over the imagery "
-                "(check that the extent is in the layer's CRS)."
-            )
+            raise InputError.of("extent_outside_raster")
 
     out_res_x, out_res_y = res_x, res_y
     if resolution_m is not None and not same_resolution(res_x, resolution_m):
@@ -146,7 +143,7 @@ def plan_grid(
     row1 = math.ceil((ry1 - ymin) / out_res_y - _SNAP_EPS)
     width, height = col1 - col0, row1 - row0
     if width <= 0 or height <= 0:
-        raise InputError("The extent is smaller than one pixel: choose a larger area.")
+        raise InputError.of("extent_below_pixel")
     transform = Affine(out_res_x, 0.0, rx0 + col0 * out_res_x, 0.0, -out_res_y, ry1 - row0 * out_res_y)
     return Grid(transform=transform, width=width, height=height, crs_wkt=crs_wkt)
 
@@ -189,11 +186,13 @@ def core_stride_px(tile_size_px: int, overlap_px: int) -> int:
         InputError: the tile is too small, or the overlap leaves no core.
     """
     if tile_size_px < 2 * GTIFF_BLOCK_MULTIPLE_PX:
-        raise InputError(f"Tile size must be at least {2 * GTIFF_BLOCK_MULTIPLE_PX} px, got {tile_size_px}.")
+        raise InputError.of("tile_size_too_small", minimum=2 * GTIFF_BLOCK_MULTIPLE_PX, tile_size_px=tile_size_px)
     if overlap_px < 0 or overlap_px > tile_size_px - GTIFF_BLOCK_MULTIPLE_PX:
-        raise InputError(
-            f"Overlap must be between 0 and {tile_size_px - GTIFF_BLOCK_MULTIPLE_PX} px for "
-            f"{tile_size_px} px tiles, got {overlap_px}."
+        raise InputError.of(
+            "bad_overlap",
+            maximum=tile_size_px - GTIFF_BLOCK_MULTIPLE_PX,
+            tile_size_px=tile_size_px,
+            overlap_px=overlap_px,
         )
     stride = tile_size_px - overlap_px
     return stride - stride % GTIFF_BLOCK_MULTIPLE_PX

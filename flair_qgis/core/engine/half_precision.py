@@ -26,11 +26,7 @@ VALIDATION_TILES = 4
 
 def fp16_cpu_error() -> InputError:
     """The refusal of fp16 on the CPU provider (key ``fp16_cpu``), to raise or to show."""
-    return InputError(
-        "PRECISION=fp16 runs on CUDA only: this run would use the CPU provider, where half precision is "
-        "slower. Set PRECISION to fp32, or DEVICE to cuda on a machine with onnxruntime-gpu.",
-        key="fp16_cpu",
-    )
+    return InputError.of("fp16_cpu")
 
 
 def refuse_fp16_on_cpu() -> None:
@@ -48,11 +44,11 @@ def fp16_model_bytes(path: str) -> bytes:
         import onnx
         from onnxruntime.transformers.float16 import convert_float_to_float16
     except ImportError as err:
-        raise ModelError(f"PRECISION=fp16 needs the onnx package and onnxruntime's converter ({err}).") from err
+        raise ModelError.of("fp16_needs_onnx", error=str(err)) from err
     try:
         converted = convert_float_to_float16(onnx.load(path), keep_io_types=True)
     except Exception as err:  # the converter raises untyped errors
-        raise ModelError(f"The model cannot be converted to fp16: {str(err).splitlines()[0][:200]}") from err
+        raise ModelError.of("fp16_conversion_failed", error=str(err).splitlines()[0][:200]) from err
     return converted.SerializeToString()
 
 
@@ -69,12 +65,7 @@ def check_agreement(classes_fp16: np.ndarray, classes_fp32: np.ndarray, valid: n
     pixels = int(valid.sum())
     agreement = float((classes_fp16 == classes_fp32)[valid].sum() / pixels) if pixels else 1.0
     if agreement < MIN_AGREEMENT:
-        raise InputError(
-            f"PRECISION=fp16 agrees with fp32 on {agreement:.2%} of the pixels of the first tiles "
-            f"(at least {MIN_AGREEMENT:.1%} is required): run this model in fp32.",
-            key="fp16_agreement",
-            params={"agreement": agreement, "required": MIN_AGREEMENT},
-        )
+        raise InputError.of("fp16_agreement", agreement=agreement, required=MIN_AGREEMENT)
     return agreement
 
 

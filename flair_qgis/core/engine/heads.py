@@ -48,10 +48,7 @@ def plan_heads(model: ModelInfo) -> HeadPlan:
     per_pixel = [o for o in model.outputs if o.is_per_pixel]
     segmentation = [o for o in per_pixel if o.task == TASK_SEGMENTATION]
     if not per_pixel:
-        raise ModelError(
-            "The model has no per-pixel output (all its outputs give one value per image): it cannot map "
-            "an extent. Score it on a dataset with flair:benchmark."
-        )
+        raise ModelError.of("no_per_pixel_output")
     primary = segmentation[0] if segmentation else per_pixel[0]
     maps = tuple(o for o in per_pixel if o is not primary)
     per_tile = tuple(o for o in model.outputs if not o.is_per_pixel)
@@ -73,12 +70,12 @@ def scale_factors(model: ModelInfo) -> list[float]:
     return [base / spec.resolution_m if base and spec.resolution_m else 1.0 for spec in model.inputs]
 
 
-def _scaled(length_px: int, factor: float, what: str) -> int:
+def _scaled(length_px: int, factor: float, index: int, name: str) -> int:
+    """``length_px`` of the first input in pixels of input ``index`` (``name``), when whole."""
     scaled = length_px * factor
     if abs(scaled - round(scaled)) > 1e-6:
-        raise NotSupportedError(
-            f"{what}: {length_px} px at the first input's resolution is {scaled:g} px at this input's; "
-            "choose a TILE_SIZE and OVERLAP that give whole pixels for every input."
+        raise NotSupportedError.of(
+            "fractional_input_pixels", index=index, name=name, length_px=length_px, scaled=scaled
         )
     return round(scaled)
 
@@ -119,20 +116,22 @@ def resolve_tiling(
     spec = model.input
     tile = tile_size_px or model.tile_size_px
     if spec.tile_size_px is not None and tile != spec.tile_size_px:
-        raise InputError(
-            f"The model has a fixed input of {spec.tile_size_px} px: set TILE_SIZE to "
-            f"{spec.tile_size_px} (or leave it empty)."
-        )
+        raise InputError.of("fixed_tile_size", tile_size_px=spec.tile_size_px)
     overlap = min(model.overlap_px, tile - 16) if overlap_px is None else overlap_px
     batch = max(1, int(batch_size))
     fixed = {s.fixed_batch for s in model.inputs if s.fixed_batch is not None}
     if fixed:
         batch = fixed.pop()
     for index, (other, factor) in enumerate(zip(model.inputs[1:], scale_factors(model)[1:]), start=2):
-        own = _scaled(tile, factor, f"TILE_SIZE for input {index} ({other.name})")
+        own = _scaled(tile, factor, index, other.name)
         if other.tile_size_px is not None and own != other.tile_size_px:
-            raise InputError(
-                f"Input {index} ({other.name}) has a fixed size of {other.tile_size_px} px, but TILE_SIZE {tile} "
-                f"gives it {own} px: set TILE_SIZE to {round(other.tile_size_px / factor)}."
+            raise InputError.of(
+                "fixed_input_size",
+                index=index,
+                name=other.name,
+                tile_size_px=other.tile_size_px,
+                tile=tile,
+                own=own,
+                suggested=round(other.tile_size_px / factor),
             )
     return tile, overlap, batch

@@ -20,22 +20,22 @@ def meta_json(metadata: Mapping[str, str], key: str, default: Any = None) -> Any
     except (TypeError, ValueError):
         if isinstance(raw, str) and raw.strip():
             return raw.strip()
-        raise ModelError(f"Model metadata key '{key}' is not valid JSON: {raw!r}") from None
+        raise ModelError.of("metadata_not_json", metadata_key=key, raw=raw) from None
 
 
 def float_list(value: Any, key: str, count: int) -> tuple[float, ...]:
     if isinstance(value, (int, float)):
         return (float(value),) * count
     if not isinstance(value, Sequence) or isinstance(value, str):
-        raise ModelError(f"Model metadata '{key}' must be a number or a list of numbers.")
+        raise ModelError.of("metadata_not_numbers", metadata_key=key)
     try:
         values = tuple(float(v) for v in value)
     except (TypeError, ValueError):
-        raise ModelError(f"Model metadata '{key}' must hold numbers, got {value!r}.") from None
+        raise ModelError.of("metadata_not_number", metadata_key=key, value=value) from None
     if len(values) == 1:
         return values * count
     if len(values) != count:
-        raise ModelError(f"Model metadata '{key}' has {len(values)} values but the model input has {count} channels.")
+        raise ModelError.of("metadata_count_mismatch", metadata_key=key, value_count=len(values), count=count)
     return values
 
 
@@ -57,13 +57,13 @@ def parse_classes(raw: Any, count: int | None, key: str = "classes") -> tuple[Cl
         try:
             items = sorted((int(k), str(v)) for k, v in raw.items())
         except ValueError:
-            raise ModelError(f"Model metadata '{key}' keys must be class indices.") from None
+            raise ModelError.of("metadata_bad_class_index", metadata_key=key) from None
         by_index = dict(items)
         top = max(by_index, default=-1) + 1
         n = max(top, count or 0)
         raw = [by_index.get(i, f"class {i}") for i in range(n)]
     if not isinstance(raw, Sequence) or isinstance(raw, str):
-        raise ModelError(f"Model metadata '{key}' must be a list or an index->name object.")
+        raise ModelError.of("metadata_not_classes", metadata_key=key)
     entries = list(raw)
     if entries and all(isinstance(e, Mapping) and "index" in e for e in entries):
         entries.sort(key=lambda e: int(e["index"]))
@@ -73,19 +73,19 @@ def parse_classes(raw: Any, count: int | None, key: str = "classes") -> tuple[Cl
             name = str(entry.get("name", f"class {value}"))
             color = str(entry.get("color", default_color(index)))
         elif isinstance(entry, bool):
-            raise ModelError(f"Model metadata '{key}' entry {index} is not a class: {entry!r}")
+            raise ModelError.of("metadata_bad_class_entry", metadata_key=key, index=index, entry=entry)
         elif isinstance(entry, int):
             value, name, color = entry, f"class {entry}", default_color(index)
         else:
             value, name, color = index, str(entry), default_color(index)
         if not (len(color) == 7 and color.startswith("#")):
-            raise ModelError(f"Class colour {color!r} in '{key}' is not of the form #rrggbb.")
+            raise ModelError.of("bad_class_colour", color=color, metadata_key=key)
         classes.append(ClassInfo(value, name, color))
     if count is not None and len(classes) < count:
         classes.extend(ClassInfo(i, f"class {i}", default_color(i)) for i in range(len(classes), count))
     values = [c.value for c in classes]
     if len(set(values)) != len(values):
-        raise ModelError(f"Model metadata '{key}' gives the same raster value to two classes.")
+        raise ModelError.of("metadata_duplicate_value", metadata_key=key)
     return tuple(classes)
 
 

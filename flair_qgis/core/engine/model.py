@@ -172,14 +172,11 @@ def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
     """
     path = os.fspath(path)
     if not os.path.isfile(path):
-        raise ModelError(f"Model file not found: {path}")
+        raise ModelError.of("model_not_found", path=path)
     with open(path, "rb") as handle:
         head = handle.read(64)
     if head[:1] == b"\x80" or head[:2] == b"PK":
-        raise ModelError(
-            f"{os.path.basename(path)} is a PyTorch/pickle file, not ONNX. Convert it with "
-            "scripts/export-onnx; flair_qgis never loads pickles."
-        )
+        raise ModelError.of("model_is_pickle", file=os.path.basename(path))
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -188,9 +185,11 @@ def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
     try:
         session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
     except Exception as err:  # onnxruntime raises its own untyped errors for bad files
-        raise ModelError(
-            f"{os.path.basename(path)} is not a readable ONNX model ({err.__class__.__name__}: "
-            f"{str(err).splitlines()[0][:200]})."
+        raise ModelError.of(
+            "model_not_onnx",
+            file=os.path.basename(path),
+            error_type=err.__class__.__name__,
+            error=str(err).splitlines()[0][:200],
         ) from err
     metadata = dict(session.get_modelmeta().custom_metadata_map)
     graph_inputs = [(i.name, list(i.shape), _ORT_TO_NUMPY.get(i.type, "float32")) for i in session.get_inputs()]
@@ -221,7 +220,7 @@ def describe_model(
     model_type = str(meta_json(metadata, "model_type", "Segmentor"))
     declared = meta_json(metadata, "inputs")
     if declared is not None and not isinstance(declared, list):
-        raise ModelError("Model metadata 'inputs' must be a JSON list of objects.")
+        raise ModelError.of("bad_inputs_metadata")
     by_name = {d.get("name"): d for d in declared or [] if isinstance(d, Mapping)}
     inputs = []
     for index, (name, shape, dtype) in enumerate(graph_inputs):
@@ -230,7 +229,7 @@ def describe_model(
             decl = declared[index]
         inputs.append(_describe_input(metadata, name, shape, dtype, decl or {}))
     if not inputs:
-        raise ModelError("The model has no input.")
+        raise ModelError.of("model_without_input")
     outputs = _describe_outputs(metadata, graph_outputs, model_type)
     meta_tile = meta_json(metadata, "tile_size", meta_json(metadata, "tiles_size"))
     tile_size_px = inputs[0].tile_size_px or (int(meta_tile) if meta_tile else DEFAULT_TILE_SIZE_PX)
@@ -274,25 +273,23 @@ def _describe_input(
 ) -> InputSpec:
     """One :class:`InputSpec` from its graph shape, its ``inputs`` entry and the top-level metadata."""
     if len(shape) != 4:
-        raise ModelError(f"Model input '{name}' has shape {shape}; expected (batch, channels, rows, cols).")
+        raise ModelError.of("bad_input_shape", name=name, shape=shape)
     top_bands = meta_json(metadata, "bands", None) or []
     channels = static_dim(shape[1]) or len(decl.get("bands", [])) or len(top_bands)
     if not channels:
-        raise ModelError(f"Model input '{name}' has no fixed channel count and the metadata names no bands.")
+        raise ModelError.of("input_without_channels", name=name)
     band_names = tuple(str(b) for b in (decl.get("bands") or top_bands)) or tuple(
         f"band {i + 1}" for i in range(channels)
     )
     if len(band_names) != channels:
-        raise ModelError(
-            f"Model input '{name}' has {channels} channels but its metadata names {len(band_names)} bands."
-        )
+        raise ModelError.of("input_band_names_mismatch", name=name, channels=channels, band_count=len(band_names))
     mean, std = _normalisation(metadata, decl, channels)
     if any(s <= 0 for s in std):
-        raise ModelError(f"Model input '{name}': every std must be positive, got {std}.")
+        raise ModelError.of("bad_input_std", name=name, std=std)
     resolution_cm = decl.get("resolution_cm") or meta_json(metadata, "resolution_cm", meta_json(metadata, "resolution"))
     rows, cols = static_dim(shape[2]), static_dim(shape[3])
     if rows is not None and cols is not None and rows != cols:
-        raise ModelError(f"Model input '{name}' is {rows}x{cols}; only square tiles are supported.")
+        raise ModelError.of("input_not_square", name=name, rows=rows, cols=cols)
     return InputSpec(
         name=name,
         channels=channels,
@@ -314,7 +311,7 @@ def _describe_outputs(
 ) -> tuple[OutputSpec, ...]:
     declared = meta_json(metadata, "outputs")
     if declared is not None and not isinstance(declared, list):
-        raise ModelError("Model metadata 'outputs' must be a JSON list of objects.")
+        raise ModelError.of("bad_outputs_metadata")
     by_name = {d.get("name"): d for d in declared or [] if isinstance(d, Mapping)}
     class_names = meta_json(metadata, "class_names")
     top_classes = meta_json(metadata, "classes")
@@ -330,7 +327,7 @@ def _describe_outputs(
             decl = declared[index]
         outputs.append(_describe_output(index, name, shape, dtype, decl or {}, context))
     if not outputs:
-        raise ModelError("The model has no output.")
+        raise ModelError.of("model_without_output")
     return tuple(outputs)
 
 
@@ -341,10 +338,10 @@ def _describe_output(
     class_names, top_classes, activation_default, default_task, scaling = context
     task = str(decl.get("task", default_task))
     if task not in _TASKS:
-        raise ModelError(f"Output '{name}': task {task!r} is not one of {', '.join(_TASKS)}.")
+        raise ModelError.of("bad_output_task", name=name, task=task, choices=", ".join(_TASKS))
     activation = str(decl.get("activation", activation_default))
     if activation not in _ACTIVATIONS:
-        raise ModelError(f"Output '{name}': activation {activation!r} is not one of {_ACTIVATIONS}.")
+        raise ModelError.of("bad_output_activation", name=name, activation=activation, choices=_ACTIVATIONS)
     rank = len(shape)
     channels = static_dim(shape[1]) if rank in (2, 4) else (1 if rank == 3 else None)
     raw_classes = decl.get("classes")
@@ -359,9 +356,7 @@ def _describe_output(
     elif task in (TASK_SEGMENTATION, TASK_CLASSIFICATION):
         classes = parse_classes(raw_classes, channels, f"classes of output '{name}'")
         if channels is not None and len(classes) > channels and rank in (2, 4):
-            raise ModelError(
-                f"Output '{name}' has {channels} channels but its metadata declares {len(classes)} classes."
-            )
+            raise ModelError.of("output_class_count_mismatch", name=name, channels=channels, class_count=len(classes))
     return OutputSpec(
         name=name,
         task=task,

@@ -35,10 +35,7 @@ def input_modalities(model: ModelInfo, layout_modalities: Sequence[str] | None) 
     if layout_modalities is None:
         if len(specs) != 1:
             names = ", ".join(f"{s.name}: {s.modality or '?'}" for s in specs)
-            raise InputError(
-                f"The model has {len(specs)} inputs ({names}) "
-                "but this dataset has one image per sample: use a single-input model or a FLAIR-HUB folder."
-            )
+            raise InputError.of("multi_input_single_image", input_count=len(specs), names=names)
         return ("IMAGE",)
     present = list(layout_modalities)
     chosen = []
@@ -46,15 +43,11 @@ def input_modalities(model: ModelInfo, layout_modalities: Sequence[str] | None) 
         modality = spec.modality.strip().upper()
         if not modality:
             if len(specs) > 1:
-                raise ModelError(
-                    f"Model input '{spec.name}' names no modality: multi-input models must give each input a "
-                    "'modality' (AERIAL_RGBI, DEM_ELEV, SPOT_RGBI...) in the 'inputs' metadata."
-                )
+                raise ModelError.of("input_without_modality", name=spec.name)
             modality = "AERIAL_RGBI"
         if modality not in present:
-            raise InputError(
-                f"Model input '{spec.name}' needs modality {modality}, which the dataset does not hold "
-                f"(present: {', '.join(present) or 'none'})."
+            raise InputError.of(
+                "dataset_lacks_input_modality", name=spec.name, modality=modality, present=", ".join(present) or "none"
             )
         chosen.append(modality)
     return tuple(chosen)
@@ -101,10 +94,7 @@ def resolve_heads(model: ModelInfo) -> Heads:
                 ignored.append(head)
         elif head.task in (TASK_SEGMENTATION, TASK_CLASSIFICATION):
             if head.rank in (3, 4):
-                raise ModelError(
-                    f"Output '{head.name}' is a {head.task} head with a per-pixel shape: declare it as "
-                    "'segmentation' in the 'outputs' metadata."
-                )
+                raise ModelError.of("head_not_segmentation", name=head.name, task=head.task)
             classification.append(head)
         elif head.task == TASK_REGRESSION:
             regression.append(head)
@@ -157,9 +147,11 @@ def per_image_value(head: OutputSpec, values: np.ndarray) -> np.ndarray:
     if array.ndim == 1 or (array.ndim == 2 and array.shape[1] == 1 and array.dtype.kind in "iu"):
         return array.reshape(n).astype(np.float64)
     if array.ndim != 2:
-        raise ModelError(f"Output '{head.name}' has shape {array.shape}; a per-image class head gives (N, classes).")
+        raise ModelError.of("bad_class_head_shape", name=head.name, shape=array.shape)
     index = np.argmax(array, axis=1)
     lut = np.array([c.value for c in head.classes], dtype=np.float64)
     if array.shape[1] > len(lut):
-        raise ModelError(f"Output '{head.name}' gives {array.shape[1]} scores but declares {len(lut)} classes.")
+        raise ModelError.of(
+            "class_head_count_mismatch", name=head.name, score_count=array.shape[1], class_count=len(lut)
+        )
     return lut[index]

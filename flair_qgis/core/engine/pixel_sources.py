@@ -68,7 +68,7 @@ def describe_raster(path: str | os.PathLike[str]) -> tuple[rasterio.Affine, int,
             crs_wkt = src.crs.to_wkt() if src.crs else None
             return src.transform, src.width, src.height, crs_wkt, src.count
     except rasterio.errors.RasterioIOError as err:
-        raise InputError(f"Cannot open raster {path}: {err}") from err
+        raise InputError.of("cannot_open_raster", path=path, error=str(err)) from err
 
 
 @dataclass(frozen=True)
@@ -258,5 +258,5 @@ SourceFactory = Callable[[CapturedRaster, Sequence[int], Grid], PixelSource]
 def file_source(raster: CapturedRaster, bands: Sequence[int], grid: Grid) -> PixelSource:
     """The default :data:`SourceFactory`: rasterio reads the raster's file."""
     if raster.path is None:
-        raise InputError(f"Layer '{raster.name}' is not a file: it needs a source made by the QGIS adapters.")
+        raise InputError.of("layer_not_a_file", name=raster.name)
     return RasterioSource(raster.path, bands, grid)

@@ -1,7 +1,7 @@
 """Frozen requests as plain JSON data: what crosses to Dask workers, and never a pickle.
 
 A request is a frozen dataclass of plain data (strings, numbers, booleans, None, tuples,
-string-keyed mappings, bytes, nested frozen dataclasses, :class:`affine.Affine`). :func:`to_plain`
+string-keyed mappings, bytes, nested frozen dataclasses, ``affine.Affine``). :func:`to_plain`
 turns it into JSON-ready data field by field (``dataclasses.fields``: a field added later is
 carried without more code); :func:`from_plain` rebuilds it from its class's type hints, so tuples
 come back as tuples, bytes as bytes and a nested grid as a grid. Reading JSON runs no code,

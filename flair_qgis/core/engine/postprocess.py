@@ -31,16 +31,18 @@ def output_margin(out_shape: tuple[int, ...], tile_px: int, tile: Tile, overlap_
         return 0, 0
     lack = max(tile_px - rows, tile_px - cols)
     if lack < 0 or (tile_px - rows) % 2 or (tile_px - cols) % 2:
-        raise InputError(
-            f"The model returns {rows}x{cols} px for {tile_px} px tiles: only outputs centred on "
-            "their input and smaller by an even number of pixels are supported."
-        )
+        raise InputError.of("uncentred_output", rows=rows, cols=cols, tile_px=tile_px)
     dr, dc = (tile_px - rows) // 2, (tile_px - cols) // 2
     r, c = tile.core_offset
     if r < dr or c < dc or r - dr + tile.core_rows > rows or c - dc + tile.core_cols > cols:
-        raise InputError(
-            f"The model returns {rows}x{cols} px for {tile_px} px tiles (it drops {dr} px on each side): "
-            f"set OVERLAP to at least {lack} (currently {overlap_px})."
+        raise InputError.of(
+            "overlap_below_margin",
+            rows=rows,
+            cols=cols,
+            tile_px=tile_px,
+            margin=dr,
+            minimum=lack,
+            overlap_px=overlap_px,
         )
     return dr, dc
 

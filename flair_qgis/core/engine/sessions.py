@@ -61,8 +61,8 @@ class DeviceDecision:
         provider: the execution provider that will run: CUDA when the device allows it and the
             installed onnxruntime offers it, else the CPU. CUDA may still fail to load: the
             :class:`SessionInfo` of the session says what ran.
-        refusal: why the run cannot start as asked (an unknown device, key ``unknown_device``; an
-            unknown precision, key ``unknown_precision``; fp16 on the CPU provider, key
+        refusal: why the run cannot start as asked (an unknown device, key ``bad_device``; an
+            unknown precision, key ``bad_precision``; fp16 on the CPU provider, key
             ``fp16_cpu``), else None.
     """
 
@@ -119,18 +119,10 @@ def decide_device(
     provider = CUDA if device in ("auto", "cuda") and cuda else CPU
     refusal: FlairError | None = None
     if device not in DEVICES:
-        refusal = InputError(
-            f"DEVICE must be one of {', '.join(DEVICES)}, got {device!r}.",
-            key="unknown_device",
-            params={"device": device},
-        )
+        refusal = InputError.of("bad_device", choices=", ".join(DEVICES), device=device)
         provider = CPU
     elif precision not in PRECISIONS:
-        refusal = InputError(
-            f"PRECISION must be one of {', '.join(PRECISIONS)}, got {precision!r}.",
-            key="unknown_precision",
-            params={"precision": precision},
-        )
+        refusal = InputError.of("bad_precision", choices=", ".join(PRECISIONS), precision=precision)
     elif precision == "fp16" and provider != CUDA:
         refusal = fp16_cpu_error()
     return DeviceDecision(device, precision, provider, refusal)
@@ -189,7 +181,7 @@ def create_session(
             model_bytes or model_path, options, providers=providers, disabled_optimizers=disabled
         )
     except Exception as err:  # onnxruntime raises untyped errors
-        raise ModelError(f"onnxruntime cannot load {os.path.basename(model_path)}: {str(err)[:300]}") from err
+        raise ModelError.of("onnxruntime_cannot_load", file=os.path.basename(model_path), error=str(err)[:300]) from err
     provider = session.get_providers()[0]
     warning = _cpu_fallback_warning(device, provider)
     return session, SessionInfo(device=device, provider=provider, threads=threads, warning=warning)

@@ -171,7 +171,7 @@ def describe_source_files(path: str, grid: Grid, hash_max_bytes: int = HASHED_FI
             transform, crs_wkt = src.transform, (src.crs.to_wkt() if src.crs else None)
             footprints = _vrt_footprints(path) if src.driver == "VRT" else {}
     except rasterio.errors.RasterioIOError as err:
-        raise InputError(f"Cannot open raster {path}: {err}") from err
+        raise InputError.of("cannot_open_raster", path=path, error=str(err)) from err
     main = _absolute(path)
     everywhere = sorted({main, *(f for f in files if f not in footprints)})
     whole = tuple((f, _vrt_stamp(f) if f == main and footprints else file_stamp(f, hash_max_bytes)) for f in everywhere)

@@ -110,7 +110,7 @@ def read_raw_batch(
             )
             data, valid[i, 0] = reader.read(row, col, t, t)
             if data.dtype != raw.dtype:
-                raise ModelError(f"Input '{spec.name}' was declared {item.dtype} but its source read {data.dtype}.")
+                raise ModelError.of("input_dtype_mismatch", name=spec.name, declared=item.dtype, read=data.dtype)
             raw[i] = data
         feeds[item.raw], feeds[item.valid] = raw, valid
     return feeds, feeds[inputs[0].valid][:, 0]

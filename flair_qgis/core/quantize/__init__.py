@@ -8,6 +8,7 @@ compares the INT8 class maps with the FP32 ones on the held-out tiles (:mod:`.va
 loads and segments without them. Callers outside this package import the names below.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .cpu import CpuIdentity, Int8Capability, cpu_identity, int8_capability
 from .int8 import CALIBRATORS, METHODS, check_quantizable, int8_origin, quantization_record
 from .job import (

@@ -108,7 +108,7 @@ def _load(path: str):
     try:
         return onnx.load(path)
     except Exception as err:  # onnx raises protobuf's untyped DecodeError
-        raise ModelError(f"{os.path.basename(path)} is not a readable ONNX model: {str(err)[:200]}") from err
+        raise ModelError.of("int8_model_unreadable", file=os.path.basename(path), error=str(err)[:200]) from err
 
 
 def check_quantizable(model_path: str, output_path: str) -> str:
@@ -120,9 +120,9 @@ def check_quantizable(model_path: str, output_path: str) -> str:
             (named), or has no operator with weights to quantise.
     """
     if not output_path:
-        raise InputError("Choose an OUTPUT file for the INT8 model.")
+        raise InputError.of("no_int8_output")
     if same_path(model_path, output_path):
-        raise InputError("OUTPUT is the FP32 MODEL itself: choose another file for the INT8 model.")
+        raise InputError.of("int8_output_is_model")
     output = check_output_path(output_path, "INT8 model")
     import onnx.defs
 
@@ -131,9 +131,7 @@ def check_quantizable(model_path: str, output_path: str) -> str:
     nodes = list(model.graph.node)
     quantized = sorted({n.op_type for n in nodes if n.op_type in QUANTIZED_OPS})
     if quantized or any(m.key == QUANTIZATION_KEY for m in model.metadata_props):
-        raise ModelError(
-            f"{name} is already quantised ({', '.join(quantized) or 'quantization metadata'}): choose its FP32 model."
-        )
+        raise ModelError.of("already_quantised", name=name, evidence=", ".join(quantized) or "quantization metadata")
     unknown = sorted(
         {
             f"{n.domain}.{n.op_type}" if n.domain else n.op_type
@@ -142,12 +140,9 @@ def check_quantizable(model_path: str, output_path: str) -> str:
         }
     )
     if unknown:
-        raise ModelError(
-            f"{name} holds operators the INT8 quantiser cannot handle: {', '.join(unknown)}. "
-            "Export the model with standard ONNX operators and no control flow."
-        )
+        raise ModelError.of("unquantisable_operators", name=name, operators=", ".join(unknown))
     if not any(n.op_type in WEIGHT_OPS for n in nodes):
-        raise ModelError(f"{name} has no Conv, MatMul or Gemm operator: there is nothing to quantise.")
+        raise ModelError.of("nothing_to_quantise", name=name)
     return output
 
 
@@ -159,7 +154,7 @@ def end_convolutions(model_path: str) -> tuple[str, ...]:
     """
     convs = [n.name for n in _load(model_path).graph.node if n.op_type == "Conv"]
     if any(not name for name in convs):
-        raise ModelError("The model's Conv nodes have no names: they cannot be kept in FP32.")
+        raise ModelError.of("unnamed_conv_nodes")
     return tuple(dict.fromkeys([convs[0], convs[-1]])) if convs else ()
 
 
@@ -207,7 +202,7 @@ def _quantize_to(tmp: str, model_path: str, input_name: str, tiles: np.ndarray |
         )
         return
     if tiles is None or not len(tiles):
-        raise InputError("Static quantisation needs calibration tiles.")
+        raise InputError.of("no_calibration_tiles")
     fmt = options.int8_format
     quant_types = {"uint8": QuantType.QUInt8, "int8": QuantType.QInt8}
     calibrate_method = {
@@ -255,8 +250,8 @@ def preprocess(model_path: str, prepared_path: str) -> None:
         try:
             quant_pre_process(model_path, prepared_path, skip_symbolic_shape=True)
         except Exception as err:  # onnxruntime raises untyped errors
-            raise ModelError(
-                f"onnxruntime's pre-processing for quantisation failed: {err.__class__.__name__}: {str(err)[:300]}"
+            raise ModelError.of(
+                "quantise_preprocessing_failed", error_type=err.__class__.__name__, error=str(err)[:300]
             ) from err
 
 
@@ -281,9 +276,9 @@ def quantize_model(
         ModelError: pre-processing or onnxruntime's quantiser failed.
     """
     if options.method not in METHODS:
-        raise InputError(f"METHOD must be one of {', '.join(METHODS)}, got {options.method!r}.")
+        raise InputError.of("bad_quantize_method", choices=", ".join(METHODS), method=options.method)
     if options.calibrator not in CALIBRATORS:
-        raise InputError(f"The calibrator must be one of {', '.join(CALIBRATORS)}, got {options.calibrator!r}.")
+        raise InputError.of("bad_calibrator", choices=", ".join(CALIBRATORS), calibrator=options.calibrator)
     with tempfile.TemporaryDirectory(prefix="flair_preprocess_") as folder:
         prepared = os.path.join(folder, "prepared.onnx")
         preprocess(model_path, prepared)
@@ -293,7 +288,7 @@ def quantize_model(
         except (InputError, ModelError):
             raise
         except Exception as err:  # onnxruntime's quantiser raises untyped errors
-            raise ModelError(f"onnxruntime's quantiser failed: {err.__class__.__name__}: {str(err)[:300]}") from err
+            raise ModelError.of("quantiser_failed", error_type=err.__class__.__name__, error=str(err)[:300]) from err
     return excluded
 
 

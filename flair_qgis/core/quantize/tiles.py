@@ -81,11 +81,9 @@ def layer_tiles(
         InputError: no layer, or bands that do not fit a layer.
     """
     if len(model.inputs) != 1:
-        raise NotSupportedError(
-            f"The model has {len(model.inputs)} inputs: quantising is supported for single-input models only."
-        )
+        raise NotSupportedError.of("quantise_multi_input", input_count=len(model.inputs))
     if not rasters:
-        raise InputError("Choose at least one calibration raster layer.")
+        raise InputError.of("no_calibration_layer")
     tile_px, _, _ = resolve_tiling(model, None, 0, 1)
     spec = model.input
     layers = []
@@ -117,10 +115,10 @@ def draw_tiles(tile_counts: Sequence[int], calibration_tiles: int, validation_ti
         InputError: no tile at all, or counts below their minimum.
     """
     if calibration_tiles < 1 or validation_tiles < 0:
-        raise InputError("CALIBRATION_TILES must be at least 1 and VALIDATION_TILES at least 0.")
+        raise InputError.of("bad_tile_counts")
     pool = [TileRef(layer, tile) for layer, count in enumerate(tile_counts) for tile in range(count)]
     if not pool:
-        raise InputError("The calibration layers hold no tile.")
+        raise InputError.of("calibration_without_tiles")
     order = np.random.default_rng(seed).permutation(len(pool))
     n_val = min(validation_tiles, len(pool) // 2)
     n_cal = min(calibration_tiles, len(pool) - n_val)

@@ -6,6 +6,7 @@ Entry points: :func:`job.create_review` (the sampling job: a :class:`SampleReque
 :func:`polygon_apply.apply_review_polygons`. The names below are what ``gui/`` and ``processing/`` use.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .agreement import MIN_PAIRS
 from .apply import ApplyResult, Conflict, apply_review_raster
 from .identity import file_identity
@@ -30,7 +31,7 @@ from .report_types import (
     ReviewReport,
     Seconds,
 )
-from .request import DEFAULT_SAMPLES, MIN_PER_CLASS_LOWEST, design_refusal
+from .request import DEFAULT_SAMPLES, MIN_PER_CLASS_LOWEST, check_design
 from .schema import ReviewItem
 from .session import ItemNotSeenError, ReviewSession
 from .store import ReviewStore
@@ -63,8 +64,8 @@ __all__ = [
     "Seconds",
     "apply_review_polygons",
     "apply_review_raster",
+    "check_design",
     "create_review",
-    "design_refusal",
     "file_identity",
     "review_report",
     "write_review_report",

@@ -121,7 +121,7 @@ def apply_review_raster(reference_path: str, review_path: str, output_path: str)
             outside += 1
             continue
         if limits is not None and not limits.min <= int(item.true_class) <= limits.max:  # type: ignore[arg-type]
-            raise InputError(f"Class {item.true_class} does not fit the reference's {info.dtype} cells.")
+            raise InputError.of("class_outside_dtype", value=item.true_class, dtype=info.dtype)
         changes[(row, col)] = int(item.true_class)  # type: ignore[arg-type]
     changed = 0
 

@@ -167,7 +167,7 @@ def _raster_at(path: str, grid: Grid, rows: np.ndarray, cols: np.ndarray, what: 
     """Values of a raster at grid pixels, read on the grid (warped when in another CRS); NaN where invalid."""
     info = raster_info(path, what)
     if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
-        raise InputError(f"The {what} does not overlap the prediction: choose layers covering the same area.")
+        raise InputError.of("layer_outside_prediction", what=what)
     out = np.full(len(rows), np.nan)
     source = ClassRasterSource(path, grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt))
     with source.open() as reader:
@@ -190,7 +190,7 @@ def suspicious_items(request: SampleRequest, is_canceled, on_progress):
     from ..score import prediction_grid, rank_labels
 
     if request.reference_polygons is None:
-        raise InputError("The suspicious design ranks reference polygons: give REFERENCE as a polygon layer.")
+        raise InputError.of("suspicious_needs_polygons")
     grid = prediction_grid(request.prediction_path, request.extent)
     strata = count_classes(request.prediction_path, grid, is_canceled=is_canceled)
     with tempfile.TemporaryDirectory() as folder:
@@ -201,7 +201,7 @@ def suspicious_items(request: SampleRequest, is_canceled, on_progress):
         )  # fmt: skip
     ranked = ranked[ranked["suspicion"].notna() & ranked["predicted"].notna()].head(request.samples)
     if len(ranked) == 0:
-        raise InputError("No reference polygon has a scored pixel in the extent: nothing to review.")
+        raise InputError.of("no_scored_polygon")
     predicted = ranked["predicted"].astype(np.int64).to_numpy()
     items = gpd.GeoDataFrame(
         {

@@ -76,10 +76,11 @@ def check_reference_identity(recorded: Mapping[str, object] | None, current: Map
         return []
     differ = [what for key, what in _WHAT.items() if not _same(key, recorded.get(key), current.get(key))]
     if differ:
-        raise InputError(
-            f"The review was drawn from the reference {_shown(recorded)}, not from {_shown(current)} "
-            f"({' and '.join(differ)} differ). Give REFERENCE as the layer the review was sampled from, "
-            "or sample a new review on this layer."
+        raise InputError.of(
+            "review_of_another_reference",
+            recorded=_shown(recorded),
+            current=_shown(current),
+            differ=" and ".join(differ),
         )
     if recorded.get("modified") and current.get("modified") and recorded["modified"] != current["modified"]:
         return [

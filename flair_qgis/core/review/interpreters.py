@@ -48,11 +48,9 @@ def check_second_verdict(first: ReviewItem, doubles: Iterable[int], verdict: str
         InputError: the item is not marked ``double``, or ``reviewer`` gave the first verdict.
     """
     if first.item_id not in set(doubles):
-        raise InputError(f"Item {first.item_id} is not marked for a second review (field 'double').")
+        raise InputError.of("not_double_reviewed", item_id=first.item_id)
     if verdict and reviewer and first.reviewer and reviewer == first.reviewer:
-        raise InputError(
-            f"{reviewer} gave the first verdict on item {first.item_id}: the second review must be another person's."
-        )
+        raise InputError.of("same_interpreter", reviewer=reviewer, item_id=first.item_id)
 
 
 def disagreements(items: Sequence[ReviewItem], second: Mapping[int, SecondReview]) -> list[int]:

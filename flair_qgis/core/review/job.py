@@ -94,7 +94,7 @@ def create_review(
             seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress, split=split,
         )  # fmt: skip
         if len(pixels) == 0:
-            raise InputError("The sample is empty: no valid pixel fell on the grid. Raise SAMPLES or widen the extent.")
+            raise InputError.of("empty_sample")
         items = pixel_items(request, grid, pixels)
     # Its own stream (seed + 1): the sample of a seed stays the same with or without a second interpreter.
     items["double"] = double_items(

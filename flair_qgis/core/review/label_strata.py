@@ -53,7 +53,7 @@ def label_strata(classes: np.ndarray, labels: np.ndarray, known: np.ndarray) -> 
     labels = labels.astype(np.int64)
     has = known & (labels >= 0)
     if np.any(labels[has] >= LABEL_FACTOR - 1):
-        raise InputError(f"DESIGN=stratified_label needs label values below {LABEL_FACTOR - 1}: choose another design.")
+        raise InputError.of("label_values_too_high", limit=LABEL_FACTOR - 1)
     return classes.astype(np.int64) * LABEL_FACTOR + np.where(has, labels + 1, 0)
 
 

@@ -303,7 +303,7 @@ def _class_field(polygons: PolygonFeatures, field: str) -> tuple[int, str]:
     """
     names = [f.name for f in polygons.fields]
     if field not in names:
-        raise InputError(f"The reference layer has no field '{field}': give the class field (REFERENCE_FIELD).")
+        raise InputError.of("missing_class_field", field=field)
     return names.index(field), polygons.fields[names.index(field)].kind
 
 

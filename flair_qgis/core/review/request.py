@@ -1,7 +1,7 @@
 """What a review's sampling is asked for: :class:`SampleRequest`, captured on the main thread by
 the Review tab and by ``flair:sample``, and :func:`check_request`, which refuses bad parameters
-before anything is read. :func:`design_refusal` is the rule of what a design needs; the Review
-tab calls it to show why its Create button would be refused, so both say the same."""
+before anything is read. :func:`check_design` is its rule on the design alone, which the Review tab
+asks while the person is still choosing (the refusals carry the same keys, worded for the dock)."""
 
 from __future__ import annotations
 
@@ -64,63 +64,56 @@ class SampleRequest:
     reference_provider: str = ""
 
 
-def design_refusal(design: str, min_per_class: int, *, has_reference: bool, has_confidence: bool) -> InputError | None:
-    """Why ``design`` cannot run with these layers and this minimum per class, else None (pure).
-
-    Args:
-        design: one of :data:`~flair_qgis.core.vocabulary.DESIGNS`.
-        min_per_class: the minimum items per stratum asked for.
-        has_reference: the labels under review are given.
-        has_confidence: the model's confidence raster is given.
-
-    Returns:
-        The refusal, keyed for the shells' wording: ``design_needs_confidence``,
-        ``design_needs_labels``, ``min_per_class`` (params ``min_per_class``, ``lowest``).
-    """
-    if design == "stratified_confidence" and not has_confidence:
-        return InputError(
-            "DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE "
-            "(the confidence raster flair:segment writes with OUTPUT_CONFIDENCE).",
-            key="design_needs_confidence",
-        )
-    if design == "stratified_label" and not has_reference:
-        return InputError(
-            "DESIGN=stratified_label splits each class by the labels under review: give REFERENCE (the labels).",
-            key="design_needs_labels",
-        )
-    if design in STRATIFIED_DESIGNS and min_per_class < MIN_PER_CLASS_LOWEST:
-        return InputError(
-            f"MIN_PER_CLASS must be at least {MIN_PER_CLASS_LOWEST} (got {min_per_class}): a stratum with no item "
-            "leaves the review incomplete for ever, and one with a single item has no variance, so its figures get "
-            "no interval.",
-            key="min_per_class",
-            params={"min_per_class": min_per_class, "lowest": MIN_PER_CLASS_LOWEST},
-        )
-    return None
-
-
 def check_request(request: SampleRequest) -> None:
-    """Refuse a request whose parameters cannot make a review.
+    """Refuse a request whose parameters cannot make a review (:func:`check_design` on its fields).
 
     Raises:
-        InputError: unknown design, no items, what :func:`design_refusal` refuses (a design's
-            missing layer, ``MIN_PER_CLASS`` below 2 under a stratified design), a share out of
-            range, or a confidence threshold out of range.
+        InputError: see :func:`check_design`.
     """
-    if request.design not in DESIGNS:
-        raise InputError(f"Unknown DESIGN '{request.design}': use one of {', '.join(DESIGNS)}.")
-    if request.samples <= 0:
-        raise InputError(f"SAMPLES must be at least 1 (got {request.samples}): give the number of items to review.")
-    has_reference = bool(request.reference_raster) or request.reference_polygons is not None
-    refusal = design_refusal(
-        request.design, request.min_per_class, has_reference=has_reference, has_confidence=bool(request.confidence_path)
+    check_design(
+        request.design,
+        samples=request.samples,
+        min_per_class=request.min_per_class,
+        double_review=request.double_review,
+        confidence_threshold=request.confidence_threshold,
+        low_confidence_share=request.low_confidence_share,
+        has_reference=bool(request.reference_raster) or request.reference_polygons is not None,
+        has_confidence=bool(request.confidence_path),
     )
-    if refusal is not None:
-        raise refusal
-    if not 0.0 <= request.double_review <= 1.0:
-        raise InputError(f"DOUBLE_REVIEW is a share of the items from 0 to 1 (got {request.double_review}).")
-    if request.design == "stratified_confidence":
-        if not 0.0 < request.confidence_threshold <= 1.0:
-            raise InputError(f"CONFIDENCE_THRESHOLD must be in (0, 1] (got {request.confidence_threshold}).")
-        if not 0.0 <= request.low_confidence_share <= 1.0:
-            raise InputError(f"LOW_CONFIDENCE_SHARE must be in [0, 1] (got {request.low_confidence_share}).")
+
+
+def check_design(
+    design: str,
+    *,
+    samples: int,
+    min_per_class: int,
+    double_review: float = 0.0,
+    confidence_threshold: float = 0.7,
+    low_confidence_share: float = 0.5,
+    has_reference: bool,
+    has_confidence: bool,
+) -> None:
+    """Refuse a sampling design that cannot make a review, whatever the layers hold.
+
+    Raises:
+        InputError: unknown design, no items, ``MIN_PER_CLASS`` below 2 under a stratified design,
+            a share out of range, ``stratified_label`` without labels, or ``stratified_confidence``
+            without its confidence raster or with a threshold out of range.
+    """
+    if design not in DESIGNS:
+        raise InputError.of("unknown_design", design=design, choices=", ".join(DESIGNS))
+    if samples <= 0:
+        raise InputError.of("too_few_samples", samples=samples)
+    if design in STRATIFIED_DESIGNS and min_per_class < MIN_PER_CLASS_LOWEST:
+        raise InputError.of("min_per_class_too_low", value=min_per_class)
+    if not 0.0 <= double_review <= 1.0:
+        raise InputError.of("bad_double_review", value=double_review)
+    if design == "stratified_label" and not has_reference:
+        raise InputError.of("label_design_needs_reference")
+    if design == "stratified_confidence":
+        if not has_confidence:
+            raise InputError.of("confidence_design_needs_raster")
+        if not 0.0 < confidence_threshold <= 1.0:
+            raise InputError.of("bad_confidence_threshold", value=confidence_threshold)
+        if not 0.0 <= low_confidence_share <= 1.0:
+            raise InputError.of("bad_low_confidence_share", value=low_confidence_share)

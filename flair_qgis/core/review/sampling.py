@@ -153,10 +153,7 @@ def count_classes(
         for value, count in zip(classes.tolist(), counts.tolist()):
             totals[int(value)] = totals.get(int(value), 0) + int(count)
     if not totals:
-        raise InputError(
-            "The prediction has no valid pixel in the extent (all nodata): there is no class to sample. "
-            "Choose another extent or the class map itself."
-        )
+        raise InputError.of("prediction_all_nodata")
     return totals
 
 
@@ -315,13 +312,13 @@ def sample_pixels(
         Canceled: on cancel.
     """
     if samples <= 0:
-        raise InputError(f"SAMPLES must be at least 1 (got {samples}): give the number of items to review.")
+        raise InputError.of("too_few_samples", samples=samples)
     if design not in PIXEL_DESIGNS:
-        raise InputError(f"Unknown pixel design '{design}': use {', '.join(PIXEL_DESIGNS)}.")
+        raise InputError.of("unknown_pixel_design", design=design, choices=", ".join(PIXEL_DESIGNS))
     if design == "stratified_confidence" and not isinstance(split, ConfidenceSplit):
-        raise InputError("DESIGN=stratified_confidence splits each class by the model's confidence: give CONFIDENCE.")
+        raise InputError.of("confidence_design_needs_confidence")
     if design == DESIGN_STRATIFIED_LABEL and not isinstance(split, LabelSplit):
-        raise InputError("DESIGN=stratified_label splits each class by the labels: give REFERENCE.")
+        raise InputError.of("label_design_needs_labels")
     split = split if design in ("stratified_confidence", DESIGN_STRATIFIED_LABEL) else None
     grid = prediction_grid(prediction_path, extent)
     strata = count_classes(prediction_path, grid, is_canceled=is_canceled, on_progress=on_progress, split=split)

@@ -72,7 +72,7 @@ def check_verdict(verdict: str) -> None:
         InputError: not one of :data:`VERDICTS` nor "".
     """
     if verdict not in (*VERDICTS, ""):
-        raise InputError(f"Unknown verdict '{verdict}': use one of {', '.join(VERDICTS)}.")
+        raise InputError.of("unknown_verdict", verdict=verdict, choices=", ".join(VERDICTS))
 
 
 @dataclass(frozen=True)

@@ -227,10 +227,7 @@ class ReviewSession:
             return
         item = self.current
         if item is None or self._seen_item != item.item_id or not self.layer_shown():
-            raise ItemNotSeenError(
-                "No class map or labels on the map: load one (Prediction [M] or Labels [R]) and look at the item "
-                "before giving a verdict."
-            )
+            raise ItemNotSeenError.of("item_not_seen")
 
     def decide(self, verdict: str, true_class: int | None) -> ReviewItem | None:
         """Write a verdict for the current item (durable when this returns).

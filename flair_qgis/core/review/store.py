@@ -95,18 +95,17 @@ class ReviewStore:
         """
         path = os.path.abspath(os.fspath(path))
         if not os.path.isfile(path):
-            raise InputError(f"The review file does not exist: {path}. Create one with flair:sample.")
-        advice = "Open a review GeoPackage made by flair:sample (or create one in the Review tab)."
+            raise InputError.of("review_file_missing", path=path)
         try:
             conn = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S, isolation_level=None)
             register_gpkg_functions(conn)
             tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as err:
-            raise InputError(f"{path} is not a GeoPackage ({err}). {advice}") from err
+            raise InputError.of("not_a_geopackage", path=path, error=str(err)) from err
         missing = [t for t in (REVIEW_LAYER, STRATA_TABLE, DESIGN_TABLE, "gpkg_geometry_columns") if t not in tables]
         if missing:
             conn.close()
-            raise InputError(f"{path} is not a review GeoPackage: it has no {', '.join(missing)} table. {advice}")
+            raise InputError.of("not_a_review", path=path, tables=", ".join(missing))
         columns = {row[1] for row in conn.execute(f"PRAGMA table_info({REVIEW_LAYER})")}
         absent = [name for name, _ in FIELDS if name not in columns]
         geometry = [
@@ -117,8 +116,9 @@ class ReviewStore:
         ]
         if absent or not geometry:
             conn.close()
-            what = f"fields {', '.join(absent)}" if absent else "geometry"
-            raise InputError(f"{path} is a GeoPackage of another schema: its layer 'review' lacks the {what}. {advice}")
+            if absent:
+                raise InputError.of("review_lacks_fields", path=path, fields=", ".join(absent))
+            raise InputError.of("review_lacks_geometry", path=path)
         conn.execute("PRAGMA synchronous = FULL")
         return cls(path, conn, geometry[0])
 
@@ -146,7 +146,7 @@ class ReviewStore:
         sql = f'SELECT {_READ_COLUMNS}, "{self._geometry_column}" FROM {REVIEW_LAYER} WHERE item_id = ?'
         rows = self._conn.execute(sql, (int(item_id),)).fetchall()
         if not rows:
-            raise InputError(f"The review has no item {item_id}.")
+            raise InputError.of("unknown_item", item_id=item_id)
         return _item(rows[0])
 
     def column(self, name: str) -> dict[int, object]:
@@ -303,14 +303,11 @@ class ReviewStore:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
-            raise InputError(
-                f"The review file {self.path} stayed locked by another program for {LOCK_TIMEOUT_S:g} s ({err}); "
-                "the verdict was not saved: try again."
-            ) from err
+            raise InputError.of("review_locked", path=self.path, seconds=LOCK_TIMEOUT_S, error=str(err)) from err
         try:
             changed = self._conn.execute(sql, args).rowcount
             if rows is not None and changed != rows:
-                raise InputError(f"The review has no item {args[-1]}.")
+                raise InputError.of("unknown_item", item_id=args[-1])
             self._conn.execute("COMMIT")
         except BaseException:
             self._conn.execute("ROLLBACK")

@@ -9,6 +9,7 @@ error map), ranks suspicious labels (:func:`labels.rank_labels`) and publishes t
 The names below are the package's public surface: callers outside ``core`` import them from here.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .alignment import ClassAlignment, align_classes
 from .errormap import CORRECT, ERROR_WORDS, NOT_EVALUATED
 from .evaluate import Reference, prediction_grid, reference_source, score, windows

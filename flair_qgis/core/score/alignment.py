@@ -157,9 +157,11 @@ def align_classes(
     if class_map:
         unknown = sorted({code for code in class_map.values() if codes and code not in codes})
         if unknown:
-            raise InputError(
-                f"CLASS_MAP maps to {', '.join(map(str, unknown))}, which protocol {protocol.name} does not know "
-                f"(its codes: {_listed(protocol.classes)})."
+            raise InputError.of(
+                "class_map_unknown_codes",
+                codes=", ".join(map(str, unknown)),
+                protocol=protocol.name,
+                classes=_listed(protocol.classes),
             )
         return ClassAlignment(HOW_CLASS_MAP, {v: c for v, c in class_map.items() if v != c}, declared)
     if protocol.is_open or not declared:
@@ -175,15 +177,10 @@ def align_classes(
         return ClassAlignment(HOW_NAMES if mapping else HOW_VALUES, mapping, declared)
     if all(c.value in codes for c in declared):
         return ClassAlignment(HOW_VALUES, {}, declared)
-    raise InputError(
-        f"The {what}'s classes ({_listed(declared)}) are neither protocol {protocol.name}'s codes nor its class "
-        f"names ({_listed(protocol.classes)}). Give CLASS_MAP as value:code pairs (e.g. 0:1,1:2) to say which "
-        "code each value is, or choose the protocol of this model.",
-        key="classes_not_aligned",
-        params={
-            "what": what,
-            "declared": [f"{c.value} {c.name}" for c in declared],
-            "protocol": protocol.name,
-            "classes": [f"{c.value} {c.name}" for c in protocol.classes],
-        },
+    raise InputError.of(
+        "classes_not_aligned",
+        what=what,
+        declared=[f"{c.value} {c.name}" for c in declared],
+        protocol=protocol.name,
+        classes=[f"{c.value} {c.name}" for c in protocol.classes],
     )

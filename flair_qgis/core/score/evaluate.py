@@ -87,7 +87,7 @@ def prediction_grid(prediction_path: str, extent: tuple[float, float, float, flo
     """
     info = raster_info(prediction_path, "prediction")
     if info.count < 1:
-        raise InputError(f"The prediction {prediction_path} has no band.")
+        raise InputError.of("prediction_without_band", path=prediction_path)
     return plan_grid(info.transform, info.width, info.height, info.crs_wkt, extent)
 
 
@@ -123,11 +123,9 @@ def each_window(
 
 
 def _no_overlap(what: str, extent: tuple | None) -> InputError:
-    return InputError(
-        f"The prediction and the {what} do not overlap"
-        + (" within the extent" if extent else "")
-        + ": choose layers (and an extent) covering the same area."
-    )
+    if extent:
+        return InputError.of("no_overlap_in_extent", what=what)
+    return InputError.of("no_overlap", what=what)
 
 
 def reference_source(reference: Reference, grid: Grid, extent: tuple | None) -> ClassRasterSource | PolygonSource:
@@ -144,7 +142,7 @@ def reference_source(reference: Reference, grid: Grid, extent: tuple | None) -> 
             os.fspath(reference.raster_path), grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt)
         )
     if reference.polygons is None:
-        raise InputError("No reference given: choose a raster mask or a polygon layer.")
+        raise InputError.of("no_reference")
     source = PolygonSource(reference.polygons, reference.field, grid, layer=reference.layer)
     if len(source.values) == 0 or not bounds_overlap(grid.bounds, source.bounds):
         raise _no_overlap("reference polygons", extent)
@@ -280,11 +278,7 @@ def _score(
                 if error_map is not None:
                     error_map.write(ref, pred, valid, row, col)
         if matrix.total == 0:
-            raise InputError(
-                "No pixel has data in both the prediction and the reference over the area scored: check "
-                "that they cover the same place (and the extent), and their nodata.",
-                key="no_common_pixel",
-            )
+            raise InputError.of("no_common_pixel")
         if protocol.is_open and alignment.declared:
             found = sorted(set(matrix.reference_values()) | set(matrix.prediction_values()))
             protocol = _named(protocol, alignment.declared, found)

@@ -170,7 +170,7 @@ def _rank(request: ScoreRequest, reference: Reference, is_canceled, on_progress)
     """The reference polygons ranked by disagreement, written to ``request.ranked_path``."""
     assert request.ranked_path is not None
     if reference.polygons is None:
-        raise InputError("Suspicious labels are ranked for polygon references only: give a polygon layer.")
+        raise InputError.of("suspicious_needs_polygon_layer")
     return rank_labels(
         request.prediction_path, reference.polygons, reference.field, request.ranked_path,
         confidence_path=request.confidence_path, protocol=request.protocol, extent=request.extent,

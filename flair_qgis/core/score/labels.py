@@ -104,7 +104,7 @@ def _confidence_source(confidence_path: str | os.PathLike[str] | None, grid: Gri
         return None
     info = raster_info(confidence_path, "confidence raster")
     if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
-        raise InputError("The confidence raster does not overlap the prediction.")
+        raise InputError.of("confidence_outside_prediction")
     return ClassRasterSource(os.fspath(confidence_path), grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt))
 
 

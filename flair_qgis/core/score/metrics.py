@@ -18,12 +18,13 @@ matrix (rows = reference, columns = prediction) over the protocol's classes:
 * ``mIoU`` = mean of the non-null IoU of the evaluated classes; ``OA = trace(M) / sum(M)``.
 
 Public entry points: :class:`ConfusionMatrix`, :func:`build_scores` (typed :class:`Scores`),
-:func:`build_report` (the same as the JSON document), :func:`class_matrix`, :func:`undeclared_message`.
+:func:`build_report` (the same as the JSON document), :func:`class_matrix`, :func:`undeclared_error`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -42,12 +43,9 @@ def _as_integer(array: np.ndarray, what: str) -> np.ndarray:
     if array.dtype.kind == "f":
         finite = np.isfinite(array)
         if not finite.all() or not np.array_equal(array, np.floor(array)):
-            raise InputError(
-                f"The {what} holds non-integer values: a class raster must hold whole class values "
-                "(is it a probability or confidence raster?)."
-            )
+            raise InputError.of("non_integer_classes", what=what)
         return array.astype(np.int64)
-    raise InputError(f"The {what} has data type {array.dtype}, not class values.")
+    raise InputError.of("not_class_values", what=what, dtype=array.dtype)
 
 
 class ConfusionMatrix:
@@ -73,10 +71,10 @@ class ConfusionMatrix:
             InputError: shapes differ, or a raster holds non-integer values.
         """
         if reference.shape != prediction.shape:
-            raise InputError(f"Reference window {reference.shape} and prediction window {prediction.shape} differ.")
+            raise InputError.of("window_shapes_differ", reference=reference.shape, prediction=prediction.shape)
         if valid is not None:
             if valid.shape != reference.shape:
-                raise InputError("The validity mask does not match the window shape.")
+                raise InputError.of("mask_shape_differs")
             if not valid.all():
                 reference = reference[valid]
                 prediction = prediction[valid]
@@ -200,7 +198,7 @@ def class_matrix(matrix: ConfusionMatrix, protocol: Protocol) -> ClassMatrix:
     return ClassMatrix(classes, full, ignored_px, undeclared)
 
 
-def undeclared_params(protocol: Protocol, undeclared: dict[str, dict[int, int]]) -> dict[str, object]:
+def undeclared_params(protocol: Protocol, undeclared: dict[str, dict[int, int]]) -> dict[str, Any]:
     """The facts of an undeclared-values message: protocol, ``reference``/``prediction`` values
     (``"v (n px)"``, by value), the protocol's class values."""
     sides = {
@@ -210,24 +208,17 @@ def undeclared_params(protocol: Protocol, undeclared: dict[str, dict[int, int]])
     return {"protocol": protocol.name, **sides, "classes": [c.value for c in protocol.classes]}
 
 
-def undeclared_message(protocol: Protocol, undeclared: dict[str, dict[int, int]]) -> str | None:
-    """A user message naming values that are neither classes nor ignored (at most 5 per side,
-    then "… and N more"; Processing's parameter names); None when there are none."""
-    sides = {side: [f"{v} ({n} px)" for v, n in sorted((undeclared.get(side) or {}).items())] for side in undeclared}
-    parts = [f"{side} value(s) {listed(sides[side])}" for side in ("reference", "prediction") if sides.get(side)]
+def undeclared_error(protocol: Protocol, undeclared: dict[str, dict[int, int]]) -> InputError | None:
+    """The refusal naming values that are neither classes nor ignored (at most 5 per side, then
+    "… and N more"; Processing's parameter names in English); None when there are none."""
+    params = undeclared_params(protocol, undeclared)
+    parts = [f"{side} value(s) {listed(params[side])}" for side in ("reference", "prediction") if params[side]]
     if not parts:
         return None
-    classes = listed([c.value for c in protocol.classes])
     class_map = (
-        ", say which code each prediction value is with CLASS_MAP (value:code,...)"
-        if undeclared.get("prediction")
-        else ""
+        ", say which code each prediction value is with CLASS_MAP (value:code,...)" if params["prediction"] else ""
     )
-    return (
-        f"Protocol {protocol.name} does not declare {'; '.join(parts)} (its classes are {classes}). "
-        f"Add them to IGNORE_CLASSES, regroup them with PROTOCOL=custom and REMAP{class_map}, or pick the "
-        "protocol that matches these rasters."
-    )
+    return InputError.of("undeclared_values", **params, values="; ".join(parts), class_map=class_map)
 
 
 def build_scores(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = True) -> Scores:
@@ -246,16 +237,16 @@ def build_scores(matrix: ConfusionMatrix, protocol: Protocol, *, strict: bool = 
         InputError: (strict) values neither declared nor ignored; the message lists them.
     """
     cm = class_matrix(matrix, protocol)
-    message = undeclared_message(protocol, cm.undeclared)
-    if message and strict:
-        raise InputError(message, key="undeclared_values", params=undeclared_params(protocol, cm.undeclared))
+    error = undeclared_error(protocol, cm.undeclared)
+    if error is not None and strict:
+        raise error
     if protocol.is_open:
         protocol = protocol.with_classes(cm.classes)
     used, labels, evaluated = _scored_matrix(cm, protocol)
     rows, ious, absent_values = _class_rows(used, labels, evaluated, protocol.absent)
     total = int(used.sum())
     undeclared = None
-    if message:
+    if error is not None:
         undeclared = {side: {str(v): n for v, n in found.items()} for side, found in cm.undeclared.items()}
     return Scores(
         protocol=protocol.name,

@@ -81,10 +81,7 @@ def _class_values(series, field: str) -> np.ndarray:
             bad.append(value)
     if bad:
         shown = ", ".join(repr(v) for v in bad[:5])
-        raise InputError(
-            f"Field '{field}' holds values that are not class values ({shown}{', ...' if len(bad) > 5 else ''}): "
-            "choose the field that holds the integer class codes."
-        )
+        raise InputError.of("field_not_classes", field=field, values=shown, more=", ..." if len(bad) > 5 else "")
     return values
 
 
@@ -107,37 +104,28 @@ class PolygonSource:
         if isinstance(reference, (str, os.PathLike)):
             path = os.fspath(reference)
             if not os.path.exists(path):
-                raise InputError(f"The reference file does not exist: {path}.")
+                raise InputError.of("reference_file_missing", path=path)
             try:
                 gdf = gpd.read_file(path, layer=layer) if layer else gpd.read_file(path)
             except Exception as err:
-                raise InputError(f"Cannot read {path} as a vector layer ({err}).") from err
+                raise InputError.of("unreadable_vector", path=path, error=str(err)) from err
         else:
             gdf = reference
         if not isinstance(gdf, gpd.GeoDataFrame):
-            raise InputError("The reference is neither a raster nor a polygon layer.")
+            raise InputError.of("reference_not_layer")
         vector_wkt = polygons_crs_wkt(gdf)
         if not field:
-            raise InputError(
-                "A polygon reference needs REFERENCE_FIELD: the field holding the class values.", key="no_class_field"
-            )
+            raise InputError.of("no_class_field")
         if field not in gdf.columns:
-            fields = ", ".join(c for c in gdf.columns if c != gdf.geometry.name)
-            raise InputError(f"The reference layer has no field '{field}'. Its fields are: {fields or 'none'}.")
+            raise InputError.of("unknown_field", field=field, fields=[c for c in gdf.columns if c != gdf.geometry.name])
         gdf = gdf[gdf.geometry.notna() & ~gdf.geometry.is_empty]
         kinds = set(gdf.geometry.geom_type.unique())
         if not kinds <= {"Polygon", "MultiPolygon"}:
-            raise InputError(
-                f"The reference layer holds {', '.join(sorted(kinds - {'Polygon', 'MultiPolygon'}))} geometries: "
-                "give a polygon layer (or a raster mask) as reference."
-            )
+            raise InputError.of("reference_not_polygons", kinds=", ".join(sorted(kinds - {"Polygon", "MultiPolygon"})))
         self.layer_crs_wkt = vector_wkt
         if not same_crs(grid.crs_wkt, vector_wkt):
             if cannot_reproject(grid.crs_wkt) or cannot_reproject(vector_wkt):
-                raise InputError(
-                    "The reference polygons and the prediction are in different CRSs and one is a local CRS "
-                    "that cannot be reprojected: assign the right CRS to the layer."
-                )
+                raise InputError.of("local_crs_polygons")
             gdf = gdf.set_crs(effective_wkt(vector_wkt), allow_override=True).to_crs(effective_wkt(grid.crs_wkt))
             vector_wkt = grid.crs_wkt
         self.crs_wkt = vector_wkt

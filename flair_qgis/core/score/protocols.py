@@ -242,11 +242,9 @@ def get_protocol(
     """
     key = (name or "").strip().lower()
     if key not in PROTOCOLS:
-        raise InputError(f"Unknown protocol '{name}': choose one of {', '.join(PROTOCOLS)}.")
+        raise InputError.of("unknown_protocol", name=name, choices=", ".join(PROTOCOLS))
     if absent is not None and absent not in ABSENT_SCORES:
-        raise InputError(
-            f"Unknown score for absent classes '{absent}': choose skip (left out of mIoU), one (1.0) or zero (0.0)."
-        )
+        raise InputError.of("unknown_absent_score", absent=absent)
     if key == "custom":
         protocol = _custom(classes, evaluated, remap, drop_excluded)
     else:
@@ -291,9 +289,11 @@ def _checked(protocol: Protocol) -> Protocol:
     known = {c.value for c in protocol.classes}
     unknown = [v for v in protocol.evaluated if v not in known]
     if unknown:
-        raise InputError(
-            f"Evaluated class(es) {', '.join(map(str, unknown))} are not classes of protocol "
-            f"{protocol.name} ({', '.join(str(c.value) for c in protocol.classes)})."
+        raise InputError.of(
+            "evaluated_not_in_protocol",
+            classes=", ".join(map(str, unknown)),
+            protocol=protocol.name,
+            codes=", ".join(str(c.value) for c in protocol.classes),
         )
     if not protocol.evaluated:
         protocol = replace(protocol, evaluated=tuple(sorted(known)))
@@ -349,7 +349,7 @@ def parse_value_list(text: str, what: str = "class values") -> tuple[int, ...]:
             continue
         match = _RANGE.match(part)
         if match is None or (match.group(2) is not None and int(match.group(2)) < int(match.group(1))):
-            raise InputError(f"{what} must be integers or ranges separated by commas (e.g. 0,13-19), got {text!r}.")
+            raise InputError.of("bad_value_list", setting=what, text=text)
         lo = int(match.group(1))
         hi = int(match.group(2)) if match.group(2) is not None else lo
         values.extend(range(lo, hi + 1))
@@ -382,12 +382,12 @@ def _parse_pairs(text: str, what: str, form: str) -> dict[int, int]:
         if not part:
             continue
         if ":" not in part:
-            raise InputError(f"{what} entries are {form}, got {part!r}.")
+            raise InputError.of("bad_value_pairs", setting=what, form=form, part=part)
         raw, target = part.split(":", 1)
         try:
             value = int(target.strip())
         except ValueError:
-            raise InputError(f"{what} target must be an integer class value, got {target.strip()!r}.") from None
+            raise InputError.of("bad_pair_target", setting=what, target=target.strip()) from None
         for source in parse_value_list(raw, f"{what} values"):
             mapping[source] = value
     return mapping

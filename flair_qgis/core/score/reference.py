@@ -40,10 +40,7 @@ def grid_bounds_in(grid: Grid, bounds: tuple[float, float, float, float], bounds
     if same_crs(grid.crs_wkt, bounds_wkt):
         return bounds
     if cannot_reproject(grid.crs_wkt) or cannot_reproject(bounds_wkt):
-        raise InputError(
-            "The prediction and the reference are in different CRSs and one of them is a local CRS "
-            "that cannot be reprojected: assign the right CRS to the layer (e.g. EPSG:2154)."
-        )
+        raise InputError.of("local_crs_rasters")
     from rasterio.warp import transform_bounds
 
     source, target = CRS.from_user_input(effective_wkt(bounds_wkt)), CRS.from_user_input(effective_wkt(grid.crs_wkt))
@@ -81,7 +78,7 @@ def raster_info(path: str | os.PathLike[str], what: str = "raster") -> RasterInf
     """
     path = os.fspath(path)
     if not os.path.exists(path):
-        raise InputError(f"The {what} file does not exist: {path}.")
+        raise InputError.of("raster_file_missing", what=what, path=path)
     try:
         with rasterio.open(path) as src:
             return RasterInfo(
@@ -95,7 +92,7 @@ def raster_info(path: str | os.PathLike[str], what: str = "raster") -> RasterInf
                 src.count,
             )
     except rasterio.errors.RasterioIOError as err:
-        raise InputError(f"The {what} {path} is not a raster GDAL can read ({err}).") from err
+        raise InputError.of("unreadable_raster", what=what, path=path, error=str(err)) from err
 
 
 class ClassRasterSource:

@@ -9,6 +9,7 @@ wrapped graph) lives one layer down, in :mod:`flair_qgis.core.engine`.
 Callers outside this package import the names below, never its inner modules.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .job import (
     POLYGON_PROGRESS_START,
     PolygonStep,

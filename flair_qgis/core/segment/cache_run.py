@@ -127,9 +127,7 @@ def grid_origin(layer_grid: Grid, grid: Grid) -> tuple[int, int]:
     """
     origin = pixel_offset(layer_grid.transform, grid)
     if origin is None:
-        raise InputError(
-            "With a tile cache the output grid must lie on the layer's pixel grid at the model's resolution."
-        )
+        raise InputError.of("cache_off_grid")
     return origin
 
 

@@ -145,9 +145,8 @@ class ClassMapWriter(HeadWriter):
     ) -> dict[str, np.ndarray]:
         index, prob = self.postprocess(scores, self._core(scores, tile, tile_px, overlap_px))
         if index.max(initial=0) >= len(self.lut):
-            raise ModelError(
-                f"Output '{self.head.name}' predicts class index {int(index.max())} but the model declares "
-                f"{len(self.lut)} classes: fix its 'classes' metadata."
+            raise ModelError.of(
+                "predicted_index_out_of_range", name=self.head.name, index=int(index.max()), class_count=len(self.lut)
             )
         classes = self.lut[index]
         classes[~core_valid] = self.nodata
@@ -200,9 +199,7 @@ class ValueMapWriter(HeadWriter):
     ) -> dict[str, np.ndarray]:
         plane = scores.reshape(scores.shape[-2:]) if scores.ndim == 2 or scores.shape[0] == 1 else None
         if plane is None:
-            raise ModelError(
-                f"Regression output '{self.head.name}' has {scores.shape[0]} channels per pixel; one is expected."
-            )
+            raise ModelError.of("regression_channels", name=self.head.name, channels=scores.shape[0])
         values = plane[self._core(plane, tile, tile_px, overlap_px)].astype(np.float32) * np.float32(self.head.scale)
         values[~core_valid] = np.nan
         return {"value": values}

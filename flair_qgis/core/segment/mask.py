@@ -27,12 +27,12 @@ def polygons_bounds(wkbs: Sequence[bytes]) -> tuple[float, float, float, float]:
     shapes = [shapely.wkb.loads(w) for w in wkbs]
     shapes = [s for s in shapes if not s.is_empty]
     if not shapes:
-        raise InputError("The mask has no polygon: choose or select the polygons that bound the run.")
+        raise InputError.of("mask_without_polygon")
     boxes = [s.bounds for s in shapes]
     xmin, ymin = min(b[0] for b in boxes), min(b[1] for b in boxes)
     xmax, ymax = max(b[2] for b in boxes), max(b[3] for b in boxes)
     if not (xmax > xmin and ymax > ymin):
-        raise InputError("The selected polygons have no area.")
+        raise InputError.of("mask_without_area")
     return float(xmin), float(ymin), float(xmax), float(ymax)
 
 

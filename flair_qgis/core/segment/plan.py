@@ -107,12 +107,7 @@ def check_confidence(heads: HeadPlan) -> None:
     head = heads.primary
     value_map = head.task != TASK_SEGMENTATION
     if value_map or not head.dtype.startswith("float"):
-        raise InputError(
-            f"Output '{head.name}' gives no class scores: a confidence raster cannot be computed; "
-            "leave OUTPUT_CONFIDENCE empty.",
-            key="no_confidence",
-            params={"name": head.name, "value_map": value_map},
-        )
+        raise InputError.of("no_confidence", name=head.name, value_map=value_map)
 
 
 def _resolve_outputs(heads: HeadPlan, request: SegmentRequest, tiling: tuple[int, int, int]) -> SegmentRequest:
@@ -175,7 +170,7 @@ def plan_run(
     """
     if len(sources) != len(model.inputs):
         names = ", ".join(f"{s.name} ({s.modality or len(s.band_names)})" for s in model.inputs)
-        raise InputError(f"The model has {len(model.inputs)} inputs ({names}) but {len(sources)} layer(s) were given.")
+        raise InputError.of("input_layer_count", input_count=len(model.inputs), names=names, layer_count=len(sources))
     heads = plan_heads(model)
     origin = grid_origin(cache.layer_grid, grid) if cache else (0, 0)
     decide_device(request.device, request.precision, cuda=cuda_available()).checked()
@@ -235,7 +230,7 @@ def _choose_all_bands(
             choice = choose_bands(spec, user, raster.band_labels)
         except InputError as err:
             if len(model.inputs) > 1:
-                raise InputError(f"Input {index + 1}, {input_title(spec)}: {err}") from err
+                raise InputError.of("input_error", index=index + 1, title=input_title(spec), error=err) from err
             raise
         chosen.append(choice.bands)
         if choice.warning:
@@ -258,7 +253,7 @@ def _clip(extent: tuple[float, float, float, float] | None, mask_wkbs: Sequence[
         return box
     clipped = (max(extent[0], box[0]), max(extent[1], box[1]), min(extent[2], box[2]), min(extent[3], box[3]))
     if not (clipped[2] > clipped[0] and clipped[3] > clipped[1]):
-        raise InputError("The extent and the mask polygons do not overlap: choose polygons inside the extent.")
+        raise InputError.of("mask_outside_extent")
     return clipped
 
 
@@ -290,11 +285,8 @@ def plan_segment(
         ModelError, NotSupportedError: a model the engine cannot run.
     """
     if len(rasters) < len(model.inputs):
-        raise InputError(
-            f"The model has {len(model.inputs)} inputs ("
-            + ", ".join(input_title(spec) for spec in model.inputs)
-            + "): choose a raster layer for each."
-        )
+        titles = ", ".join(input_title(spec) for spec in model.inputs)
+        raise InputError.of("layer_per_input", input_count=len(model.inputs), titles=titles)
     plan_heads(model)  # a model without a per-pixel head is refused before anything else
     chosen, notes = _choose_all_bands(model, rasters, request.bands)
     first = rasters[0]

@@ -133,7 +133,7 @@ class TilePipeline:
                 return dict(zip(names, run_batch(self.session, names, feeds, self.fixed_batch)))
             except Exception as err:  # onnxruntime raises untyped errors
                 if count == 1:
-                    raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+                    raise ModelError.of("onnxruntime_failed_tile", error=str(err).splitlines()[0][:300]) from err
                 self.single_tiles = True
                 self.warnings.append(
                     f"The model failed on a batch of {count} tiles and runs one tile at a time "
@@ -145,7 +145,7 @@ class TilePipeline:
                 for i in range(count)
             ]
         except Exception as err:
-            raise ModelError(f"onnxruntime failed on a tile: {str(err).splitlines()[0][:300]}") from err
+            raise ModelError.of("onnxruntime_failed_tile", error=str(err).splitlines()[0][:300]) from err
         return {name: np.concatenate([run[j] for run in runs]) for j, name in enumerate(names)}
 
     def _work(self) -> Iterator[CachedTile | list[Tile]]:

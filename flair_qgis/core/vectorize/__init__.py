@@ -8,6 +8,7 @@ the coverage with its topology kept, ``writer`` publishes the layer ``prediction
 Callers outside this package import the names below, never its inner modules.
 """
 
+from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .inputs import VectorizeRequest, check_request, parse_classes
 from .job import VectorizeResult, vectorize
 from .regions import Region, Stitcher

@@ -70,7 +70,7 @@ def parse_classes(text: str) -> tuple[int, ...] | None:
     try:
         return tuple(sorted({int(item) for item in items})) or None
     except ValueError:
-        raise InputError(f"CLASSES must list class values separated by commas, e.g. 1,3; got '{text}'.") from None
+        raise InputError.of("bad_class_list", text=text) from None
 
 
 def check_request(request: VectorizeRequest) -> Source:
@@ -82,7 +82,7 @@ def check_request(request: VectorizeRequest) -> Source:
     """
     for name, path in (("PREDICTION", request.prediction_path), ("CONFIDENCE", request.confidence_path)):
         if path and request.output_path and os.path.realpath(path) == os.path.realpath(request.output_path):
-            raise InputError(f"OUTPUT is the {name} raster itself: choose another output file.")
+            raise InputError.of("output_is_input_raster", setting=name)
     _check_output(request)
     for name, value in (
         ("MIN_AREA_M2", request.min_area_m2),
@@ -90,13 +90,10 @@ def check_request(request: VectorizeRequest) -> Source:
         ("FILL_HOLES_M2", request.fill_holes_m2),
     ):
         if value < 0:
-            raise InputError(f"{name} must be 0 or more, got {value}.")
+            raise InputError.of("negative_setting", setting=name, value=value)
     with _open(request.prediction_path, "PREDICTION") as src:
         if np.dtype(src.dtypes[0]).kind not in "iub":
-            raise InputError(
-                f"PREDICTION {os.path.basename(src.name)} holds continuous values ({src.dtypes[0]}), not classes: "
-                "give a class map of integer values (e.g. the OUTPUT of flair:segment)."
-            )
+            raise InputError.of("continuous_prediction", file=os.path.basename(src.name), dtype=src.dtypes[0])
         wkt = src.crs.to_wkt() if src.crs else None
         grid = plan_grid(src.transform, src.width, src.height, wkt, request.extent)
         col = round((grid.transform.c - src.transform.c) / src.transform.a)
@@ -107,16 +104,13 @@ def check_request(request: VectorizeRequest) -> Source:
     if request.confidence_path:
         with _open(request.confidence_path, "CONFIDENCE") as conf:
             if (conf.height, conf.width) != shape or not conf.transform.almost_equals(transform):
-                raise InputError(
-                    f"CONFIDENCE {os.path.basename(request.confidence_path)} is not on the class map's grid: "
-                    "give the confidence raster written with that class map."
-                )
+                raise InputError.of("confidence_off_grid", file=os.path.basename(request.confidence_path))
     return Source(grid, window, _classes(request.prediction_path, colormap), _model(tags))
 
 
 def _check_output(request: VectorizeRequest) -> str:
     if request.output_path and os.path.isdir(request.output_path):
-        raise InputError(f"OUTPUT {request.output_path} is a folder: give a file name such as predictions.gpkg.")
+        raise InputError.of("vector_output_is_folder", path=request.output_path)
     output = check_output_path(request.output_path, "OUTPUT")
     driver_for(output)
     return output
@@ -124,11 +118,11 @@ def _check_output(request: VectorizeRequest) -> str:
 
 def _open(path: str | None, what: str):
     if not path or not os.path.exists(path):
-        raise InputError(f"{what} raster not found: {path}. Choose an existing raster file.")
+        raise InputError.of("raster_not_found", setting=what, path=path)
     try:
         return rasterio.open(path)
     except rasterio.errors.RasterioIOError as err:
-        raise InputError(f"{what} {os.path.basename(path)} cannot be read as a raster: {err}") from err
+        raise InputError.of("raster_unreadable", setting=what, file=os.path.basename(path), error=str(err)) from err
 
 
 def _colormap(src) -> dict[int, tuple[int, ...]]:

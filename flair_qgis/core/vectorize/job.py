@@ -128,10 +128,7 @@ class _Run:
     def _check_distinct(self, classes: np.ndarray) -> None:
         self.seen.update(np.unique(classes).tolist())
         if len(self.seen) > MAX_DISTINCT_VALUES:
-            raise InputError(
-                f"PREDICTION has more than {MAX_DISTINCT_VALUES:,} distinct values: it is not a class map. "
-                "Give a raster of class values (e.g. the OUTPUT of flair:segment), or classify it first."
-            )
+            raise InputError.of("too_many_values", limit=MAX_DISTINCT_VALUES)
 
     def _draw(self, final: np.ndarray | None, value_of: np.ndarray | None, start: float, share: float) -> None:
         """Polygons band by band; each region is written once closed.

@@ -71,11 +71,7 @@ def run_polygons(output: PolygonOutput, plan: SegmentPlan) -> PolygonOutput:
     """
     head = plan.heads.primary
     if head.task != TASK_SEGMENTATION:
-        raise InputError(
-            f"Output '{head.name}' is a value map, not classes: it has no polygons.",
-            key="value_map_polygons",
-            params={"name": head.name},
-        )
+        raise InputError.of("value_map_polygons", name=head.name)
     return output.beside(plan.request.output_path)
 
 

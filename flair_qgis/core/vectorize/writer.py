@@ -97,7 +97,7 @@ def driver_for(path: str) -> str:
     ext = os.path.splitext(path)[1].lower()
     if ext not in DRIVERS:
         known = ", ".join(sorted(DRIVERS))
-        raise InputError(f"Cannot write polygons to '{os.path.basename(path)}': give a file ending in {known}.")
+        raise InputError.of("bad_vector_extension", file=os.path.basename(path), extensions=known)
     return DRIVERS[ext]
 
 

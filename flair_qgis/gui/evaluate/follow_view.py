@@ -51,7 +51,7 @@ def _model_reason(model) -> str:
         if check_supported(model).task != TASK_SEGMENTATION:
             return tr("Follow the view shows class maps: this model has no segmentation output.")
     except FlairError as err:
-        return str(err)
+        return error_text(err)
     return ""
 
 

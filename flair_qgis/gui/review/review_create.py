@@ -22,8 +22,8 @@ from ...adapters.layer_choice import class_field, class_map_layer, confidence_la
 from ...adapters.layers import extent_in_crs
 from ...adapters.review_files import default_review_path, is_temporary, temporary_path_message
 from ...adapters.review_sample import SampleDesign, SampleOutcome, SampleTask, capture_sample
-from ...core.errors import FlairError
-from ...core.review import DEFAULT_SAMPLES, MIN_PAIRS, MIN_PER_CLASS_LOWEST, design_refusal
+from ...core.errors import FlairError, InputError
+from ...core.review import DEFAULT_SAMPLES, MIN_PAIRS, check_design
 from ...core.vocabulary import DESIGNS
 from ...i18n.errors import DOCK, PROCESSING, error_text
 from ...i18n.removed import canceled_text, with_removed
@@ -234,14 +234,22 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
         return ""
 
     def _design_refusal(self) -> str:
-        """What the chosen design lacks ("" when nothing): the sampling job's rule, in the dock's words."""
-        refusal = design_refusal(
-            self.design_combo.currentData(),
-            self.min_spin.value(),
-            has_reference=self.reference_combo.currentLayer() is not None,
-            has_confidence=self.confidence_combo.currentLayer() is not None,
-        )
-        return error_text(refusal, DOCK) if refusal is not None else ""
+        """What the chosen design lacks ("" when nothing): the core's rule, worded for the dock."""
+        design = self.design()
+        try:
+            check_design(
+                design.design,
+                samples=design.samples,
+                min_per_class=design.min_per_class,
+                double_review=design.double_review,
+                confidence_threshold=design.confidence_threshold,
+                low_confidence_share=design.low_confidence_share,
+                has_reference=self.reference_combo.currentLayer() is not None,
+                has_confidence=self.confidence_combo.currentLayer() is not None,
+            )
+        except FlairError as err:
+            return error_text(err, DOCK)
+        return ""
 
     def _extent(self) -> tuple[float, float, float, float] | None:
         """The map view in the class map's CRS when "Only the map view" is ticked, else None."""
@@ -286,10 +294,8 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
 
 
 def confidence_needed() -> str:
-    """Why "stratified by confidence" cannot start yet: the sampling job's refusal, in the dock's words."""
-    refusal = design_refusal("stratified_confidence", MIN_PER_CLASS_LOWEST, has_reference=False, has_confidence=False)
-    assert refusal is not None, "stratified_confidence without its confidence layer is refused"
-    return error_text(refusal, DOCK)
+    """Why "stratified by confidence" cannot start yet, in the person's language."""
+    return error_text(InputError.of("confidence_design_needs_raster"), DOCK)
 
 
 def pairs_warning(pairs: int) -> str:

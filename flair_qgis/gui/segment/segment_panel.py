@@ -75,7 +75,7 @@ class SegmentPanel(QWidget):
 
             self.model = read_model_info(path)
         except FlairError as err:
-            card.show_model(None, error=str(err))
+            card.show_model(None, error=error_text(err))
             self.model_section.fill_recent()
             self.update_ready()
             return False

@@ -48,11 +48,11 @@ def test_names_are_normalised_and_empty_means_the_default():
 
 def test_unknown_device_and_precision_carry_their_key():
     device = decide_device("tpu", "fp32", cuda=True)
-    assert device.refusal is not None and device.refusal.key == "unknown_device"
-    assert device.refusal.params == {"device": "tpu"}
+    assert device.refusal is not None and device.refusal.key == "bad_device"
+    assert device.refusal.params == {"choices": "auto, cuda, cpu", "device": "tpu"}
     assert str(device.refusal) == "DEVICE must be one of auto, cuda, cpu, got 'tpu'."
     precision = decide_device("cpu", "int4", cuda=False)
-    assert precision.refusal is not None and precision.refusal.key == "unknown_precision"
+    assert precision.refusal is not None and precision.refusal.key == "bad_precision"
     assert str(precision.refusal) == "PRECISION must be one of fp32, fp16, got 'int4'."
 
 
@@ -69,4 +69,4 @@ def test_create_session_refuses_an_unknown_device_as_the_decision_does(tmp_path)
 
     with pytest.raises(InputError) as caught:
         create_session(str(tmp_path / "never_read.onnx"), "tpu")
-    assert caught.value.key == "unknown_device"
+    assert caught.value.key == "bad_device"
