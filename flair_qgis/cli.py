@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .core.engine import PRECISIONS, cuda_available, decide_device, parse_band_list
 from .core.errors import Canceled, FlairError, InputError, removed_message
+from .scale import messages as scale_messages  # noqa: F401  (registers the keys of the flags' refusals)
 
 if TYPE_CHECKING:
     from .core.segment import SegmentRequest
@@ -217,13 +218,13 @@ def _request(args: argparse.Namespace, gpus: Sequence[str]) -> SegmentRequest:
 def _local_cluster(args: argparse.Namespace) -> list[str]:
     """Check ``--workers``; the GPUs of ``--gpus`` (checked against the machine's), or ``[]`` without it."""
     if args.workers is not None and args.workers < 1:
-        raise InputError(f"--workers must be at least 1, got {args.workers}.")
+        raise InputError.of("workers_too_low", workers=args.workers)
     if args.gpus is None:
         return []
     from .scale.cluster import available_gpus, parse_gpus
 
     if args.device == "cpu":
-        raise InputError("--gpus runs one worker per GPU: drop --device cpu, or drop --gpus to run on the CPU.")
+        raise InputError.of("gpus_with_cpu")
     return parse_gpus(args.gpus, available_gpus())
 
 
@@ -234,7 +235,7 @@ def _vector_options(args: argparse.Namespace):
     cleaning = (args.vector_min_area, args.vector_simplify, args.vector_fill_holes)
     if not args.vector:
         if any(cleaning):
-            raise InputError("--vector-min-area, --vector-simplify and --vector-fill-holes need --vector PATH.gpkg.")
+            raise InputError.of("vector_options_need_vector")
         return None
     return check_vector_options(args.vector, *cleaning, output_dir=args.output_dir)
 

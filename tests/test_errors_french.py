@@ -57,3 +57,20 @@ def test_parameters_are_shown_in_french_too(french_qgis):  # noqa: F811
 
 def test_an_error_without_a_key_keeps_its_text():
     assert error_text(InputError("Déjà traduit.")) == "Déjà traduit."
+
+
+def test_a_scheduler_refusal_reaches_a_french_user_in_french(french_qgis, run_alg, tmp_path):  # noqa: F811
+    # Distributed runs' refusals (scale/) come from the same catalogue: Processing's SCHEDULER path shows them.
+    from rasters import random_image
+    from toy_models import identity_model
+
+    assert i18n.install_translator() == "fr"
+    image = write_raster(tmp_path / "in.tif", random_image(32, 32, bands=3), crs="EPSG:2154")
+    model = identity_model(tmp_path / "id3.onnx", 3, metadata={"mean": [0.0] * 3, "std": [1.0] * 3})
+    params = {"INPUT": str(image), "MODEL": str(model), "SCHEDULER": "somewhere", "OUTPUT": str(tmp_path / "c.tif")}
+    with pytest.raises(QgsProcessingException) as err:
+        run_alg("flair:segment", params)
+    assert str(err.value).startswith("SCHEDULER doit être vide, local:N ou une adresse comme tcp://hote:8786 ; reçu"), (
+        err
+    )
+    assert not (tmp_path / "c.tif").exists()

@@ -51,13 +51,14 @@ def tr_literals() -> set[str]:
 
 
 def catalogue_strings() -> dict[str, str]:
-    """Every template of the core's message catalogue (by key) and every word its messages take as a
+    """Every template of the message catalogue (core and scale/) (by key) and every word its messages take as a
     parameter (by itself): error_text() translates them with tr(), but no tr("...") names them."""
     import flair_qgis.core as core
     from flair_qgis.core.messages import CATALOGUE, WORDS
 
     for package in (REPO / "flair_qgis" / "core").glob("*/messages.py"):
         __import__(f"{core.__name__}.{package.parent.name}")  # each package registers its messages
+    __import__("flair_qgis.scale")  # distributed runs' refusals, met through Processing's SCHEDULER too
     return {**{key: m.template for key, m in CATALOGUE.items()}, **{word: word for word in WORDS}}
 
 

@@ -3630,5 +3630,160 @@ Lancez plutôt cette commande dans un terminal :
         <source>{count} chunk(s) failed ({listed}); see {path}. Fix the cause and run again with the same OUTPUT to compute only them.</source>
         <translation>{count} bloc(s) en échec ({listed}) ; voir {path}. Corrigez la cause et relancez avec le même OUTPUT pour ne calculer qu&apos;eux.</translation>
     </message>
+    <message>
+        <location filename="../scale/messages.py" line="17" />
+        <source>--chunk-tiles must be at least 1, got {chunk_tiles}.</source>
+        <translation>--chunk-tiles doit valoir au moins 1 ; reçu {chunk_tiles}.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="19" />
+        <source>Dask distributed is not installed in this Python: install it with `python3 -m pip install &apos;dask[distributed]&apos;` (the project&apos;s `make setup` does), or run without a scheduler.</source>
+        <translation>Dask distributed n&apos;est pas installé dans ce Python : installez-le avec `python3 -m pip install &apos;dask[distributed]&apos;` (le `make setup` du projet le fait), ou lancez sans ordonnanceur.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="24" />
+        <source>SCHEDULER local:N needs a number of workers N &gt;= 1, got {text!r}.</source>
+        <translation>SCHEDULER local:N demande un nombre de workers N &gt;= 1 ; reçu {text!r}.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="25" />
+        <source>SCHEDULER must be empty, local:N or an address like tcp://host:8786, got {text!r}.</source>
+        <translation>SCHEDULER doit être vide, local:N ou une adresse comme tcp://hote:8786 ; reçu {text!r}.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="26" />
+        <source>--gpus needs an NVIDIA GPU, and nvidia-smi lists none on this machine: drop --gpus to run on the CPU, or run where `nvidia-smi -L` answers.</source>
+        <translation>--gpus demande un GPU NVIDIA, et nvidia-smi n&apos;en liste aucun sur cette machine : retirez --gpus pour calculer sur le CPU, ou lancez là où `nvidia-smi -L` répond.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="30" />
+        <source>--gpus must be &apos;all&apos; or distinct GPU indices among {available} (nvidia-smi -L), got {text!r}.</source>
+        <translation>--gpus doit valoir &apos;all&apos; ou des numéros de GPU distincts parmi {available} (nvidia-smi -L) ; reçu {text!r}.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="31" />
+        <source>Cannot reach the Dask scheduler at {scheduler} within {seconds} s ({reason}): check the address and that `dask scheduler` runs there, or drop --scheduler for a local cluster.</source>
+        <translation>Impossible de joindre l&apos;ordonnanceur Dask {scheduler} en {seconds} s ({reason}) : vérifiez l&apos;adresse et que `dask scheduler` y tourne, ou retirez --scheduler pour un cluster local.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="35" />
+        <source>The Dask scheduler at {scheduler} has no worker: start some with `dask worker {scheduler}` on machines that see the input and the model.</source>
+        <translation>L&apos;ordonnanceur Dask {scheduler} n&apos;a aucun worker : lancez-en avec `dask worker {scheduler}` sur des machines qui voient l&apos;image et le modèle.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="39" />
+        <source>{workers}. Install onnxruntime, rasterio and this project on every worker (or put it on the workers&apos; PYTHONPATH) and restart them.</source>
+        <translation>{workers}. Installez onnxruntime, rasterio et ce projet sur chaque worker (ou mettez-le dans leur PYTHONPATH) et redémarrez-les.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="43" />
+        <source>The workers are not pinned one per GPU ({seen}; expected {expected}): check that nothing overrides CUDA_VISIBLE_DEVICES in the workers.</source>
+        <translation>Les workers ne sont pas attachés chacun à un GPU ({seen} ; attendu {expected}) : vérifiez que rien ne remplace CUDA_VISIBLE_DEVICES dans les workers.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="48" />
+        <source>--output-dir {folder} is a file: give a folder (new or holding an earlier run).</source>
+        <translation>--output-dir {folder} est un fichier : indiquez un dossier (nouveau, ou contenant un calcul antérieur).</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="49" />
+        <source>--output-dir {folder} is a link to {target}, which does not exist: create that folder or give another --output-dir.</source>
+        <translation>--output-dir {folder} est un lien vers {target}, qui n&apos;existe pas : créez ce dossier ou indiquez un autre --output-dir.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="53" />
+        <source>Cannot create --output-dir {folder} ({reason}): give a folder you can write to.</source>
+        <translation>Impossible de créer --output-dir {folder} ({reason}) : indiquez un dossier où vous pouvez écrire.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="54" />
+        <source>The output folder {folder} holds other files ({entries}) and no {manifest}: choose a new or empty folder (nothing was changed).</source>
+        <translation>Le dossier de sortie {folder} contient d&apos;autres fichiers ({entries}) et pas de {manifest} : choisissez un dossier nouveau ou vide (rien n&apos;a été modifié).</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="58" />
+        <source>{path} cannot be read ({reason}): remove it or choose another folder.</source>
+        <translation>{path} est illisible ({reason}) : supprimez-le ou choisissez un autre dossier.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="59" />
+        <source>{path} is not a flair run manifest: choose a new or empty folder.</source>
+        <translation>{path} n&apos;est pas un manifeste de calcul flair : choisissez un dossier nouveau ou vide.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="60" />
+        <source>Input file {file}{more} changed since the run in {folder} started: its chunks would mix old and new pixels. Give --force to recompute every chunk, or restore the file.</source>
+        <translation>Le fichier d&apos;entrée {file}{more} a changé depuis le début du calcul dans {folder} : ses blocs mêleraient anciens et nouveaux pixels. Donnez --force pour recalculer tous les blocs, ou restaurez le fichier.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="64" />
+        <source>The output folder {folder} holds a run with {differences}: its chunks would not match. Give --force (scripts/flair) to discard it and start again, run with the same options, or choose another folder (another OUTPUT in flair:segment).</source>
+        <translation>Le dossier de sortie {folder} contient un calcul dont {differences} : ses blocs ne correspondraient pas. Donnez --force (scripts/flair) pour l&apos;abandonner et recommencer, relancez avec les mêmes options, ou choisissez un autre dossier (une autre OUTPUT dans flair:segment).</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="70" />
+        <source>GDAL could not build the mosaic {path}: {reason}</source>
+        <translation>GDAL n&apos;a pas pu construire la mosaïque {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="72" />
+        <source>The model has {inputs} inputs: distributed runs take one input raster; run it in-process (no scheduler).</source>
+        <translation>Le modèle a {inputs} entrées : les calculs distribués prennent un seul raster d&apos;entrée ; lancez-le dans ce processus (sans ordonnanceur).</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="75" />
+        <source>CACHE is not used by distributed runs (they resume by chunk): leave CACHE or SCHEDULER empty.</source>
+        <translation>Les calculs distribués n&apos;utilisent pas CACHE (ils reprennent bloc par bloc) : laissez CACHE ou SCHEDULER vide.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="78" />
+        <source>A MASK is not applied by distributed runs yet: leave MASK or SCHEDULER empty.</source>
+        <translation>Les calculs distribués n&apos;appliquent pas encore de MASK : laissez MASK ou SCHEDULER vide.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="79" />
+        <source>The model file {path} does not exist.</source>
+        <translation>Le fichier de modèle {path} n&apos;existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="80" />
+        <source>Cannot open the input raster {path}: {reason}</source>
+        <translation>Impossible d&apos;ouvrir le raster d&apos;entrée {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="82" />
+        <source>{flag} must be 0 or more, got {value:g}.</source>
+        <translation>{flag} doit valoir 0 ou plus ; reçu {value:g}.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="83" />
+        <source>--vector {path} is a folder: give a file name such as predictions.gpkg.</source>
+        <translation>--vector {path} est un dossier : indiquez un nom de fichier, par exemple predictions.gpkg.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="84" />
+        <source>Cannot read the chunk polygons {path} ({reason}): delete it and run again.</source>
+        <translation>Impossible de lire les polygones du bloc {path} ({reason}) : supprimez-le et relancez.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="86" />
+        <source>Worker {host} sees another file at {path} than the one the run was planned with: give every worker the same model file.</source>
+        <translation>Le worker {host} voit en {path} un autre fichier que celui avec lequel le calcul a été préparé : donnez à chaque worker le même fichier de modèle.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="91" />
+        <source>--workers must be at least 1, got {workers}.</source>
+        <translation>--workers doit valoir au moins 1 ; reçu {workers}.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="92" />
+        <source>--gpus runs one worker per GPU: drop --device cpu, or drop --gpus to run on the CPU.</source>
+        <translation>--gpus lance un worker par GPU : retirez --device cpu, ou retirez --gpus pour calculer sur le CPU.</translation>
+    </message>
+    <message>
+        <location filename="../scale/messages.py" line="93" />
+        <source>--vector-min-area, --vector-simplify and --vector-fill-holes need --vector PATH.gpkg.</source>
+        <translation>--vector-min-area, --vector-simplify et --vector-fill-holes demandent --vector CHEMIN.gpkg.</translation>
+    </message>
 </context>
 </TS>

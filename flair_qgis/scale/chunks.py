@@ -66,7 +66,7 @@ def chunk_layout(grid: Grid, tile_size_px: int, overlap_px: int, chunk_tiles: in
         InputError: ``chunk_tiles`` is not a positive integer.
     """
     if chunk_tiles < 1:
-        raise InputError(f"--chunk-tiles must be at least 1, got {chunk_tiles}.")
+        raise InputError.of("chunk_tiles_too_low", chunk_tiles=chunk_tiles)
     tiles = tile_layout(grid.width, grid.height, tile_size_px, overlap_px)
     # tile_layout is row-major over one axis layout per direction: tile (i, j) is tiles[i * n + j].
     n_cols = len({t.core_col for t in tiles})

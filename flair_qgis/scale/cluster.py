@@ -16,10 +16,6 @@ from typing import Any
 from ..core.errors import InputError, NotSupportedError
 
 CONNECT_TIMEOUT_S = 5
-INSTALL_HINT = (
-    "Dask distributed is not installed in this Python: install it with "
-    "`python3 -m pip install 'dask[distributed]'` (the project's `make setup` does), or run without a scheduler."
-)
 
 
 def require_dask() -> None:
@@ -27,7 +23,7 @@ def require_dask() -> None:
     try:
         import distributed  # noqa: F401
     except ImportError as err:
-        raise NotSupportedError(INSTALL_HINT) from err
+        raise NotSupportedError.of("dask_missing") from err
 
 
 def parse_scheduler(text: str | None) -> tuple[str, str | int | None]:
@@ -42,11 +38,11 @@ def parse_scheduler(text: str | None) -> tuple[str, str | int | None]:
     if text == "local" or text.startswith("local:"):
         count = text.partition(":")[2]
         if count and not (count.isdigit() and int(count) > 0):
-            raise InputError(f"SCHEDULER local:N needs a number of workers N >= 1, got {text!r}.")
+            raise InputError.of("local_workers_too_low", text=text)
         return "local", int(count) if count else None
     if "://" in text:
         return "remote", text
-    raise InputError(f"SCHEDULER must be empty, local:N or an address like tcp://host:8786, got {text!r}.")
+    raise InputError.of("bad_scheduler", text=text)
 
 
 GPUS_FOR_TESTS = "FLAIR_GPUS_FOR_TESTS"
@@ -77,19 +73,14 @@ def parse_gpus(text: str, available: Sequence[str]) -> list[str]:
         InputError: no GPU on this machine, or one it does not have.
     """
     if not available:
-        raise InputError(
-            "--gpus needs an NVIDIA GPU, and nvidia-smi lists none on this machine: "
-            "drop --gpus to run on the CPU, or run where `nvidia-smi -L` answers."
-        )
+        raise InputError.of("no_gpu_for_gpus")
     text = text.strip()
     if text == "all":
         return list(available)
     wanted = [g.strip() for g in text.split(",") if g.strip()]
     unknown = [g for g in wanted if g not in available]
     if not wanted or unknown or len(set(wanted)) != len(wanted):
-        raise InputError(
-            f"--gpus must be 'all' or distinct GPU indices among {','.join(available)} (nvidia-smi -L), got {text!r}."
-        )
+        raise InputError.of("bad_gpus", available=",".join(available), text=text)
     return wanted
 
 
@@ -119,9 +110,8 @@ def open_client(
             _reachable(scheduler)
             client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError, ValueError) as err:
-            raise InputError(
-                f"Cannot reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT_S} s ({str(err)[:200]}): "
-                "check the address and that `dask scheduler` runs there, or drop --scheduler for a local cluster."
+            raise InputError.of(
+                "scheduler_unreachable", scheduler=scheduler, seconds=CONNECT_TIMEOUT_S, reason=str(err)[:200]
             ) from err
         try:
             _wait_for_workers(client, scheduler)
@@ -176,10 +166,7 @@ def _wait_for_workers(client: Any, scheduler: str) -> None:
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
     except TimeoutError as err:
-        raise InputError(
-            f"The Dask scheduler at {scheduler} has no worker: start some with "
-            f"`dask worker {scheduler}` on machines that see the input and the model."
-        ) from err
+        raise InputError.of("scheduler_without_workers", scheduler=scheduler) from err
 
 
 def _has_dashboard() -> bool:
@@ -233,10 +220,7 @@ def check_workers(client: Any) -> dict[str, dict[str, Any]]:
     broken = {address: r["missing"] for address, r in reports.items() if r["missing"]}
     if broken:
         lines = "; ".join(f"worker {address} lacks {', '.join(missing)}" for address, missing in sorted(broken.items()))
-        raise InputError(
-            f"{lines}. Install onnxruntime, rasterio and this project on every worker (or put it on the "
-            "workers' PYTHONPATH) and restart them."
-        )
+        raise InputError.of("workers_lack_packages", workers=lines)
     return reports
 
 
@@ -248,8 +232,6 @@ def pinned_gpus(reports: dict[str, dict[str, Any]], gpus: Sequence[str]) -> list
     """
     seen = {address: report.get("gpu") for address, report in reports.items()}
     if sorted(str(g) for g in seen.values()) != sorted(gpus):
-        raise InputError(
-            f"The workers are not pinned one per GPU ({', '.join(f'{a}: {g}' for a, g in sorted(seen.items()))}; "
-            f"expected {','.join(gpus)}): check that nothing overrides CUDA_VISIBLE_DEVICES in the workers."
-        )
+        shown = ", ".join(f"{address}: {gpu}" for address, gpu in sorted(seen.items()))
+        raise InputError.of("workers_not_pinned", seen=shown, expected=",".join(gpus))
     return [f"worker {address} uses GPU {gpu} (CUDA_VISIBLE_DEVICES={gpu})" for address, gpu in sorted(seen.items())]

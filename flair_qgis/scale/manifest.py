@@ -160,18 +160,13 @@ def _make_folder(folder: str) -> None:
         InputError: a file or a dangling link, or a folder that cannot be created.
     """
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise InputError(f"--output-dir {folder} is a file: give a folder (new or holding an earlier run).")
+        raise InputError.of("output_dir_is_file", folder=folder)
     if os.path.islink(folder) and not os.path.exists(folder):
-        raise InputError(
-            f"--output-dir {folder} is a link to {os.readlink(folder)}, which does not exist: "
-            "create that folder or give another --output-dir."
-        )
+        raise InputError.of("output_dir_dangling_link", folder=folder, target=os.readlink(folder))
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as err:
-        raise InputError(
-            f"Cannot create --output-dir {folder} ({err.strerror}): give a folder you can write to."
-        ) from err
+        raise InputError.of("output_dir_not_creatable", folder=folder, reason=err.strerror) from err
 
 
 def _run_entries(folder: str) -> list[str]:
@@ -183,10 +178,7 @@ def _run_entries(folder: str) -> list[str]:
     entries = sorted(os.listdir(folder))
     if entries and MANIFEST not in entries:
         shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
-        raise InputError(
-            f"The output folder {folder} holds other files ({shown}) and no {MANIFEST}: "
-            "choose a new or empty folder (nothing was changed)."
-        )
+        raise InputError.of("output_dir_not_a_run", folder=folder, entries=shown, manifest=MANIFEST)
     return entries
 
 
@@ -200,9 +192,9 @@ def _resume(folder: str, path: str, identity: dict[str, Any], force: bool) -> Ma
         with open(path, encoding="utf-8") as handle:
             old = json.load(handle)
     except (OSError, ValueError) as err:
-        raise InputError(f"{path} cannot be read ({err}): remove it or choose another folder.") from err
+        raise InputError.of("manifest_unreadable", path=path, reason=str(err)) from err
     if old.get("format") != FORMAT:
-        raise InputError(f"{path} is not a flair run manifest: choose a new or empty folder.")
+        raise InputError.of("not_a_manifest", path=path)
     changed = differences(old.get("identity", {}), identity)
     if not changed:
         _remove_partials(folder)
@@ -210,16 +202,9 @@ def _resume(folder: str, path: str, identity: dict[str, Any], force: bool) -> Ma
     files = changed_files(old.get("identity", {}), identity)
     if files and list(changed) == ["input"] and not force:
         more = f" (and {len(files) - 1} more)" if len(files) > 1 else ""
-        raise InputError(
-            f"Input file {files[0]}{more} changed since the run in {folder} started: its chunks would mix "
-            "old and new pixels. Give --force to recompute every chunk, or restore the file."
-        )
+        raise InputError.of("input_changed_since_run", file=files[0], more=more, folder=folder)
     if not force:
-        raise InputError(
-            f"The output folder {folder} holds a run with {'; '.join(changed.values())}: its chunks would "
-            "not match. Give --force (scripts/flair) to discard it and start again, run with the same "
-            "options, or choose another folder (another OUTPUT in flair:segment)."
-        )
+        raise InputError.of("other_run_in_folder", folder=folder, differences="; ".join(changed.values()))
     _discard_run(folder)
     return None
 

@@ -30,7 +30,7 @@ def build_mosaic(path: str, chunk_paths: Sequence[str], grid: Grid, classes: Seq
         # GDAL stores sources relative to the VRT when they lie under its folder.
         dataset = gdal.BuildVRT(tmp, [os.path.abspath(p) for p in chunk_paths], options=options)
         if dataset is None:
-            raise InputError(f"GDAL could not build the mosaic {path}: {gdal.GetLastErrorMsg()}")
+            raise InputError.of("mosaic_failed", path=path, reason=gdal.GetLastErrorMsg())
         dataset.FlushCache()
         dataset = None
 

@@ -140,7 +140,7 @@ def input_identity(path: str, grid: Grid | None = None) -> dict[str, object]:
             }
             own = Grid(src.transform, src.width, src.height, identity["crs"])  # type: ignore[arg-type]
     except rasterio.errors.RasterioIOError as err:
-        raise InputError(f"Cannot open the input raster {path}: {err}") from err
+        raise InputError.of("input_raster_unreadable", path=path, reason=str(err)) from err
     if not is_remote(path):
         identity["files"] = describe_source_files(path, grid or own).stamps()
     return identity
@@ -154,16 +154,11 @@ def job_from_plan(plan: SegmentPlan, input_path: str, output_dir: str, chunk_til
         InputError: a bad ``chunk_tiles``.
     """
     if len(plan.model.inputs) != 1:
-        raise NotSupportedError(
-            f"The model has {len(plan.model.inputs)} inputs: distributed runs take one input raster; "
-            "run it in-process (no scheduler)."
-        )
+        raise NotSupportedError.of("distributed_one_input", inputs=len(plan.model.inputs))
     if getattr(plan, "cache", None) is not None:
-        raise NotSupportedError(
-            "CACHE is not used by distributed runs (they resume by chunk): leave CACHE or SCHEDULER empty."
-        )
+        raise NotSupportedError.of("distributed_no_cache")
     if plan.mask is not None:
-        raise NotSupportedError("A MASK is not applied by distributed runs yet: leave MASK or SCHEDULER empty.")
+        raise NotSupportedError.of("distributed_no_mask")
     job = ScaleJob(
         request=plan.request,
         input_path=input_path,
@@ -197,14 +192,14 @@ def plan_job(
         InputError, ModelError, NotSupportedError: the run cannot be planned.
     """
     if not os.path.isfile(model_path):
-        raise InputError(f"The model file {model_path} does not exist.")
+        raise InputError.of("model_file_missing", path=model_path)
     model = read_model_info(os.path.abspath(model_path))
     if os.path.exists(input_path):
         input_path = os.path.abspath(input_path)
     try:
         raster = capture_file(input_path)
     except InputError as err:
-        raise InputError(f"Cannot open the input raster {input_path}: {err}") from err
+        raise InputError.of("input_raster_unreadable", path=input_path, reason=str(err)) from err
     output_dir = os.path.abspath(output_dir)
     # The plan checks an output file; the chunks go into output_dir, created later, so the
     # check is made on a name beside it (never written).

@@ -92,9 +92,9 @@ def check_vector_options(
         ("--vector-fill-holes", fill_holes_m2),
     ):
         if value < 0:
-            raise InputError(f"{flag} must be 0 or more, got {value:g}.")
+            raise InputError.of("vector_option_negative", flag=flag, value=value)
     if os.path.isdir(path):
-        raise InputError(f"--vector {path} is a folder: give a file name such as predictions.gpkg.")
+        raise InputError.of("vector_path_is_folder", path=path)
     path = os.path.abspath(path)
     if not (output_dir and os.path.dirname(path) == os.path.abspath(output_dir)):
         check_output_path(path, "--vector")
@@ -327,7 +327,7 @@ def _read_layer(path: str, to_px: Affine, limit: int | None = None) -> Iterator[
         dataset = ogr.Open(path)
         layer = dataset.GetLayerByName(LAYER_NAME)
     except RuntimeError as err:
-        raise InputError(f"Cannot read the chunk polygons {path} ({err}): delete it and run again.") from None
+        raise InputError.of("chunk_polygons_unreadable", path=path, reason=str(err)) from None
 
     def to_pixels(x, y):
         x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)

@@ -89,10 +89,7 @@ def _model(job: ScaleJob) -> ModelInfo:
         if job.model_sha256 not in _MODELS:
             seen = file_sha256(job.model_path)
             if seen != job.model_sha256:
-                raise ModelError(
-                    f"Worker {socket.gethostname()} sees another file at {job.model_path} than the one the run was "
-                    "planned with: give every worker the same model file."
-                )
+                raise ModelError.of("worker_model_differs", host=socket.gethostname(), path=job.model_path)
             _MODELS[job.model_sha256] = read_model_info(job.model_path)
         return _MODELS[job.model_sha256]
 

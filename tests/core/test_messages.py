@@ -122,3 +122,16 @@ def test_english_text_is_the_template_formatted():
     fields = InputError.of("unknown_field", field="classe", fields=["id", "code", "a", "b", "c", "d", "e"])
     assert str(fields) == "The reference layer has no field 'classe'. Its fields are: id, code, a, b, c, d, e."
     assert str(ModelError.of("model_not_found", path="/data/m.onnx")) == "Model file not found: /data/m.onnx"
+
+
+def test_every_refusal_of_distributed_runs_and_scripts_flair_is_catalogued():
+    """scale/ and cli.py raise the core's errors too (Processing's SCHEDULER path shows them): same rule."""
+    from flair_qgis.scale import messages as scale_messages
+
+    known = {**messages.MESSAGES, **scale_messages.MESSAGES}
+    plugin = CORE.parent
+    sources = [*sorted((plugin / "scale").glob("*.py")), plugin / "cli.py"]
+    problems = []
+    for path in sources:
+        problems += [f"{path.relative_to(plugin)}: {p}" for p in uncatalogued(path.read_text(), known, error_classes())]
+    assert problems == []
