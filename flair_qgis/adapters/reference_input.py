@@ -118,9 +118,15 @@ class PolygonLayerCapture:
         """
         check_polygon_layer(layer, field)
         return cls(
-            QgsVectorLayerFeatureSource(layer), layer.fields(), field, layer.crs(), crs_wkt_of(layer.crs()),
-            QgsProject.instance().transformContext(), layer.name(), tuple(extra_fields),
-        )  # fmt: skip
+            QgsVectorLayerFeatureSource(layer),
+            layer.fields(),
+            field,
+            layer.crs(),
+            crs_wkt_of(layer.crs()),
+            QgsProject.instance().transformContext(),
+            layer.name(),
+            tuple(extra_fields),
+        )
 
     def request(self, bounds: tuple | None = None, bounds_crs_wkt: str | None = None) -> QgsFeatureRequest:
         """The feature request: the class field (and ``extra_fields``) only, and, with ``bounds``

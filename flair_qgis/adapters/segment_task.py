@@ -142,8 +142,9 @@ class SegmentTask(QgsTask):
         group = run_group(run_group_name(name, xmax - xmin, ymax - ymin))
         head = prepared.plan.heads.primary
         if head.task == TASK_SEGMENTATION:
-            main = add_class_map(result.output_path, localized(head.classes), title, opacity=opacity,
-                                 group=group, header=name)  # fmt: skip
+            main = add_class_map(
+                result.output_path, localized(head.classes), title, opacity=opacity, group=group, header=name
+            )
         else:
             main = add_value_map(result.output_path, _value_map_name(title, head), group=group)
         main.setCustomProperty("flair_qgis/head", head.name)
@@ -158,8 +159,14 @@ class SegmentTask(QgsTask):
             if not path:
                 continue
             if extra.task == TASK_SEGMENTATION:
-                layer = add_class_map(path, localized(extra.classes), f"{title} — {extra.name}", opacity=opacity,
-                                      group=group, header=f"{name} — {extra.name}")  # fmt: skip
+                layer = add_class_map(
+                    path,
+                    localized(extra.classes),
+                    f"{title} — {extra.name}",
+                    opacity=opacity,
+                    group=group,
+                    header=f"{name} — {extra.name}",
+                )
                 layer.setCustomProperty(vocabulary.KIND_PROPERTY, vocabulary.KIND_HEAD_CLASS_MAP)
             else:
                 layer = add_value_map(path, _value_map_name(title, extra), group=group)

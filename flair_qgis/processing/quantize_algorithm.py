@@ -106,15 +106,21 @@ class QuantizeAlgorithm(FlairAlgorithm):
         )
         advanced = [
             QgsProcessingParameterEnum(
-                self.CALIBRATOR, tr("Calibrator"), options=list(CALIBRATORS), defaultValue="minmax",
+                self.CALIBRATOR,
+                tr("Calibrator"),
+                options=list(CALIBRATORS),
+                defaultValue="minmax",
                 usesStaticStrings=True,
             ),
             QgsProcessingParameterBoolean(self.FP32_ENDS, tr("Keep the first and last convolutions in FP32"), False),
             QgsProcessingParameterNumber(
-                self.THREADS, tr("CPU threads to time INT8 against FP32 with (0: all cores, as flair:segment)"),
-                QgsProcessingParameterNumber.Type.Integer, 0, minValue=0,
+                self.THREADS,
+                tr("CPU threads to time INT8 against FP32 with (0: all cores, as flair:segment)"),
+                QgsProcessingParameterNumber.Type.Integer,
+                0,
+                minValue=0,
             ),
-        ]  # fmt: skip
+        ]
         for param in advanced:
             param.setFlags(param.flags() | QgsProcessingParameterDefinition.Flag.FlagAdvanced)
             self.addParameter(param)
@@ -165,10 +171,13 @@ class QuantizeAlgorithm(FlairAlgorithm):
             feedback.pushWarning(warning_text(warning, result.speed))
         feedback.pushInfo(
             tr("INT8 model written to {path} ({method}, {n} calibration tile(s) from {sources}) in {s:.1f} s.").format(
-                path=result.output_path, method=self.request.method, n=len(result.draw.calibration),
-                sources=", ".join(result.sources), s=result.seconds,
+                path=result.output_path,
+                method=self.request.method,
+                n=len(result.draw.calibration),
+                sources=", ".join(result.sources),
+                s=result.seconds,
             )
-        )  # fmt: skip
+        )
         note = int8_cpu_note(result.capability)
         if note and result.capability.little_gain:
             feedback.pushWarning(note)
@@ -196,12 +205,16 @@ class QuantizeAlgorithm(FlairAlgorithm):
                 "INT8 runs at {ratio}× FP32 on this CPU ({cpu}; {flags}) with {threads}: {fp32} s against {int8} s "
                 "per tile, median of {rounds} alternated runs over {tiles} tile(s)."
             ).format(
-                ratio=decimal(speed.speedup, 2), cpu=cpu.name if cpu and cpu.name else "?",
-                flags=" ".join(cpu.flags) if cpu and cpu.flags else "?", threads=threads, rounds=speed.rounds,
-                fp32=decimal(speed.fp32_s / speed.tiles, 3), int8=decimal(speed.int8_s / speed.tiles, 3),
+                ratio=decimal(speed.speedup, 2),
+                cpu=cpu.name if cpu and cpu.name else "?",
+                flags=" ".join(cpu.flags) if cpu and cpu.flags else "?",
+                threads=threads,
+                rounds=speed.rounds,
+                fp32=decimal(speed.fp32_s / speed.tiles, 3),
+                int8=decimal(speed.int8_s / speed.tiles, 3),
                 tiles=speed.tiles,
             )
-        )  # fmt: skip
+        )
 
     @staticmethod
     def _report(validation: Agreement | None, feedback: QgsProcessingFeedback) -> float | None:

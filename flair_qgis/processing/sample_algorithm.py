@@ -66,9 +66,7 @@ class SampleAlgorithm(FlairAlgorithm):
         for param in scoring_params.class_map_inputs(reference, tr("Class field (polygons)"), confidence=True):
             self.addParameter(param)
         self.addParameter(scoring_params.extent_parameter(tr("Only this area")))
-        self.addParameter(
-            scoring_params.choice_parameter(self.DESIGN, tr("Sampling design"), DESIGNS, "stratified")
-        )  # fmt: skip
+        self.addParameter(scoring_params.choice_parameter(self.DESIGN, tr("Sampling design"), DESIGNS, "stratified"))
         self.addParameter(
             QgsProcessingParameterNumber(
                 self.SAMPLES, tr("Items (total)"), QgsProcessingParameterNumber.Type.Integer, DEFAULT_SAMPLES
@@ -82,7 +80,7 @@ class SampleAlgorithm(FlairAlgorithm):
                 20,
                 minValue=0,
             )
-        )  # fmt: skip
+        )
         self.addParameter(
             QgsProcessingParameterNumber(self.SEED, tr("Random seed"), QgsProcessingParameterNumber.Type.Integer, 0)
         )

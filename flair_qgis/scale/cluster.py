@@ -121,8 +121,12 @@ def open_client(
         return
     count = workers or max(1, (os.cpu_count() or 1) // threads_per_worker)
     _fix_spawn_executable()
-    options = dict(threads_per_worker=threads_per_worker, processes=True, silence_logs=logging.CRITICAL,
-                   dashboard_address=":0" if _has_dashboard() else None)  # fmt: skip
+    options = dict(
+        threads_per_worker=threads_per_worker,
+        processes=True,
+        silence_logs=logging.CRITICAL,
+        dashboard_address=":0" if _has_dashboard() else None,
+    )
     cluster = _gpu_cluster(gpus, options) if gpus else LocalCluster(n_workers=count, **options)
     try:
         with Client(cluster) as client:

@@ -160,9 +160,12 @@ def _discover(request: BenchmarkRequest, model: ModelInfo, protocol: Protocol) -
     if layout == LAYOUT_FLAIRHUB:
         required = tuple((s.modality.strip().upper() or "AERIAL_RGBI") for s in model.inputs)
     return discover(
-        root, layout, label_modality=protocol.label_modality, required_modalities=required,
+        root,
+        layout,
+        label_modality=protocol.label_modality,
+        required_modalities=required,
         on_unpaired=request.on_unpaired,
-    )  # fmt: skip
+    )
 
 
 def _input_plans(model: ModelInfo, dataset: Dataset, notes: list[str]) -> tuple[InputPlan, ...]:

@@ -44,8 +44,13 @@ class WorstSample:
     inputs: Mapping[str, str]
 
     def to_report(self) -> dict:
-        return {"sample_id": self.sample_id, "miou": self.miou, "oa": self.oa, "reference": self.reference,
-                "inputs": dict(self.inputs)}  # fmt: skip
+        return {
+            "sample_id": self.sample_id,
+            "miou": self.miou,
+            "oa": self.oa,
+            "reference": self.reference,
+            "inputs": dict(self.inputs),
+        }
 
 
 @dataclass(frozen=True)

@@ -149,9 +149,12 @@ def _run_samples(
         on_progress(99.0 * done / total)
 
     run_stages(
-        lambda stop: reader.items(plan.dataset.samples, stop), process, consume,
-        is_canceled=is_canceled, name="flair-bench",
-    )  # fmt: skip
+        lambda stop: reader.items(plan.dataset.samples, stop),
+        process,
+        consume,
+        is_canceled=is_canceled,
+        name="flair-bench",
+    )
 
 
 def _score_all(
@@ -184,6 +187,55 @@ def _move_all(folder: str | None, target: str | None) -> None:
     if folder is not None and target is not None:
         for name in sorted(os.listdir(folder)):
             os.replace(os.path.join(folder, name), os.path.join(target, name))
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """What scoring every sample gave: the scorer's totals, the wall time so far and the report."""
+
+    scorer: SampleScorer
+    seconds: float
+    report: BenchmarkReport
+
+
+def _write_complete_or_absent(
+    csv_path: str,
+    report_path: str,
+    predictions_dir: str | None,
+    score_into: Callable[[str, str | None], _Scored],
+) -> _Scored:
+    """Write the run's outputs all together or none of them.
+
+    The per-sample CSV goes through :func:`~flair_qgis.core.atomic.write_atomic` and the prediction
+    files into a hidden folder inside ``predictions_dir``; the files are moved into place and the
+    report published only once every sample is scored. The hidden folder goes whatever happens.
+
+    Args:
+        csv_path: the per-sample CSV.
+        report_path: the report JSON, published last.
+        predictions_dir: the folder of prediction rasters, or None to write none.
+        score_into: scores every sample into the hidden CSV path it is given, with the hidden
+            predictions folder (None without predictions).
+
+    Returns:
+        What ``score_into`` returned.
+
+    Raises:
+        Canceled, InputError, ModelError: as ``score_into``, once its hidden CSV and predictions
+            are deleted.
+    """
+    predictions_tmp = tempfile.mkdtemp(prefix=".flair-partial-", dir=predictions_dir) if predictions_dir else None
+    scored: list[_Scored] = []  # write_atomic's writer returns nothing: what it scored is kept here
+    try:
+        write_atomic(
+            csv_path, lambda csv_tmp: scored.append(score_into(csv_tmp, predictions_tmp)), suffix=".partial.csv"
+        )
+        _move_all(predictions_tmp, predictions_dir)
+        publish_report(scored[0].report.to_report(), report_path)
+    finally:
+        if predictions_tmp is not None and os.path.isdir(predictions_tmp):
+            shutil.rmtree(predictions_tmp)
+    return scored[0]
 
 
 def run_benchmark(
@@ -220,31 +272,29 @@ def run_benchmark(
     session, info, fusion = run_session(plan, request)
     notes.extend(_session_warnings(info, fusion))
     batch_size = plan.model.inputs[0].fixed_batch or max(1, int(request.batch_size))
-    predictions_tmp = tempfile.mkdtemp(prefix=".flair-partial-", dir=predictions_dir) if predictions_dir else None
-    run: dict = {}
 
-    def score_into(csv_tmp: str) -> None:
+    def score_into(csv_tmp: str, predictions_tmp: str | None) -> _Scored:
         scorer, pipeline_seconds = _score_all(
             plan, (session, fusion), csv_tmp, predictions_tmp, batch_size, is_canceled, on_progress
         )
         seconds = time.perf_counter() - started
         facts = _RunFacts(info, request.on_unpaired, csv_path, predictions_dir, seconds, pipeline_seconds)
-        run.update(scorer=scorer, seconds=seconds, report=_report(plan, scorer, facts, notes))
+        return _Scored(scorer, seconds, _report(plan, scorer, facts, notes))
 
-    try:
-        write_atomic(csv_path, score_into, suffix=".partial.csv")
-        _move_all(predictions_tmp, predictions_dir)
-        publish_report(run["report"].to_report(), report_path)
-    finally:
-        if predictions_tmp is not None and os.path.isdir(predictions_tmp):
-            shutil.rmtree(predictions_tmp)
+    run = _write_complete_or_absent(csv_path, report_path, predictions_dir, score_into)
     on_progress(100.0)
-    scorer = run["scorer"]
     return BenchmarkResult(
-        report=run["report"], report_path=report_path, samples_csv_path=csv_path, predictions_dir=predictions_dir,
-        session=info, samples=scorer.scored, failed=scorer.failed_count, seconds=run["seconds"], warnings=notes,
+        report=run.report,
+        report_path=report_path,
+        samples_csv_path=csv_path,
+        predictions_dir=predictions_dir,
+        session=info,
+        samples=run.scorer.scored,
+        failed=run.scorer.failed_count,
+        seconds=run.seconds,
+        warnings=notes,
         graph=fusion.note,
-    )  # fmt: skip
+    )
 
 
 def run_session(plan: BenchmarkPlan, request: BenchmarkRequest) -> tuple[object, SessionInfo, Fusion]:

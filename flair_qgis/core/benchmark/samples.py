@@ -141,8 +141,12 @@ class SampleReader:
                 reference = ref.read(1)
                 nodata = ref.nodata
                 georeferenced = ref.crs is not None or not ref.transform.is_identity
-                profile = {"crs": ref.crs, "transform": ref.transform, "bounds": tuple(ref.bounds),
-                           "georeferenced": georeferenced}  # fmt: skip
+                profile = {
+                    "crs": ref.crs,
+                    "transform": ref.transform,
+                    "bounds": tuple(ref.bounds),
+                    "georeferenced": georeferenced,
+                }
             valid = reference != nodata if nodata is not None and not np.isnan(nodata) else None
             inputs = {}
             for p in self.plan.inputs:
@@ -163,8 +167,12 @@ class SampleReader:
             if window.width <= 0 or window.height <= 0:
                 raise SampleError(path, "does not overlap its reference mask")
             rows, cols = _model_shape(spec, window, profile)
-            inside = (window.col_off >= 0 and window.row_off >= 0 and window.col_off + window.width <= src.width
-                      and window.row_off + window.height <= src.height)  # fmt: skip
+            inside = (
+                window.col_off >= 0
+                and window.row_off >= 0
+                and window.col_off + window.width <= src.width
+                and window.row_off + window.height <= src.height
+            )
             # fill_value only for boundless reads: rasterio also fills masked pixels with it, and a
             # 4-band uint8 GeoTIFF's 4th band (NIR) is often flagged as alpha.
             extra = {} if inside else {"boundless": True, "fill_value": 0}

@@ -182,8 +182,13 @@ class SampleScorer:
             self._keep_if_worst(sample, sample_scores.miou, sample_scores.oa)
 
     def _keep_if_worst(self, sample: Sample, miou: float, oa: float | None) -> None:
-        entry = {"sample_id": sample.sample_id, "miou": miou, "oa": oa,
-                 "reference": sample.reference, "inputs": dict(sample.inputs)}  # fmt: skip
+        entry = {
+            "sample_id": sample.sample_id,
+            "miou": miou,
+            "oa": oa,
+            "reference": sample.reference,
+            "inputs": dict(sample.inputs),
+        }
         # Min-heap on (-mIoU) keeps the lowest mIoU; the counter keeps ties deterministic.
         item = (-miou, -self.scored, entry)
         if len(self.worst) < WORST_KEPT:
@@ -196,9 +201,13 @@ class SampleScorer:
         dtype = "uint8" if values.min(initial=0) >= 0 and values.max(initial=0) <= 255 else "int32"
         name = f"PRED_{loaded.sample.sample_id}.tif"
         profile = {
-            "driver": "GTiff", "width": values.shape[1], "height": values.shape[0], "count": 1, "dtype": dtype,
+            "driver": "GTiff",
+            "width": values.shape[1],
+            "height": values.shape[0],
+            "count": 1,
+            "dtype": dtype,
             "compress": "deflate",
-        }  # fmt: skip
+        }
         if loaded.profile["georeferenced"]:
             profile["transform"] = loaded.profile["transform"]
             if loaded.profile["crs"] is not None:

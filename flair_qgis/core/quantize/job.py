@@ -128,10 +128,7 @@ def quantize(
     on_progress(15.0)
     names = calibration_names([layer.name for layer in layers])
     capability, cpu = int8_capability(), cpu_identity()
-    options = QuantizeOptions(
-        method=request.method, calibrator=request.calibrator, keep_ends_fp32=request.keep_ends_fp32,
-        reduce_range=request.reduce_range, int8_format=choose_format(capability),
-    )  # fmt: skip
+    options = _quantize_options(request, capability)
     threads = request.threads or default_threads()
     timing_inputs = validation_inputs[0] if validation_inputs else calibration[:DEFAULT_VALIDATION_TILES]
     with job_outputs(is_canceled) as written, tempfile.TemporaryDirectory(prefix="flair_quantize_") as folder:
@@ -141,19 +138,46 @@ def quantize(
         validation, speed = _compare(
             request.model_path, int8_path, model, validation_inputs, timing_inputs, threads, is_canceled, on_progress
         )
-        record = {"calibration_source": names, "calibration_tiles": len(draw.calibration), "seed": request.seed,
-                  "tile_size_px": tile_px, "fp32_name": model.display_name,
-                  **_speed_record(speed, cpu, threads)}  # fmt: skip
+        record = {
+            **_calibration_record(names, draw, request.seed, tile_px, model),
+            **_speed_record(speed, cpu, threads),
+        }
         entry = quantization_entry(request.model_path, replace(options, nodes_to_exclude=excluded), record)
         sha256 = write_int8(int8_path, request.model_path, output, entry)
         written.add(output)
         on_progress(100.0)
-    warnings = (*draw.warnings, *_validation_warnings(validation), *_speed_warnings(speed))
     return QuantizeResult(
-        output_path=output, sha256=sha256, draw=draw, validation=validation, capability=capability,
-        seconds=time.perf_counter() - start, warnings=warnings,
-        sources=tuple(names), speed=speed, cpu=cpu, int8_format=options.int8_format,
-    )  # fmt: skip
+        output_path=output,
+        sha256=sha256,
+        draw=draw,
+        validation=validation,
+        capability=capability,
+        seconds=time.perf_counter() - start,
+        warnings=_warnings(draw, validation, speed),
+        sources=tuple(names),
+        speed=speed,
+        cpu=cpu,
+        int8_format=options.int8_format,
+    )
+
+
+def _quantize_options(request: QuantizeRequest, capability: Int8Capability) -> QuantizeOptions:
+    """The quantiser's options: the request's method and choices, in the INT8 format this CPU runs.
+
+    Args:
+        request: the method, calibrator, FP32 ends and weight range asked for.
+        capability: this CPU's INT8 capability, which decides the format (:func:`.cpu.choose_format`).
+
+    Returns:
+        The options :func:`.int8.quantize_model` quantises with.
+    """
+    return QuantizeOptions(
+        method=request.method,
+        calibrator=request.calibrator,
+        keep_ends_fp32=request.keep_ends_fp32,
+        reduce_range=request.reduce_range,
+        int8_format=choose_format(capability),
+    )
 
 
 def _draw_and_read(
@@ -204,17 +228,59 @@ def _compare(
         return agreement, None
     fixed = model.input.fixed_batch
     speed = measure_speedup(
-        model_pass(fp32_session, timing_inputs, fixed), model_pass(int8_session, timing_inputs, fixed),
-        threads=threads, tiles=len(timing_inputs), warm_up=validation is None, is_canceled=is_canceled,
-    )  # fmt: skip
+        model_pass(fp32_session, timing_inputs, fixed),
+        model_pass(int8_session, timing_inputs, fixed),
+        threads=threads,
+        tiles=len(timing_inputs),
+        warm_up=validation is None,
+        is_canceled=is_canceled,
+    )
     on_progress(95.0)
     return agreement, speed
+
+
+def _calibration_record(
+    names: list[str], draw: TileDraw, seed: int, tile_px: int, model: ModelInfo
+) -> dict[str, object]:
+    """The ``quantization`` metadata of the calibration: what the INT8 model was calibrated on.
+
+    Args:
+        names: the calibration layers' names.
+        draw: the tiles drawn (their calibration tiles are counted).
+        seed: the seed that drew them.
+        tile_px: the tiles' side in pixels.
+        model: the FP32 model (its display name is recorded).
+
+    Returns:
+        The record's calibration keys, in the order the metadata has always listed them.
+    """
+    return {
+        "calibration_source": names,
+        "calibration_tiles": len(draw.calibration),
+        "seed": seed,
+        "tile_size_px": tile_px,
+        "fp32_name": model.display_name,
+    }
 
 
 def _speed_record(speed: SpeedUp | None, cpu: CpuIdentity, threads: int) -> dict[str, object]:
     """The ``quantization`` metadata of the timing: speed-up, threads, and the CPU it holds for."""
     timing: dict[str, object] = dict(speed.record()) if speed else {"speedup": None, "threads": threads}
     return {**timing, "cpu": cpu.name, "cpu_flags": list(cpu.flags)}
+
+
+def _warnings(draw: TileDraw, validation: Agreement | None, speed: SpeedUp | None) -> tuple[str, ...]:
+    """What the user must read, in the order every shell shows it (:attr:`QuantizeResult.warnings`).
+
+    Args:
+        draw: the tiles drawn (fewer than asked is said first).
+        validation: INT8 against FP32, None when not compared.
+        speed: INT8 timed against FP32, None when not timed.
+
+    Returns:
+        The tile draw's warnings, then the comparison's, then the timing's.
+    """
+    return (*draw.warnings, *_validation_warnings(validation), *_speed_warnings(speed))
 
 
 def _validation_warnings(validation: Agreement | None) -> tuple[str, ...]:

@@ -87,8 +87,9 @@ def labels_of(request: SampleRequest) -> LabelSplit | None:
     return None
 
 
-def label_cells(request: SampleRequest, grid: Grid, strata: dict[int, int], split: Split,
-                is_canceled=None) -> dict[tuple[int, int], int] | None:  # fmt: skip
+def label_cells(
+    request: SampleRequest, grid: Grid, strata: dict[int, int], split: Split, is_canceled=None
+) -> dict[tuple[int, int], int] | None:
     """Pixels of each (stratum, label class) cell (table ``review_label_cells``), for the stratified
     designs with a reference; None otherwise. One more pass over the map and the labels, except
     under ``stratified_label`` whose strata are the cells."""
@@ -195,10 +196,15 @@ def suspicious_items(request: SampleRequest, is_canceled, on_progress):
     strata = count_classes(request.prediction_path, grid, is_canceled=is_canceled)
     with tempfile.TemporaryDirectory() as folder:
         ranked = rank_labels(
-            request.prediction_path, request.reference_polygons, request.reference_field,
-            os.path.join(folder, "ranked.gpkg"), confidence_path=request.confidence_path, extent=request.extent,
-            is_canceled=is_canceled, on_progress=on_progress,
-        )  # fmt: skip
+            request.prediction_path,
+            request.reference_polygons,
+            request.reference_field,
+            os.path.join(folder, "ranked.gpkg"),
+            confidence_path=request.confidence_path,
+            extent=request.extent,
+            is_canceled=is_canceled,
+            on_progress=on_progress,
+        )
     ranked = ranked[ranked["suspicion"].notna() & ranked["predicted"].notna()].head(request.samples)
     if len(ranked) == 0:
         raise InputError.of("no_scored_polygon")
@@ -227,10 +233,13 @@ def design_table(
     seen = {int(v) for v in items["map_class"].tolist()} | {int(v) for v in items["label_class"].dropna().tolist()}
     seen |= {int(v) for v in map_classes_of(request.design, np.array(sorted(strata), dtype=np.int64))}
     classes = [
-        {"value": v, "name": declared[v].name if v in declared else f"class {v}",
-         "color": (declared[v].color if v in declared else "") or default_color(v)}
+        {
+            "value": v,
+            "name": declared[v].name if v in declared else f"class {v}",
+            "color": (declared[v].color if v in declared else "") or default_color(v),
+        }
         for v in sorted(seen | set(declared))
-    ]  # fmt: skip
+    ]
     return {
         "design": request.design,
         "samples": request.samples,

@@ -74,25 +74,22 @@ def create_review(
             files deleted (none unless it was in place).
     """
     check_request(request)
-    output_path = check_output_path(request.output_path, "review GeoPackage")
-    # A polygon layer read in the worker is known here by its source only.
-    reference = request.reference_raster or _path_or_none(request.reference_polygons) or request.reference_source
-    inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
-    check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
-    split: Split = (
-        ConfidenceSplit(request.confidence_path, request.confidence_threshold, request.low_confidence_share)
-        if request.design == "stratified_confidence" and request.confidence_path
-        else labels_of(request)
-        if request.design == "stratified_label"
-        else None
-    )
+    output_path = _output_path(request)
+    split = _strata_split(request)
     if request.design == "suspicious":
         grid, strata, items = suspicious_items(request, is_canceled, on_progress)
     else:
         grid, strata, pixels = sample_pixels(
-            request.prediction_path, request.design, request.samples, min_per_class=request.min_per_class,
-            seed=request.seed, extent=request.extent, is_canceled=is_canceled, on_progress=on_progress, split=split,
-        )  # fmt: skip
+            request.prediction_path,
+            request.design,
+            request.samples,
+            min_per_class=request.min_per_class,
+            seed=request.seed,
+            extent=request.extent,
+            is_canceled=is_canceled,
+            on_progress=on_progress,
+            split=split,
+        )
         if len(pixels) == 0:
             raise InputError.of("empty_sample")
         items = pixel_items(request, grid, pixels)
@@ -111,6 +108,43 @@ def create_review(
         if on_progress is not None:
             on_progress(100.0)
     return SampleResult(output_path, len(items), dict(strata), request.design)
+
+
+def _output_path(request: SampleRequest) -> str:
+    """The review GeoPackage's path, once it is known to be writable and none of the request's inputs.
+
+    Args:
+        request: the sampling request.
+
+    Returns:
+        The output path, as :func:`~flair_qgis.core.atomic.check_output_path` gives it.
+
+    Raises:
+        InputError: the output cannot be written, or it is the class map, the labels or the confidence.
+    """
+    output_path = check_output_path(request.output_path, "review GeoPackage")
+    # A polygon layer read in the worker is known here by its source only.
+    reference = request.reference_raster or _path_or_none(request.reference_polygons) or request.reference_source
+    inputs = {"PREDICTION": request.prediction_path, "REFERENCE": reference, "CONFIDENCE": request.confidence_path}
+    check_outputs_not_inputs({"OUTPUT": output_path}, inputs)
+    return output_path
+
+
+def _strata_split(request: SampleRequest) -> Split:
+    """How the design splits each map class further: by confidence under ``stratified_confidence``
+    (with a confidence raster), by the label classes under ``stratified_label``, else not at all.
+
+    Args:
+        request: the sampling request (its design, confidence raster and labels).
+
+    Returns:
+        A :class:`~.sampling.ConfidenceSplit`, the labels' :class:`~.sampling.LabelSplit`, or None.
+    """
+    if request.design == "stratified_confidence" and request.confidence_path:
+        return ConfidenceSplit(request.confidence_path, request.confidence_threshold, request.low_confidence_share)
+    if request.design == "stratified_label":
+        return labels_of(request)
+    return None
 
 
 def _path_or_none(reference: object) -> str | None:

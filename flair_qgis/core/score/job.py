@@ -172,10 +172,17 @@ def _rank(request: ScoreRequest, reference: Reference, is_canceled, on_progress)
     if reference.polygons is None:
         raise InputError.of("suspicious_needs_polygon_layer")
     return rank_labels(
-        request.prediction_path, reference.polygons, reference.field, request.ranked_path,
-        confidence_path=request.confidence_path, protocol=request.protocol, extent=request.extent,
-        class_map=request.class_map, is_canceled=is_canceled, on_progress=on_progress,
-    )  # fmt: skip
+        request.prediction_path,
+        reference.polygons,
+        reference.field,
+        request.ranked_path,
+        confidence_path=request.confidence_path,
+        protocol=request.protocol,
+        extent=request.extent,
+        class_map=request.class_map,
+        is_canceled=is_canceled,
+        on_progress=on_progress,
+    )
 
 
 def _publish(request: ScoreRequest, report: ScoreReport | None) -> Published | None:

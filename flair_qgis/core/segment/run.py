@@ -173,10 +173,16 @@ def _writers(plan: SegmentPlan, provider: str) -> tuple[list[HeadWriter], TileVa
     threshold = model.seg_threshold
     writers = [
         head_writer(
-            plan.heads.primary, request.output_path, grid, block_px, threshold, tags, request.confidence_path,
+            plan.heads.primary,
+            request.output_path,
+            grid,
+            block_px,
+            threshold,
+            tags,
+            request.confidence_path,
             keep_confidence=plan.cache is not None,
         )
-    ]  # fmt: skip
+    ]
     for extra in plan.heads.maps:
         writers.append(head_writer(extra, request.head_paths[extra.name], grid, block_px, threshold, tags))
     return writers, TileValues(plan.heads.per_tile, grid, request.tile_values_path or "")

@@ -91,10 +91,12 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             compact(combo)
         self.view_check = QCheckBox(tr("Only the map view"))
         return (
-            (tr("Class map"), self.prediction_combo), (tr("Labels"), self.reference_combo),
-            (tr("Class field"), self.field_combo), (tr("Confidence"), self.confidence_combo),
+            (tr("Class map"), self.prediction_combo),
+            (tr("Labels"), self.reference_combo),
+            (tr("Class field"), self.field_combo),
+            (tr("Confidence"), self.confidence_combo),
             (tr("Extent"), self.view_check),
-        )  # fmt: skip
+        )
 
     def _design_rows(self) -> tuple:
         """Design, its confidence split (shown for "stratified by confidence" only), sizes, second
@@ -128,11 +130,16 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             spin.valueChanged.connect(lambda _value: self._show_pairs_hint())
         self._show_pairs_hint()
         return (
-            (tr("Design"), self.design_combo), (None, self.confidence_hint),
-            (tr("Items"), self.samples_spin), (tr("Min. per class"), self.min_spin),
-            (tr("Confidence threshold"), self.threshold_spin), (tr("Items below it"), self.low_share_spin),
-            (tr("Second interpreter"), self.double_spin), (None, self.pairs_hint), (tr("Seed"), self.seed_spin),
-        )  # fmt: skip
+            (tr("Design"), self.design_combo),
+            (None, self.confidence_hint),
+            (tr("Items"), self.samples_spin),
+            (tr("Min. per class"), self.min_spin),
+            (tr("Confidence threshold"), self.threshold_spin),
+            (tr("Items below it"), self.low_share_spin),
+            (tr("Second interpreter"), self.double_spin),
+            (None, self.pairs_hint),
+            (tr("Seed"), self.seed_spin),
+        )
 
     def _show_pairs_hint(self) -> None:
         """A warning when a second interpreter reviews fewer than 50 items: kappa and AC1 get no interval."""
@@ -267,10 +274,14 @@ class ReviewCreateBox(QgsCollapsibleGroupBox):
             return None
         try:
             captured = capture_sample(
-                self.prediction_combo.currentLayer(), self.reference_combo.currentLayer(),
-                self.field_combo.currentField() or "", self.confidence_combo.currentLayer(), self._extent(),
-                output, self.design(),
-            )  # fmt: skip
+                self.prediction_combo.currentLayer(),
+                self.reference_combo.currentLayer(),
+                self.field_combo.currentField() or "",
+                self.confidence_combo.currentLayer(),
+                self._extent(),
+                output,
+                self.design(),
+            )
         except FlairError as err:
             self.failed.emit(error_text(err, PROCESSING))  # the wording flair:sample has always shown here
             return None
