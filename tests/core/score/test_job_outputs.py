@@ -9,26 +9,20 @@ import os
 import geopandas as gpd
 import numpy as np
 import pytest
-import rasterio
 from affine import Affine
 from rasterio.features import shapes
+from rasters import write_raster
 from shapely.geometry import shape
 
-from flair_qgis.core.engine.geotiff import AtomicGeoTiff
-from flair_qgis.core.engine.grid import Grid
 from flair_qgis.core.errors import Canceled, InputError
 from flair_qgis.core.score import Reference, ScoreRequest, get_protocol, run_score, score_output_paths
 
 TRANSFORM = Affine(0.2, 0.0, 650000.0, 0.0, -0.2, 6860000.0)
 
 
-def _write(path, array):
-    grid = Grid(TRANSFORM, array.shape[1], array.shape[0], rasterio.crs.CRS.from_epsg(2154).to_wkt())
-    out = AtomicGeoTiff(str(path), grid, "uint8", 255, 64)
-    out.open()
-    out.write(array, 0, 0)
-    out.commit()
-    return str(path)
+def _class_raster(path, array):
+    """A class map in Lambert-93 at 0.2 m with nodata 255, written by the tests' shared writer."""
+    return str(write_raster(path, array[None], origin=(TRANSFORM.c, TRANSFORM.f), nodata=255))
 
 
 @pytest.fixture
@@ -44,7 +38,9 @@ def case(tmp_path):
     polygons = gpd.GeoDataFrame(
         {"code": [int(v) for _, v in found]}, geometry=[shape(g) for g, _ in found], crs="EPSG:2154"
     )
-    pred_path, ref_path = _write(tmp_path / "in" / "pred.tif", pred), _write(tmp_path / "in" / "ref.tif", ref)
+    pred_path, ref_path = (
+        _class_raster(tmp_path / "in" / name, array) for name, array in (("pred.tif", pred), ("ref.tif", ref))
+    )
     return tmp_path / "out", pred_path, ref_path, polygons
 
 
