@@ -22,7 +22,19 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "flair_qgis"
 CORE = "flair_qgis.core"
 
-SHARED = {"errors", "messages", "paths", "atomic", "crs", "nomenclature", "vocabulary", "areas", "classes", "cuda"}
+SHARED = {
+    "errors",
+    "messages",
+    "paths",
+    "atomic",
+    "crs",
+    "nomenclature",
+    "model_presets",
+    "vocabulary",
+    "areas",
+    "classes",
+    "cuda",
+}
 """The modules at ``core/`` root: every layer and every job may use them."""
 
 ENGINE = "engine"

@@ -20,45 +20,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from flair_qgis.core.nomenclature import (
-    FLAIR1_MODEL_CLASSES,
-    FLAIRHUB_CROPTYPE_CLASSES,
-    FLAIRHUB_LANDCOVER_CLASSES,
-    default_color,
-)
+from flair_qgis.core.model_presets import PRESETS
+from flair_qgis.core.nomenclature import default_color
 
 from .checkpoints import Architecture, CheckpointError, infer_architecture, load_checkpoint
 
 TOLERANCE = 1e-4
-
-PRESETS: dict[str, dict] = {
-    "flair1": {
-        "classes": FLAIR1_MODEL_CLASSES,
-        "bands": ["R", "G", "B", "NIR", "ELEV"],
-        "mean": [105.08, 110.87, 101.82, 106.38, 53.26],
-        "std": [52.17, 45.38, 44.0, 39.69, 79.3],
-        "resolution_cm": 20,
-        "description": "FLAIR #1 U-Net: 5 bands R,G,B,NIR,elevation (0..255), 0.2 m; classes are FLAIR codes 1..13",
-    },
-    "flairhub-landcover": {
-        "classes": FLAIRHUB_LANDCOVER_CLASSES,
-        "modality": "AERIAL_RGBI",
-        "bands": [4, 1, 2],
-        "mean": [106.59, 105.66, 111.35],
-        "std": [39.78, 52.23, 45.62],
-        "resolution_cm": 20,
-        "description": "FLAIR-HUB land cover (COSIA 0..18) from AERIAL_RGBI bands 4,1,2 (NIR,R,G), 0.2 m",
-    },
-    "flairhub-croptype": {
-        "classes": FLAIRHUB_CROPTYPE_CLASSES,
-        "modality": "AERIAL_RGBI",
-        "bands": [4, 1, 2],
-        "mean": [106.59, 105.66, 111.35],
-        "std": [39.78, 52.23, 45.62],
-        "resolution_cm": 20,
-        "description": "FLAIR-HUB LPIS crop types (0..22) from AERIAL_RGBI bands 4,1,2 (NIR,R,G), 0.2 m",
-    },
-}
 
 
 def _numbers(text: str | None, cast=float) -> list | None:
@@ -102,8 +69,8 @@ def build_metadata(args: argparse.Namespace, arch: Architecture) -> dict:
     Raises:
         SystemExit: option values inconsistent with the checkpoint.
     """
-    preset = dict(PRESETS.get(args.preset or "", {}))
-    classes = list(preset.get("classes", ()))
+    preset = PRESETS.get(args.preset or "")
+    classes = list(preset.classes) if preset else []
     values = _numbers(args.class_values, int)
     names = [n.strip() for n in args.class_names.split(",")] if args.class_names else None
     if values is not None or names is not None or len(classes) != arch.classes:
@@ -120,21 +87,25 @@ def build_metadata(args: argparse.Namespace, arch: Architecture) -> dict:
         ]
     else:
         class_list = [{"value": c.value, "name": c.name, "color": c.color} for c in classes]
-    bands = _bands(args.bands) or preset.get("bands") or [f"band {i + 1}" for i in range(arch.in_channels)]
-    mean = _numbers(args.mean) or preset.get("mean") or [0.0] * arch.in_channels
-    std = _numbers(args.std) or preset.get("std") or [255.0] * arch.in_channels
+    bands = (
+        _bands(args.bands)
+        or (list(preset.bands) if preset else None)
+        or [f"band {i + 1}" for i in range(arch.in_channels)]
+    )
+    mean = _numbers(args.mean) or (list(preset.mean) if preset else None) or [0.0] * arch.in_channels
+    std = _numbers(args.std) or (list(preset.std) if preset else None) or [255.0] * arch.in_channels
     for what, items in (("bands", bands), ("mean", mean), ("std", std)):
         if len(items) != arch.in_channels:
             _fail(f"{what} has {len(items)} entries but the checkpoint's first convolution takes {arch.in_channels}")
-    resolution = args.resolution_cm or preset.get("resolution_cm")
-    modality = args.modality or preset.get("modality")
+    resolution = args.resolution_cm or (preset.resolution_cm if preset else None)
+    modality = args.modality or (preset.modality if preset else None)
     meta: dict = {
         "model_type": "Segmentor",
         "architecture": f"smp.Unet({arch.encoder}, decoder {list(arch.decoder_channels)}, width {arch.encoder_width})",
         "classes": class_list,
         "output_activation": "logits",
         "tile_size": args.tile,
-        "description": args.description or preset.get("description", ""),
+        "description": args.description or (preset.description if preset else ""),
         "source_checkpoint": os.path.basename(args.checkpoint),
     }
     if modality:
