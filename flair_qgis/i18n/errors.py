@@ -207,6 +207,15 @@ def error_text(err: BaseException, where: str = DOCK) -> str:
     return _catalogued(err.key, err.params, where) or str(err)
 
 
+def note_text(text: str, where: str = DOCK) -> str:
+    """A line of a run's log in the user's language: a catalogued note
+    (:class:`flair_qgis.core.engine.messages.Note`) translated, any other text as is."""
+    key = getattr(text, "key", None)
+    if key is None:
+        return text
+    return _catalogued(key, getattr(text, "params", {}), where) or text
+
+
 def _catalogued(key: str, params: dict, where: str) -> str:
     """Catalogued message ``key``'s template translated and formatted with ``params`` ("" for an
     unknown key, or a translation that lost a placeholder: the caller shows the English)."""

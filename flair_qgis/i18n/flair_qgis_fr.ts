@@ -2737,6 +2737,21 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>onnxruntime ne peut pas charger {file} : {error}</translation>
     </message>
     <message>
+        <location filename="../core/engine/messages.py" line="128" />
+        <source>Model graph not fused ({reason}): pixels are normalised and the argmax taken on the host, slower.</source>
+        <translation>Graphe du modèle non fusionné ({reason}) : les pixels sont normalisés et l’argmax calculé sur l’hôte, plus lentement.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="128" />
+        <source>Model graph not fused: the onnx package is not installed. Installed with onnxruntime (the FLAIR dock&apos;s Install button, or pip install onnx into the same folder), it normalises pixels and takes the argmax in the model&apos;s graph: several times faster on a GPU.</source>
+        <translation>Graphe du modèle non fusionné : le paquet onnx n’est pas installé. Installé avec onnxruntime (bouton Installer du panneau FLAIR, ou pip install onnx dans le même dossier), il normalise les pixels et calcule l’argmax dans le graphe du modèle : plusieurs fois plus rapide sur un GPU.</translation>
+    </message>
+    <message>
+        <location filename="../core/engine/messages.py" line="128" />
+        <source>Model graph not fused for output &apos;{name}&apos; (it has no channel count, even after shape inference): its argmax runs on the host, slower.</source>
+        <translation>Graphe du modèle non fusionné pour la sortie « {name} » (elle n’a pas de nombre de canaux, même après inférence des formes) : son argmax est calculé sur l’hôte, plus lentement.</translation>
+    </message>
+    <message>
         <location filename="../core/engine/messages.py" line="129" />
         <source>Input &apos;{name}&apos; was declared {declared} but its source read {read}.</source>
         <translation>L&apos;entrée « {name} » a été déclarée {declared} mais sa source a lu du {read}.</translation>

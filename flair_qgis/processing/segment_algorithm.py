@@ -41,6 +41,7 @@ from ..core.engine import (
 )
 from ..core.segment import SegmentRequest, SegmentResult, output_name, run_job
 from ..core.vectorize import PolygonOutput
+from ..i18n.errors import PROCESSING, note_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
 from .vector_params import add_cleaning_parameters, cleaning, style_on_load
@@ -352,7 +353,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     def _report(self, feedback: QgsProcessingFeedback, result: SegmentResult, outputs: dict) -> None:
         """Log the written maps and fill ``outputs``, before the polygons start."""
         for warning in result.warnings:
-            feedback.pushWarning(warning)
+            feedback.pushWarning(note_text(warning, PROCESSING))
         if result.cache_summary:
             feedback.pushInfo(result.cache_summary)
         feedback.pushInfo(

@@ -317,8 +317,7 @@ def run_session(plan: BenchmarkPlan, request: BenchmarkRequest) -> tuple[object,
 def _session_warnings(info: SessionInfo, fusion: Fusion) -> list[str]:
     """What the user should know about the session, worded as ``flair:segment`` words it."""
     warnings = [info.warning] if info.warning else []
-    if fusion.failed:
-        warnings.append(f"Pre- and post-processing ran on the host: {fusion.failed}.")
+    warnings.extend(fusion.notices)
     return warnings
 
 

@@ -137,15 +137,43 @@ def _reduce(op: str, source: str, target: str, keepdims: int, opset: int, graph:
     return helper.make_node(op, [source], [target], axes=[1], keepdims=keepdims)
 
 
-def wrap_outputs(graph: GraphProto, heads: Sequence[Any], opset: int, sample_step: int) -> None:
-    """Reduce each head in the graph: its class index, and the confidence outputs it asks for."""
+def _head_dims(graph: GraphProto, head: Any, inferred: Mapping[str, list[Any] | None]) -> tuple[int, int, list[Any]]:
+    """``(position, channels, dims)`` of a head's output, its shape from shape inference.
+
+    The declared shape may be missing or symbolic: the channel count is the head's own (from
+    onnxruntime's inference), else onnx's inferred one; the other dims are onnx's inferred ones,
+    else the declared ones, else unknown.
+
+    Raises:
+        ValueError: the output is not of rank 4, or no inference gives its channel count.
+    """
+    position, declared = _dims(graph, head.name, outputs=True)
+    dims = inferred.get(head.name) or declared or [None] * 4
+    if len(dims) != 4:
+        raise ValueError(f"output '{head.name}' has rank {len(dims)}, not 4")
+    channels = head.channels or (dims[1] if isinstance(dims[1], int) and dims[1] > 0 else 0)
+    if not channels:
+        raise ValueError(f"output '{head.name}' has no channel count")
+    return position, channels, [d if isinstance(d, str) or (isinstance(d, int) and d > 0) else None for d in dims]
+
+
+def wrap_outputs(
+    graph: GraphProto,
+    heads: Sequence[Any],
+    opset: int,
+    sample_step: int,
+    inferred: Mapping[str, list[Any] | None] | None = None,
+) -> None:
+    """Reduce each head in the graph: its class index, and the confidence outputs it asks for.
+
+    ``inferred``: output name -> dims from onnx's shape inference (:func:`.wrapped_graph.inferred_outputs`).
+    """
     from onnx import TensorProto, helper
 
     nodes: list[NodeProto] = []
     for head in heads:
-        position, dims = _dims(graph, head.name, outputs=True)
+        position, channels, dims = _head_dims(graph, head, inferred or {})
         elem = graph.output[position].type.tensor_type.elem_type
-        channels = dims[1]
         del graph.output[position]
         plane = [dims[0], *dims[2:]]
         p = head.index + "."

@@ -6,7 +6,7 @@ raised as ``InputError.of(key, **params)``; the French is in ``flair_qgis/i18n/f
 
 from __future__ import annotations
 
-from ..messages import register
+from ..messages import CATALOGUE, register
 
 MESSAGES = register(
     {
@@ -121,6 +121,19 @@ MESSAGES = register(
         # sessions.py
         "bad_device": "DEVICE must be one of {choices}, got {device!r}.",
         "onnxruntime_cannot_load": "onnxruntime cannot load {file}: {error}",
+        # wrapped_graph.py: notes of the run log when the graph is not fused (:class:`Note`)
+        "graph_not_fused": (
+            "Model graph not fused ({reason}): pixels are normalised and the argmax taken on the host, slower."
+        ),
+        "graph_needs_onnx": (
+            "Model graph not fused: the onnx package is not installed. Installed with onnxruntime (the FLAIR "
+            "dock's Install button, or pip install onnx into the same folder), it normalises pixels and takes "
+            "the argmax in the model's graph: several times faster on a GPU."
+        ),
+        "graph_no_channel_count": (
+            "Model graph not fused for output '{name}' (it has no channel count, even after shape inference): "
+            "its argmax runs on the host, slower."
+        ),
         # tile_reads.py
         "input_dtype_mismatch": "Input '{name}' was declared {declared} but its source read {read}.",
         # too few bands, fp16 (the dock and Processing word them their own way: i18n/errors.py)
@@ -139,3 +152,21 @@ MESSAGES = register(
     },
     words=("the image", "none"),
 )
+
+
+class Note(str):
+    """A catalogued line of a run's log: its English text, and the key and parameters with which
+    the GUI and Processing show it translated (:func:`flair_qgis.i18n.errors.note_text`).
+
+    It is a ``str``: logs, ``scripts/flair`` and reports take it as it is.
+    """
+
+    key: str
+    params: dict[str, object]
+
+    @classmethod
+    def of(cls, key: str, /, **params: object) -> Note:
+        """The note of catalogued message ``key``, its text the template formatted with ``params``."""
+        note = cls(CATALOGUE[key].template.format(**params))
+        note.key, note.params = key, dict(params)
+        return note

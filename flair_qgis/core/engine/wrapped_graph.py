@@ -16,7 +16,11 @@ At session creation the model's ONNX graph is wrapped in memory (the file is nev
 Single-channel (sigmoid/threshold) heads, regression and per-image heads come back as the model
 returns them and are post-processed on the host as before: a threshold after a sigmoid must give
 the host's exact classes, and onnxruntime's sigmoid is not numpy's to the last bit (docs/gpu.md).
-A model that cannot be wrapped runs the host path; :attr:`Fusion.note` says why.
+Output shapes come from ONNX shape inference (onnxruntime's, read into :class:`.model.ModelInfo`,
+and onnx's, run on the graph before it is wrapped), never from the declared shapes alone: a
+legal model may declare none, or a symbolic channel axis. A segmentation head whose channel
+count no inference finds is post-processed on the host. A model that cannot be wrapped, for
+whatever reason, runs the host path; :attr:`Fusion.notices` say why in the run's log.
 """
 
 from __future__ import annotations
@@ -27,9 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import FlairError
 from .half_precision import fp16_model_bytes, refuse_fp16_on_cpu
 from .heads import HeadPlan
+from .messages import Note
 from .model import TASK_SEGMENTATION, ModelInfo, OutputSpec
 from .postprocess import GraphScores
 from .sessions import CUDA, SessionInfo, create_session
@@ -62,6 +67,7 @@ class FusedHead:
     best: str = ""
     softmax: str = ""
     sample: str = ""
+    channels: int = 0  # as onnxruntime's shape inference gives it; 0: onnx's inference, at wrap time
 
     @property
     def outputs(self) -> list[str]:
@@ -79,6 +85,8 @@ class Fusion:
         note: for the run's log: what runs in the graph, or why nothing does.
         failed: why a graph that should have been wrapped was not ("" when it was, or when
             nothing needed wrapping).
+        notices: for the run's log, as warnings: what is not fused and what it costs
+            (catalogued :class:`.messages.Note`).
     """
 
     inputs: tuple[FusedInput, ...] = ()
@@ -86,6 +94,7 @@ class Fusion:
     raw_heads: tuple[str, ...] = ()
     note: str = ""
     failed: str = ""
+    notices: tuple[str, ...] = ()
 
     @property
     def wraps(self) -> bool:
@@ -110,14 +119,13 @@ class Fusion:
         return unpacked
 
 
+def _class_scores(head: OutputSpec) -> bool:
+    """A per-pixel segmentation head of float scores (rank 4, or a rank no inference found)."""
+    return head.task == TASK_SEGMENTATION and head.rank in (0, 4) and head.dtype in ("float32", "float16", "float64")
+
+
 def _reducible(head: OutputSpec) -> bool:
-    return (
-        head.task == TASK_SEGMENTATION
-        and head.rank == 4
-        and head.channels is not None
-        and head.channels > 1
-        and head.dtype in ("float32", "float16", "float64")
-    )
+    return _class_scores(head) and head.rank == 4 and head.channels is not None and head.channels > 1
 
 
 def plan_fusion(model: ModelInfo, heads: HeadPlan, raw_dtypes: Sequence[str | None], want_confidence: bool) -> Fusion:
@@ -143,10 +151,12 @@ def plan_fusion(model: ModelInfo, heads: HeadPlan, raw_dtypes: Sequence[str | No
     else:
         shown = ", ".join(str(d) for d in raw_dtypes)
         notes.append(f"pixels normalised on the host (source pixel types: {shown})")
-    reduced, raw = [], []
+    reduced, raw, notices = [], [], []
     for head in heads.all:
         if not _reducible(head):
             raw.append(head.name)
+            if _class_scores(head) and head.channels is None:
+                notices.append(Note.of("graph_no_channel_count", name=head.name))
             continue
         confidence = want_confidence and head is heads.primary
         p = f"{_PREFIX}{head.name}."
@@ -158,19 +168,24 @@ def plan_fusion(model: ModelInfo, heads: HeadPlan, raw_dtypes: Sequence[str | No
                 best=p + "best" if confidence and activation != "logits" else "",
                 softmax=p + "softmax" if confidence and activation in ("logits", "auto") else "",
                 sample=p + "sample" if confidence and activation == "auto" else "",
+                channels=head.channels or 0,
             )
         )
     if reduced:
         notes.append(f"argmax in the graph ({', '.join(h.name for h in reduced)})")
     if raw:
         notes.append(f"host post-processing ({', '.join(raw)})")
-    return Fusion(inputs, tuple(reduced), tuple(raw), "; ".join(notes))
+    return Fusion(inputs, tuple(reduced), tuple(raw), "; ".join(notes), notices=tuple(notices))
 
 
-def host_only(reason: str, heads: HeadPlan, failed: bool = False) -> Fusion:
-    """The fusion of a model that runs unwrapped: every head fetched as it is."""
+def host_only(reason: str, heads: HeadPlan, notice: Note | None = None) -> Fusion:
+    """The fusion of a model that runs unwrapped: every head fetched as it is.
+
+    ``notice``, for a graph that should have been wrapped and was not, says so in the run's log.
+    """
     note = f"pre- and post-processing on the host: {reason}"
-    return Fusion(raw_heads=tuple(h.name for h in heads.all), note=note, failed=reason if failed else "")
+    failed = reason if notice is not None else ""
+    return Fusion(raw_heads=tuple(h.name for h in heads.all), note=note, failed=failed, notices=(notice,) if notice else ())
 
 
 @dataclass(frozen=True)
@@ -228,11 +243,32 @@ def fused_model(path: str, model: ModelInfo, fusion: Fusion, model_bytes: bytes 
         dtypes = {s.name: s.dtype for s in model.inputs}
         wrap_inputs(graph, fusion.inputs, affine, dtypes)
     if fusion.heads:
-        wrap_outputs(graph, fusion.heads, opset, SAMPLE_STEP)
+        wrap_outputs(graph, fusion.heads, opset, SAMPLE_STEP, inferred_outputs(proto))
     data = proto.SerializeToString()
     if len(data) >= 2**31 - 1:
         raise ValueError("the model is over 2 GB")
     return WrappedModel(data, blocked_layout_pays(graph))
+
+
+def inferred_outputs(proto: object) -> dict[str, list[int | str | None] | None]:
+    """Graph output name -> its dims after onnx's shape inference (ints, symbols or None; None
+    for an output of unknown rank); {} when the inference itself fails (the declared shapes, and
+    onnxruntime's inference in :class:`.model.ModelInfo`, are then all there is)."""
+    from onnx import shape_inference
+
+    try:
+        inferred = shape_inference.infer_shapes(proto)  # a copy: the graph being wrapped is not touched
+    except Exception:  # noqa: BLE001 - onnx raises assorted errors (and refuses graphs over 2 GB)
+        return {}
+    dims: dict[str, list[int | str | None] | None] = {}
+    for value in inferred.graph.output:  # type: ignore[attr-defined]
+        tensor = value.type.tensor_type
+        dims[value.name] = (
+            [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tensor.shape.dim]
+            if tensor.HasField("shape")
+            else None
+        )
+    return dims
 
 
 def onnx_available() -> bool:
@@ -283,13 +319,7 @@ def create_run_session(
     else:
         fusion = plan_fusion(model, heads, raw_dtypes, want_confidence)
     if fusion.wraps and not onnx_available():
-        fusion = host_only(
-            "the onnx package is not installed; installed with onnxruntime (the FLAIR dock's Install button, "
-            "or pip install onnx into the same folder), it normalises pixels and takes the argmax in the model's "
-            "graph: several times faster on a GPU",
-            heads,
-            failed=True,
-        )
+        fusion = host_only("the onnx package is not installed", heads, Note.of("graph_needs_onnx"))
     elif fusion.wraps:
         try:
             wrapped = fused_model(model.path, model, fusion, converted)
@@ -297,11 +327,23 @@ def create_run_session(
                 model.path, device, threads, model_bytes=wrapped.data, blocked_layout=wrapped.blocked_layout
             )
             return _on_cuda(session, info, precision), info, fusion
-        except (ValueError, ModelError, OSError) as err:  # onnx raises ValueError/DecodeError subclasses
-            reason = f"the graph could not be wrapped ({str(err).splitlines()[0][:200]})"
-            fusion = host_only(reason, heads, failed=True)
+        except Exception as err:  # noqa: BLE001 - any failure to wrap runs the host path, never ends the run
+            if isinstance(err, FlairError) and err.key in _NOT_A_WRAP_FAILURE:
+                raise
+            reason = _first_line(err)
+            fusion = host_only(f"the graph could not be wrapped ({reason})", heads, Note.of("graph_not_fused", reason=reason))
     session, info = create_session(model.path, device, threads, model_bytes=converted)
     return _on_cuda(session, info, precision), info, fusion
+
+
+#: Errors of the session itself, not of the wrap: the unwrapped session would raise them too.
+_NOT_A_WRAP_FAILURE = ("bad_device", "fp16_cpu")
+
+
+def _first_line(err: BaseException) -> str:
+    """What went wrong, in one short line: the error's first line, else its type."""
+    text = str(err).strip().splitlines()
+    return (text[0] if text else type(err).__name__)[:200]
 
 
 def _on_cuda(session: object, info: SessionInfo, precision: str) -> object:

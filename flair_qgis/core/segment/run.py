@@ -330,8 +330,8 @@ def _result(
 ) -> SegmentResult:
     """What a finished run wrote: the primary head's files first, then the further heads'; what
     ran in the graph (a wrap that failed is also a warning)."""
-    if fusion is not None and fusion.failed:
-        warnings = [*warnings, f"Pre- and post-processing ran on the host: {fusion.failed}."]
+    if fusion is not None:
+        warnings = [*warnings, *fusion.notices]
     primary = writers[0]
     return SegmentResult(
         output_path=primary.files[0].path,

@@ -20,7 +20,7 @@ from ...core import vocabulary
 from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_device
 from ...core.errors import FlairError
 from ...i18n import tr
-from ...i18n.errors import error_text
+from ...i18n.errors import error_text, note_text
 from ...i18n.removed import canceled_text, with_removed
 from ..messages import run_log_line
 from .extent_section import ExtentSection
@@ -217,7 +217,7 @@ class SegmentPanel(QWidget):
         for line in lines:
             self.dock.push(line, Qgis.MessageLevel.Info)
         for warning in result.warnings:
-            self.dock.push(warning, Qgis.MessageLevel.Warning)
+            self.dock.push(note_text(warning), Qgis.MessageLevel.Warning)
         if layer.customProperty(vocabulary.KIND_PROPERTY) == vocabulary.KIND_CLASS_MAP:
             kinds = {lyr.customProperty(vocabulary.KIND_PROPERTY): lyr for lyr in outcome.layers}
             self.dock.qa.use_prediction(layer, kinds.get(vocabulary.KIND_CONFIDENCE))
