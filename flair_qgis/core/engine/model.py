@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import ModelError
 from ..nomenclature import ClassInfo
 from .metadata import binary_classes, float_list, meta_json, parse_classes, static_dim
+from .shape_probe import probed_outputs
 
 TASK_SEGMENTATION = "segmentation"
 TASK_REGRESSION = "regression"
@@ -194,6 +195,7 @@ def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
     metadata = dict(session.get_modelmeta().custom_metadata_map)
     graph_inputs = [(i.name, list(i.shape), _ORT_TO_NUMPY.get(i.type, "float32")) for i in session.get_inputs()]
     graph_outputs = [(o.name, list(o.shape), _ORT_TO_NUMPY.get(o.type, "float32")) for o in session.get_outputs()]
+    graph_outputs = probed_outputs(session, graph_inputs, graph_outputs)  # shapes no inference finds
     return describe_model(path, metadata, graph_inputs, graph_outputs)
 
 
@@ -351,11 +353,13 @@ def _describe_output(
         elif index == 0:
             raw_classes = top_classes if top_classes is not None else class_names
     classes: tuple[ClassInfo, ...] = ()
+    # Class indices (an argmax in the graph): (N, H, W) or (N, 1, H, W); their channel is no class count.
+    index_map = rank in (3, 4) and channels == 1 and not dtype.startswith("float")
     if task == TASK_SEGMENTATION and rank in (3, 4) and channels == 1 and dtype.startswith("float"):
         classes = binary_classes(raw_classes)
     elif task in (TASK_SEGMENTATION, TASK_CLASSIFICATION):
-        classes = parse_classes(raw_classes, channels, f"classes of output '{name}'")
-        if channels is not None and len(classes) > channels and rank in (2, 4):
+        classes = parse_classes(raw_classes, None if index_map else channels, f"classes of output '{name}'")
+        if channels is not None and len(classes) > channels and rank in (2, 4) and not index_map:
             raise ModelError.of("output_class_count_mismatch", name=name, channels=channels, class_count=len(classes))
     return OutputSpec(
         name=name,
