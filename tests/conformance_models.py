@@ -45,7 +45,13 @@ class Variant:
 
     @property
     def label(self) -> str:
-        parts = [self.head, f"out-{self.shape}", f"in-{self.input_dtype}", f"out-{self.output_dtype}", f"op{self.opset}"]
+        parts = [
+            self.head,
+            f"out-{self.shape}",
+            f"in-{self.input_dtype}",
+            f"out-{self.output_dtype}",
+            f"op{self.opset}",
+        ]
         parts += [f"batch{self.batch}"] if self.batch else []
         parts += [f"tile{self.tile}"] if self.tile else []
         parts += ["multi"] if self.extra_outputs else []
@@ -167,7 +173,9 @@ def build(folder: Path, variant: Variant, seed: int = 0) -> Toy:
     toy = Toy(Path(), variant, mean, std, weights.astype(np.float64), bias.astype(np.float64))
     if variant.extra_outputs:
         toy.aux_weights = _extra_outputs(variant, nodes, inits, outputs, rng)
-    graph = helper.make_graph(nodes, "segmenter", [helper.make_tensor_value_info("x", ELEM[variant.input_dtype], in_dims)], outputs, inits)
+    graph = helper.make_graph(
+        nodes, "segmenter", [helper.make_tensor_value_info("x", ELEM[variant.input_dtype], in_dims)], outputs, inits
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", variant.opset)])
     model.ir_version = helper.find_min_ir_version_for(list(model.opset_import))
     toy.metadata = {"mean": mean.tolist(), "std": std.tolist(), "tile_size": variant.tile or 64, "overlap_px": 0}

@@ -63,13 +63,12 @@ def probed_outputs(
         return list(graph_outputs)
     try:
         results = session.run([name for name, _s, _d in graph_outputs], feeds)
-    except Exception:  # noqa: BLE001 - a model that refuses the probe keeps its unknown shapes
+    except Exception:  # a model that refuses the probe keeps its unknown shapes
         return list(graph_outputs)
     probed = []
-    for (name, shape, dtype), value in zip(graph_outputs, results):
-        if not shape:
-            shape = ["N", *(f"{name}_dim{i}" for i in range(1, np.ndim(value)))]
+    for (name, inferred, dtype), value in zip(graph_outputs, results):
+        shape = list(inferred) or ["N", *(f"{name}_dim{i}" for i in range(1, np.ndim(value)))]
         if len(shape) in (2, 4) and len(shape) == np.ndim(value) and not _known(shape[1]):
-            shape = [shape[0], int(np.shape(value)[1]), *shape[2:]]
-        probed.append((name, list(shape), dtype))
+            shape[1] = int(np.shape(value)[1])
+        probed.append((name, shape, dtype))
     return probed

@@ -28,6 +28,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -185,7 +186,9 @@ def host_only(reason: str, heads: HeadPlan, notice: Note | None = None) -> Fusio
     """
     note = f"pre- and post-processing on the host: {reason}"
     failed = reason if notice is not None else ""
-    return Fusion(raw_heads=tuple(h.name for h in heads.all), note=note, failed=failed, notices=(notice,) if notice else ())
+    return Fusion(
+        raw_heads=tuple(h.name for h in heads.all), note=note, failed=failed, notices=(notice,) if notice else ()
+    )
 
 
 @dataclass(frozen=True)
@@ -250,7 +253,7 @@ def fused_model(path: str, model: ModelInfo, fusion: Fusion, model_bytes: bytes 
     return WrappedModel(data, blocked_layout_pays(graph))
 
 
-def inferred_outputs(proto: object) -> dict[str, list[int | str | None] | None]:
+def inferred_outputs(proto: Any) -> dict[str, list[int | str | None] | None]:
     """Graph output name -> its dims after onnx's shape inference (ints, symbols or None; None
     for an output of unknown rank); {} when the inference itself fails (the declared shapes, and
     onnxruntime's inference in :class:`.model.ModelInfo`, are then all there is)."""
@@ -258,10 +261,10 @@ def inferred_outputs(proto: object) -> dict[str, list[int | str | None] | None]:
 
     try:
         inferred = shape_inference.infer_shapes(proto)  # a copy: the graph being wrapped is not touched
-    except Exception:  # noqa: BLE001 - onnx raises assorted errors (and refuses graphs over 2 GB)
+    except Exception:  # onnx raises assorted errors (and refuses graphs over 2 GB)
         return {}
     dims: dict[str, list[int | str | None] | None] = {}
-    for value in inferred.graph.output:  # type: ignore[attr-defined]
+    for value in inferred.graph.output:
         tensor = value.type.tensor_type
         dims[value.name] = (
             [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tensor.shape.dim]
@@ -327,11 +330,13 @@ def create_run_session(
                 model.path, device, threads, model_bytes=wrapped.data, blocked_layout=wrapped.blocked_layout
             )
             return _on_cuda(session, info, precision), info, fusion
-        except Exception as err:  # noqa: BLE001 - any failure to wrap runs the host path, never ends the run
+        except Exception as err:  # any failure to wrap runs the host path: it never ends the run
             if isinstance(err, FlairError) and err.key in _NOT_A_WRAP_FAILURE:
                 raise
             reason = _first_line(err)
-            fusion = host_only(f"the graph could not be wrapped ({reason})", heads, Note.of("graph_not_fused", reason=reason))
+            fusion = host_only(
+                f"the graph could not be wrapped ({reason})", heads, Note.of("graph_not_fused", reason=reason)
+            )
     session, info = create_session(model.path, device, threads, model_bytes=converted)
     return _on_cuda(session, info, precision), info, fusion
 
