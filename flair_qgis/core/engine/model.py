@@ -353,12 +353,12 @@ def _describe_output(
         elif index == 0:
             raw_classes = top_classes if top_classes is not None else class_names
     classes: tuple[ClassInfo, ...] = ()
-    # Class indices (an argmax in the graph): (N, H, W) or (N, 1, H, W); their channel is no class count.
+    # Class indices (an argmax in the graph), (N, H, W) or (N, 1, H, W): their one channel is no class count.
     index_map = rank in (3, 4) and channels == 1 and not dtype.startswith("float")
     if task == TASK_SEGMENTATION and rank in (3, 4) and channels == 1 and dtype.startswith("float"):
         classes = binary_classes(raw_classes)
     elif task in (TASK_SEGMENTATION, TASK_CLASSIFICATION):
-        classes = parse_classes(raw_classes, None if index_map else channels, f"classes of output '{name}'")
+        classes = parse_classes(raw_classes, channels, f"classes of output '{name}'")
         if channels is not None and len(classes) > channels and rank in (2, 4) and not index_map:
             raise ModelError.of("output_class_count_mismatch", name=name, channels=channels, class_count=len(classes))
     return OutputSpec(

@@ -132,7 +132,7 @@ def test_a_channel_count_nothing_can_find_is_said_and_the_argmax_runs_on_the_hos
         # Class indices or scores of unknown count, and no classes in the metadata: nothing says which classes exist.
         (
             Variant(head="argmax"),
-            "Output 'scores' predicts class index 3 but the model declares 0 classes: fix its 'classes' metadata.",
+            "Output 'scores' predicts class index 3 but the model declares 1 classes: fix its 'classes' metadata.",
         ),
         (
             Variant(hidden_channels=True, shape="symbolic", symbolic_input=True),
