@@ -18,6 +18,7 @@ from qgis.core import QgsProcessingFeedback
 from ..core.engine import CapturedRaster
 from ..core.errors import InputError, NotSupportedError
 from ..core.segment import SegmentPlan
+from ..i18n.errors import PROCESSING, note_text
 from ..scale.cluster import check_workers, dashboard_link, open_client, parse_scheduler, require_dask
 from ..scale.manifest import open_output_dir
 from ..scale.plan import ScaleJob, job_from_plan
@@ -89,7 +90,7 @@ def run_distributed(run: DistributedRun, feedback: QgsProcessingFeedback) -> dic
             job, run.plan.model, manifest, client, on_progress=_progress(feedback), is_canceled=feedback.isCanceled
         )
     for warning in result.warnings:
-        feedback.pushWarning(warning)
+        feedback.pushWarning(note_text(warning, PROCESSING))
     if result.failed:
         listed = "; ".join(f"{name}: {error.splitlines()[0][:200]}" for name, error in sorted(result.failed.items()))
         raise InputError(
