@@ -210,3 +210,19 @@ def _extra_outputs(variant: Variant, nodes: list, inits: list, outputs: list, rn
     per_image = None if variant.shape == "none" else ["N", variant.classes]
     outputs.append(helper.make_tensor_value_info("per_image", TensorProto.FLOAT, per_image))
     return aux.astype(np.float64)
+
+
+def identity(folder: Path, name: str, dims: list[Any], elem: int = TensorProto.FLOAT, opset: int = 17) -> Path:
+    """A model returning its input as it is, of the given input shape (for signatures that are refused)."""
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["scores"])],
+        name,
+        [helper.make_tensor_value_info("x", elem, dims)],
+        [helper.make_tensor_value_info("scores", elem, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = helper.find_min_ir_version_for(list(model.opset_import))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.onnx"
+    onnx.save(model, str(path))
+    return path

@@ -2737,6 +2737,11 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>onnxruntime ne peut pas charger {file} : {error}</translation>
     </message>
     <message>
+        <location filename="../core/engine/messages.py" line="46" />
+        <source>Output &apos;{name}&apos; gives integers on {channels} channels: a model&apos;s class indices come one per pixel, (N, H, W) or (N, 1, H, W); export the model with its scores or a single argmax.</source>
+        <translation>La sortie « {name} » donne des entiers sur {channels} canaux : les indices de classe d’un modèle viennent un par pixel, (N, H, W) ou (N, 1, H, W) ; exportez le modèle avec ses scores ou un seul argmax.</translation>
+    </message>
+    <message>
         <location filename="../core/engine/messages.py" line="128" />
         <source>Model graph not fused ({reason}): pixels are normalised and the argmax taken on the host, slower.</source>
         <translation>Graphe du modèle non fusionné ({reason}) : les pixels sont normalisés et l’argmax calculé sur l’hôte, plus lentement.</translation>

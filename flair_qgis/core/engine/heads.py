@@ -44,11 +44,16 @@ def plan_heads(model: ModelInfo) -> HeadPlan:
 
     Raises:
         ModelError: the model has no per-pixel output to map.
+        NotSupportedError: a segmentation output of integers on several channels (class indices
+            come one per pixel).
     """
     per_pixel = [o for o in model.outputs if o.is_per_pixel]
     segmentation = [o for o in per_pixel if o.task == TASK_SEGMENTATION]
     if not per_pixel:
         raise ModelError.of("no_per_pixel_output")
+    for head in segmentation:
+        if head.rank == 4 and (head.channels or 1) > 1 and not head.dtype.startswith("float"):
+            raise NotSupportedError.of("integer_output_channels", name=head.name, channels=head.channels)
     primary = segmentation[0] if segmentation else per_pixel[0]
     maps = tuple(o for o in per_pixel if o is not primary)
     per_tile = tuple(o for o in model.outputs if not o.is_per_pixel)

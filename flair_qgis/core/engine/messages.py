@@ -47,6 +47,10 @@ MESSAGES = register(
             "The model has no per-pixel output (all its outputs give one value per image): it cannot map an "
             "extent. Score it on a dataset with flair:benchmark."
         ),
+        "integer_output_channels": (
+            "Output '{name}' gives integers on {channels} channels: a model's class indices come one per "
+            "pixel, (N, H, W) or (N, 1, H, W); export the model with its scores or a single argmax."
+        ),
         "fractional_input_pixels": (
             "TILE_SIZE for input {index} ({name}): {length_px} px at the first input's resolution is "
             "{scaled:g} px at this input's; choose a TILE_SIZE and OVERLAP that give whole pixels for every input."

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conformance_models import SHAPES, Variant, build
+from conformance_models import SHAPES, Variant, build, identity
+from onnx import TensorProto
 from rasters import random_image, read, write_raster
 
 from flair_qgis.core.engine import capture_file, read_model_info
@@ -147,6 +148,45 @@ def test_what_cannot_run_is_refused_in_one_line_and_nothing_is_written(variant, 
     with pytest.raises(FlairError) as err:
         _segment(toy.path, image[0], out, confidence=False)
     assert str(err.value) == refusal and "\n" not in str(err.value)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "dims", "elem", "refusal"),
+    [
+        (
+            "rank3",
+            ["N", "H", "W"],
+            TensorProto.FLOAT,
+            "Model input 'x' has shape N, H, W; expected (batch, channels, rows, cols).",
+        ),
+        (
+            "non-square",
+            ["N", 3, 64, 96],
+            TensorProto.FLOAT,
+            "Model input 'x' is 64x96; only square tiles are supported.",
+        ),
+        (
+            "no-channels",
+            ["N", "C", "H", "W"],
+            TensorProto.FLOAT,
+            "Model input 'x' has no fixed channel count and the metadata names no bands.",
+        ),
+        (
+            "integer-channels",
+            ["N", 3, "H", "W"],
+            TensorProto.INT64,
+            "Output 'scores' gives integers on 3 channels: a model's class indices come one per pixel, (N, H, W) or "
+            "(N, 1, H, W); export the model with its scores or a single argmax.",
+        ),
+    ],
+)
+def test_signatures_the_engine_cannot_map_are_refused_in_one_line(name, dims, elem, refusal, image, tmp_path):
+    model = identity(tmp_path, name, dims, elem)
+    out = tmp_path / "out.tif"
+    with pytest.raises(FlairError) as err:
+        _segment(model, image[0], out, confidence=False)
+    assert str(err.value) == refusal
     assert not out.exists()
 
 
