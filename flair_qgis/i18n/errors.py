@@ -207,6 +207,12 @@ def error_text(err: BaseException, where: str = DOCK) -> str:
     return _catalogued(err.key, err.params, where) or str(err)
 
 
+def message_text(key: str, params: dict, where: str = DOCK) -> str:
+    """A catalogued message that is not an error (a run's note) in the user's language: its template
+    translated and formatted with ``params``; the English when the translation is missing."""
+    return _catalogued(key, params, where) or CATALOGUE[key].template.format(**params)
+
+
 def _catalogued(key: str, params: dict, where: str) -> str:
     """Catalogued message ``key``'s template translated and formatted with ``params`` ("" for an
     unknown key, or a translation that lost a placeholder: the caller shows the English)."""

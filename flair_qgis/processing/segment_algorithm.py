@@ -29,6 +29,7 @@ from ..adapters import settings
 from ..adapters.mask_input import polygons_wkb, vector_file
 from ..adapters.raster_input import layer_grid_extent
 from ..adapters.segment_capture import plan_layers
+from ..core.describe import guessed_note
 from ..core.engine import (
     DEVICES,
     PRECISIONS,
@@ -41,6 +42,7 @@ from ..core.engine import (
 )
 from ..core.segment import SegmentRequest, SegmentResult, output_name, run_job
 from ..core.vectorize import PolygonOutput
+from ..i18n.errors import PROCESSING, message_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
 from .vector_params import add_cleaning_parameters, cleaning, style_on_load
@@ -335,6 +337,9 @@ class SegmentAlgorithm(FlairAlgorithm):
                 w=grid.width, h=grid.height, km2=grid.area_km2, res=grid.pixel_size_m, model=job.plan.model.path
             )
         )
+        note = guessed_note(job.plan.model)
+        if note is not None:  # a model described by nobody: say what this run guesses
+            feedback.pushWarning(message_text(note.key, note.params, PROCESSING))
         outputs: dict = {}
         result = self.run_core(
             feedback, lambda: run_job(job, is_canceled, on_progress, lambda run: self._report(feedback, run, outputs))

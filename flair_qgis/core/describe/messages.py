@@ -69,5 +69,6 @@ MESSAGES = register(
             "{model} declares no classes: this run guesses classes {first}..{last}, named 'class N'. Describe the "
             "model once (flair:describe_model, or 'Describe this model…' on the dock's model card)."
         ),
-    }
+    },
+    words=("described model",),  # what check_output names the OUTPUT file by
 )

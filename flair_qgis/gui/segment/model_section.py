@@ -5,7 +5,16 @@ from __future__ import annotations
 import os
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
-from qgis.PyQt.QtWidgets import QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...adapters import settings
 from ...i18n import tr
@@ -18,9 +27,12 @@ class ModelSection(QGroupBox):
 
     Signals:
         model_chosen(str): the user picked a model file; the dock reads it.
+        describe_requested(): the user asked to describe the model (shown when its metadata leaves
+            the normalisation or classes to a guess).
     """
 
     model_chosen = pyqtSignal(str)
+    describe_requested = pyqtSignal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(tr("Model"), parent)
@@ -38,6 +50,13 @@ class ModelSection(QGroupBox):
         layout.addLayout(row)
         self.model_card = ModelCard()
         layout.addWidget(self.model_card)
+        self.describe_button = QPushButton(tr("Describe this model…"))
+        self.describe_button.setToolTip(
+            tr("Give the model its bands, normalisation and classes, in a copy written beside it")
+        )
+        self.describe_button.clicked.connect(self.describe_requested.emit)
+        self.describe_button.setVisible(False)
+        layout.addWidget(self.describe_button)
         self.current_path = ""
 
     def _browse(self) -> None:

@@ -17,12 +17,14 @@ from ...adapters import deps, settings
 from ...adapters.segment_request import SegmentChoices, prepare_segment, ready_reason
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
+from ...core.describe import describe, guessed_note
 from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_device
 from ...core.errors import FlairError
 from ...i18n import tr
-from ...i18n.errors import error_text
+from ...i18n.errors import error_text, message_text
 from ...i18n.removed import canceled_text, with_removed
 from ..messages import run_log_line
+from .describe_dialog import DescribeDialog
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
 from .model_section import ModelSection
@@ -54,6 +56,7 @@ class SegmentPanel(QWidget):
         layout.addWidget(self.result_section)
         layout.addStretch(1)
         self.model_section.model_chosen.connect(self.set_model)
+        self.model_section.describe_requested.connect(self.describe_model)
         self.inputs_section.changed.connect(self.update_ready)
         self.run_section.device_combo.currentIndexChanged.connect(self._on_device_changed)
         self.run_section.reset_button.clicked.connect(lambda: self.run_section.reset_tiling(self.model))
@@ -65,6 +68,7 @@ class SegmentPanel(QWidget):
     def set_model(self, path: str | None) -> bool:
         """Read a model, show its card and remember it; False (and the reason on the card) on failure."""
         self.model = None
+        self.model_section.describe_button.setVisible(False)
         card = self.model_section.model_card
         if not path or not self.dock.onnxruntime_ok:
             card.show_model(None, error="" if not path else tr("Install onnxruntime to read models (see above)."))
@@ -85,6 +89,7 @@ class SegmentPanel(QWidget):
         self._on_device_changed()  # the model card's provider, and whether the GPU is left unused
         self.run_section.reset_tiling(self.model)
         self.inputs_section.sync(self.model)
+        self.model_section.describe_button.setVisible(bool(self.model.guessed))
         self.update_ready()
         return True
 
@@ -99,6 +104,26 @@ class SegmentPanel(QWidget):
         """The execution provider a run with the chosen device will use (the engine's decision)."""
         decision = self.device_decision()
         return decision.provider if decision is not None else "—"
+
+    def describe_model(self, dialog: DescribeDialog | None = None) -> str | None:
+        """Describe the model (dialog), write the copy beside it and open the copy; its path, or None."""
+        if self.model is None:
+            return None
+        dialog = dialog or DescribeDialog(self.model, self)
+        if dialog.request is None and not dialog.exec():
+            return None
+        request = dialog.request
+        assert request is not None
+        result = self.dock.attempt(lambda: describe(request))
+        if result is None:
+            return None
+        self.dock.push(
+            tr("Described copy written to {path}; {name} is unchanged.").format(
+                path=result.output_path, name=os.path.basename(request.model_path)
+            )
+        )
+        self.set_model(result.output_path)
+        return result.output_path
 
     def _on_device_changed(self) -> None:
         settings.set_device(self.run_section.device_combo.currentData())
@@ -153,6 +178,9 @@ class SegmentPanel(QWidget):
         decision = self.device_decision()
         if decision is not None and decision.cuda_missing:
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
+        note = guessed_note(self.model)
+        if note is not None:  # a model described by nobody: the run log says what it guesses
+            self.dock.log(message_text(note.key, note.params), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
         task = self.task
         self.task.progressChanged.connect(lambda p: self.run_section.show_progress(p, task.speed_text()))
