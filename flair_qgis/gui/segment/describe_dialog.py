@@ -30,6 +30,10 @@ from ...i18n import tr
 from ...i18n.errors import error_text
 
 
+MAX_WIDTH_PX = 420
+"""The dialog opens no wider than this (its wrapped intro would make it wider)."""
+
+
 def described_path(model_path: str) -> str:
     """Where the described copy goes: beside the model, ``<name>_described.onnx`` (then ``_2``, ``_3``...),
     never an existing file."""
@@ -114,6 +118,8 @@ class DescribeDialog(QDialog):
         for widget in (self.target, self.error, buttons):
             layout.addWidget(widget)
         self.request: DescribeRequest | None = None
+        # As narrow as the dock's default width allows: wrapped texts, not a wide window.
+        self.resize(min(self.sizeHint().width(), MAX_WIDTH_PX), self.sizeHint().height())
         if len(self.presets) == 1:
             self.preset_combo.setCurrentIndex(1)
 
