@@ -29,7 +29,6 @@ from ...core.model_presets import presets_for
 from ...i18n import tr
 from ...i18n.errors import error_text
 
-
 MAX_WIDTH_PX = 420
 """The dialog opens no wider than this (its wrapped intro would make it wider)."""
 
@@ -70,6 +69,28 @@ class DescribeDialog(QDialog):
         intro = QLabel(text.format(name=model.display_name))
         intro.setWordWrap(True)
         layout.addWidget(intro)
+        layout.addLayout(self._form())
+        self.target = QLabel(tr("Writes {file}").format(file=os.path.basename(self.output_path)))
+        self.target.setWordWrap(True)
+        self.target.setToolTip(self.output_path)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b30000")
+        self.error.setVisible(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("Write the described copy"))
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        for widget in (self.target, self.error, buttons):
+            layout.addWidget(widget)
+        self.request: DescribeRequest | None = None
+        # As narrow as the dock's default width allows: wrapped texts, not a wide window.
+        self.resize(min(self.sizeHint().width(), MAX_WIDTH_PX), self.sizeHint().height())
+        if len(self.presets) == 1:
+            self.preset_combo.setCurrentIndex(1)
+
+    def _form(self) -> QFormLayout:
+        """The preset picker and the editable values (a preset fills them)."""
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.preset_combo = QComboBox()
@@ -103,25 +124,7 @@ class DescribeDialog(QDialog):
             (tr("Tile size (px)"), self.tile_spin),
         ):
             form.addRow(label, widget)
-        layout.addLayout(form)
-        self.target = QLabel(tr("Writes {file}").format(file=os.path.basename(self.output_path)))
-        self.target.setWordWrap(True)
-        self.target.setToolTip(self.output_path)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b30000")
-        self.error.setVisible(False)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("Write the described copy"))
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        for widget in (self.target, self.error, buttons):
-            layout.addWidget(widget)
-        self.request: DescribeRequest | None = None
-        # As narrow as the dock's default width allows: wrapped texts, not a wide window.
-        self.resize(min(self.sizeHint().width(), MAX_WIDTH_PX), self.sizeHint().height())
-        if len(self.presets) == 1:
-            self.preset_combo.setCurrentIndex(1)
+        return form
 
     def _fill_from_preset(self, index: int) -> None:
         """A preset fills the fields (still editable); "none" leaves them as they are."""
