@@ -326,6 +326,9 @@ class SegmentAlgorithm(FlairAlgorithm):
     def processAlgorithm(
         self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict:
+        note = guessed_note(self.job.plan.model)
+        if note is not None:  # a model described by nobody: say what this run guesses
+            feedback.pushWarning(message_text(note.key, note.params, PROCESSING))
         if self.distributed is not None:
             outputs = self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
             self._vectorize_mosaic(feedback, outputs)  # type: ignore[arg-type]
@@ -337,9 +340,6 @@ class SegmentAlgorithm(FlairAlgorithm):
                 w=grid.width, h=grid.height, km2=grid.area_km2, res=grid.pixel_size_m, model=job.plan.model.path
             )
         )
-        note = guessed_note(job.plan.model)
-        if note is not None:  # a model described by nobody: say what this run guesses
-            feedback.pushWarning(message_text(note.key, note.params, PROCESSING))
         outputs: dict = {}
         result = self.run_core(
             feedback, lambda: run_job(job, is_canceled, on_progress, lambda run: self._report(feedback, run, outputs))
