@@ -30,6 +30,7 @@ DESCRIBED_KEY = "described"
 """Metadata key recording where a described copy comes from (source file, its SHA-256, preset)."""
 
 _PROTOBUF_LIMIT = 2**31 - 1
+_UNREADABLE = ("model_not_found", "model_is_pickle", "model_not_onnx")
 _SPELLINGS = {
     "classes": ("classes", "class_names"),
     "mean": ("mean", "std", "standardization_mean", "standardization_std"),
@@ -110,7 +111,7 @@ def describe(request: DescribeRequest) -> DescribeResult:
             several inputs, is too large for one file, or the engine refuses the copy's metadata.
     """
     output = check_output(request.model_path, request.output_path)
-    read_model_info(request.model_path)  # the engine's own refusals (missing, pickle, not ONNX) first
+    _check_readable(request.model_path)
     model = _load(request.model_path)
     file = os.path.basename(request.model_path)
     shape = graph_shape(model, file)
@@ -136,6 +137,16 @@ def describe(request: DescribeRequest) -> DescribeResult:
         model=info,
         guessed=info.guessed,
     )
+
+
+def _check_readable(path: str) -> None:
+    """The engine's own refusals of a file (missing, a pickle, not ONNX) first; metadata the engine
+    refuses, or a band count it cannot tell without metadata, is what describing fixes."""
+    try:
+        read_model_info(path)
+    except ModelError as err:
+        if err.key in _UNREADABLE:
+            raise
 
 
 def _load(path: str) -> Any:

@@ -272,3 +272,29 @@ def test_a_multi_input_model_is_refused(tmp_path):
     with pytest.raises(ModelError) as err:
         describe(DescribeRequest(str(path), str(tmp_path / "out.onnx"), description("flair-inc-rgb")))
     assert err.value.key == "describe_multi_input"
+
+
+def test_a_model_whose_band_count_only_the_metadata_can_say_is_described(tmp_path):
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["scores"])],
+        "symbolic",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "C", "H", "W"])],
+        [helper.make_tensor_value_info("scores", TensorProto.FLOAT, ["N", "C", "H", "W"])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(tmp_path / "symbolic.onnx"))
+    with pytest.raises(ModelError) as err:
+        read_model_info(tmp_path / "symbolic.onnx")
+    assert err.value.key == "input_without_channels"  # the engine cannot run it as it is
+    typed = description(bands=("R", "G", "B"), scale=255.0, classes=parse_classes("1:a,2:b,3:c"))
+    result = describe(DescribeRequest(str(tmp_path / "symbolic.onnx"), str(tmp_path / "rgb.onnx"), typed))
+    assert result.model.input.channels == 3 and result.model.input.std == (255.0,) * 3
+    assert [c.value for c in result.model.outputs[0].classes] == [1, 2, 3]
+    with pytest.raises(ModelError) as err:
+        describe(DescribeRequest(str(tmp_path / "nothing.onnx"), str(tmp_path / "x.onnx"), typed))
+    assert err.value.key == "model_not_found"
+    (tmp_path / "weights.onnx").write_bytes(b"\x80\x04pickle")
+    with pytest.raises(ModelError) as err:
+        describe(DescribeRequest(str(tmp_path / "weights.onnx"), str(tmp_path / "x.onnx"), typed))
+    assert err.value.key == "model_is_pickle" and not (tmp_path / "x.onnx").exists()
