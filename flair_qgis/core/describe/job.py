@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..atomic import check_output_path, write_atomic
@@ -128,7 +128,7 @@ def describe(request: DescribeRequest) -> DescribeResult:
     payload = _serialise(model, file)
     read_back: list[ModelInfo] = []
     write_atomic(output, lambda tmp: read_back.append(_write_and_read(tmp, payload)), suffix=".onnx")
-    info = read_back[0]
+    info = replace(read_back[0], path=output)  # read under its temporary name
     return DescribeResult(
         output_path=output,
         sha256=hashlib.sha256(payload).hexdigest(),

@@ -81,7 +81,7 @@ def test_a_described_copy_segments_a_flair_patch_with_the_preset_and_the_origina
 
     assert _sha(path) == before  # the original is only read
     assert result.source_sha256 == before and result.sha256 == _sha(result.output_path)
-    assert result.guessed == frozenset()
+    assert result.guessed == frozenset() and result.model.path == result.output_path
     model, class_map = _segment(result.output_path, tmp_path / "described.tif")
     assert guessed_note(model) is None
     spec = model.input
