@@ -130,7 +130,7 @@ class DescribeModelAlgorithm(FlairAlgorithm):
     def processAlgorithm(
         self, parameters: dict[str, Any], context: QgsProcessingContext, feedback: QgsProcessingFeedback
     ) -> dict[str, Any]:
-        result = self.run_core(feedback, lambda: describe(self.request))
+        result = self.run_core(feedback, lambda: describe(self.request, feedback.isCanceled, feedback.setProgress))
         model = result.model  # type: ignore[attr-defined]
         feedback.pushInfo(
             tr(

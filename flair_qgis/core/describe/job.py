@@ -8,7 +8,8 @@ Both shells (``flair:describe_model`` and the dock's "Describe this model…") b
     result.guessed  # frozenset(): nothing left to guess
 
 The original file is only read: the copy is written under a temporary name beside ``output_path``
-and renamed into place once the engine has read it back. Tensors a model keeps in external data
+and renamed into place once the engine has read it back; a failure or a cancel
+(``describe(request, is_canceled, on_progress)``) leaves no copy. Tensors a model keeps in external data
 files are copied into the one output file.
 """
 
@@ -17,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..atomic import check_output_path, write_atomic
+from ..atomic import JobOutputs, check_output_path, job_outputs, write_atomic
 from ..engine import ModelInfo, read_model_info
-from ..errors import InputError, ModelError
+from ..errors import Canceled, InputError, ModelError
 from ..paths import same_path
 from .values import Description
 
@@ -30,6 +32,7 @@ DESCRIBED_KEY = "described"
 """Metadata key recording where a described copy comes from (source file, its SHA-256, preset)."""
 
 _PROTOBUF_LIMIT = 2**31 - 1
+_HASH_PIECE_BYTES = 16 * 2**20
 _UNREADABLE = ("model_not_found", "model_is_pickle", "model_not_onnx")
 _SPELLINGS = {
     "classes": ("classes", "class_names"),
@@ -76,6 +79,12 @@ class DescribeResult:
     model: ModelInfo | None = None
     guessed: frozenset[str] = frozenset()
 
+    def remove_outputs(self) -> tuple[str, ...]:
+        """Delete the copy (a cancel that came after the job returned); returns the paths deleted."""
+        outputs = JobOutputs()
+        outputs.add(self.output_path)
+        return outputs.remove()
+
 
 @dataclass(frozen=True)
 class GraphShape:
@@ -101,33 +110,45 @@ def check_output(model_path: str, output_path: str) -> str:
     return check_output_path(output_path, "described model")
 
 
-def describe(request: DescribeRequest) -> DescribeResult:
+def describe(
+    request: DescribeRequest,
+    is_canceled: Callable[[], bool] = lambda: False,
+    on_progress: Callable[[float], None] = lambda percent: None,
+) -> DescribeResult:
     """Write a copy of ``request.model_path`` that declares ``request.description``.
+
+    Args:
+        request: the model, the copy to write and what it declares.
+        is_canceled: polled between the steps (read, hash, serialise, write, once more at the end).
+        on_progress: percent done, 0 to 100.
 
     Raises:
         InputError: OUTPUT missing, the model itself or not writable; a description that does not
             fit the graph (band, class or tile counts, each named).
         ModelError: the model is not a readable ONNX file (or its external data is missing), has
             several inputs, is too large for one file, or the engine refuses the copy's metadata.
+        Canceled: ``is_canceled`` answered True; the copy, if it was written, is removed (``removed``).
     """
     output = check_output(request.model_path, request.output_path)
-    _check_readable(request.model_path)
-    model = _load(request.model_path)
-    file = os.path.basename(request.model_path)
-    shape = graph_shape(model, file)
-    written = metadata_entries(request.description, shape, _metadata(model), file)
-    with open(request.model_path, "rb") as handle:
-        source_sha256 = hashlib.sha256(handle.read()).hexdigest()
-    written[DESCRIBED_KEY] = json.dumps(
-        {"source": file, "source_sha256": source_sha256, "preset": request.description.preset or None}
-    )
-    kept = [(p.key, p.value) for p in model.metadata_props if p.key not in written and p.key not in _dropped(written)]
-    del model.metadata_props[:]
-    for key, value in [*kept, *sorted(written.items())]:
-        model.metadata_props.add(key=key, value=value)
-    payload = _serialise(model, file)
-    read_back: list[ModelInfo] = []
-    write_atomic(output, lambda tmp: read_back.append(_write_and_read(tmp, payload)), suffix=".onnx")
+    with job_outputs(is_canceled) as outputs:
+        _check_readable(request.model_path)
+        _step(is_canceled, on_progress, 5.0)
+        model = _load(request.model_path)
+        _step(is_canceled, on_progress, 40.0)
+        file = os.path.basename(request.model_path)
+        written = metadata_entries(request.description, graph_shape(model, file), _metadata(model), file)
+        source_sha256 = _file_sha256(request.model_path, is_canceled)
+        _step(is_canceled, on_progress, 55.0)
+        written[DESCRIBED_KEY] = json.dumps(
+            {"source": file, "source_sha256": source_sha256, "preset": request.description.preset or None}
+        )
+        payload = _serialise(_with_metadata(model, written), file)
+        del model  # the payload alone from here on: a large model is not held twice
+        _step(is_canceled, on_progress, 70.0)
+        read_back: list[ModelInfo] = []
+        write_atomic(output, lambda tmp: read_back.append(_write_and_read(tmp, payload)), suffix=".onnx")
+        outputs.add(output)
+        on_progress(100.0)
     info = replace(read_back[0], path=output)  # read under its temporary name
     return DescribeResult(
         output_path=output,
@@ -137,6 +158,34 @@ def describe(request: DescribeRequest) -> DescribeResult:
         model=info,
         guessed=info.guessed,
     )
+
+
+def _step(is_canceled: Callable[[], bool], on_progress: Callable[[float], None], percent: float) -> None:
+    """A step done: stop here on a cancel, else say how far the job is."""
+    if is_canceled():
+        raise Canceled()
+    on_progress(percent)
+
+
+def _file_sha256(path: str, is_canceled: Callable[[], bool]) -> str:
+    """The SHA-256 of a file read in pieces (a model of hundreds of MB is never read whole for it)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for piece in iter(lambda: handle.read(_HASH_PIECE_BYTES), b""):
+            if is_canceled():
+                raise Canceled()
+            digest.update(piece)
+    return digest.hexdigest()
+
+
+def _with_metadata(model: Any, written: dict[str, str]) -> Any:
+    """``model`` with ``written`` set: the original's other keys kept, those that would contradict them dropped."""
+    dropped = _dropped(written)
+    kept = [(p.key, p.value) for p in model.metadata_props if p.key not in written and p.key not in dropped]
+    del model.metadata_props[:]
+    for key, value in [*kept, *sorted(written.items())]:
+        model.metadata_props.add(key=key, value=value)
+    return model
 
 
 def _check_readable(path: str) -> None:

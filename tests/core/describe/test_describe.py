@@ -26,7 +26,7 @@ from flair_qgis.core.describe import (
     parse_numbers,
 )
 from flair_qgis.core.engine import capture_file, read_model_info
-from flair_qgis.core.errors import InputError, ModelError
+from flair_qgis.core.errors import Canceled, InputError, ModelError
 from flair_qgis.core.model_presets import PRESETS
 from flair_qgis.core.segment import SegmentRequest, segment_job
 
@@ -103,6 +103,38 @@ def test_a_described_copy_segments_a_flair_patch_with_the_preset_and_the_origina
     record = json.loads(model.metadata["described"])
     assert record == {"source": "plain.onnx", "source_sha256": before, "preset": "flair1"}
     assert sorted(f for f in os.listdir(tmp_path) if f.endswith(".onnx")) == ["described.onnx", "plain.onnx"]
+
+
+def _cancel_at(poll: int):
+    """A cancel hook that answers True at its ``poll``-th call (never for 0); ``calls`` counts them."""
+    calls: list[int] = []
+
+    def is_canceled() -> bool:
+        calls.append(1)
+        return len(calls) == poll
+
+    is_canceled.calls = calls  # type: ignore[attr-defined]
+    return is_canceled
+
+
+def test_a_cancel_at_any_step_leaves_no_file_and_the_last_one_removes_the_written_copy(plain, tmp_path):
+    path, _w, _b = plain
+    before = _sha(path)
+    output = tmp_path / "described.onnx"
+    request = DescribeRequest(str(path), str(output), description("flair1"))
+    never, progress = _cancel_at(0), []
+    describe(request, never, progress.append)
+    assert progress == sorted(progress) and progress[-1] == 100.0
+    polls = len(never.calls)
+    assert polls >= 5  # read, hash, serialise, write, and once more after the copy is in place
+    output.unlink()
+    for poll in range(1, polls + 1):
+        with pytest.raises(Canceled) as err:
+            describe(request, _cancel_at(poll))
+        # Only the last poll, after the copy was renamed into place, finds a file to remove.
+        assert err.value.removed == ((str(output),) if poll == polls else ())
+        assert os.listdir(tmp_path) == ["plain.onnx"]  # no copy, no temporary file
+    assert _sha(path) == before
 
 
 def test_typed_values_describe_bands_scale_classes_and_tile(plain, tmp_path):
