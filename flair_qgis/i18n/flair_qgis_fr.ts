@@ -2082,6 +2082,16 @@ Ou installez scipy dans le dossier de l'extension avec :
         <translation>FLAIR : évaluation de la vue</translation>
     </message>
     <message>
+        <location filename="../adapters/describe_task.py" line="1" />
+        <source>FLAIR: describing {name}</source>
+        <translation>FLAIR : description de {name}</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/model_section.py" line="1" />
+        <source>Writing the described copy… %p%</source>
+        <translation>Écriture de la copie décrite… %p%</translation>
+    </message>
+    <message>
         <location filename="../gui/dock.py" line="1" />
         <source>Band {n}</source>
         <translation>Bande {n}</translation>

@@ -82,3 +82,18 @@ def test_a_preset_that_does_not_fit_is_refused_by_name(run_alg, plain, tmp_path)
         run_alg("flair:describe_model", {"MODEL": str(plain), "PRESET": "flair1", "OUTPUT": str(plain)})
     assert "OUTPUT is the model itself: the original is never changed" in str(err.value)
     assert not (tmp_path / "x.onnx").exists()
+
+
+@pytest.mark.parametrize("threshold", [0.0, 100.0])
+def test_a_canceled_description_leaves_no_copy(run_alg, plain, tmp_path, threshold):
+    """Canceled at its first progress report, or once the copy is in place: the folder is as before."""
+    from cancel_helpers import canceling_feedback, listing
+
+    before = listing(tmp_path)
+    feedback = canceling_feedback(threshold)
+    params = {"MODEL": str(plain), "PRESET": "none", "SCALE": "255", "OUTPUT": str(tmp_path / "described.onnx")}
+    with pytest.raises(QgsProcessingException) as err:
+        run_alg("flair:describe_model", params, feedback)
+    assert listing(tmp_path) == before and feedback.canceled_at is not None
+    removed = "Canceled: removed what the run had written (described.onnx)."
+    assert (removed if threshold == 100.0 else "Canceled: nothing had been written.") in str(err.value)

@@ -1,6 +1,7 @@
 """The dock's "Describe this model…" dialog: a preset (only those that fit the model) and editable
 values; it freezes them into a :class:`~flair_qgis.core.describe.DescribeRequest` for a copy beside
-the model. The panel runs the job (:func:`flair_qgis.core.describe.describe`) and opens the copy."""
+the model. The panel runs the job (:func:`flair_qgis.core.describe.describe`) in a
+:class:`~flair_qgis.adapters.describe_task.DescribeTask` and opens the copy when it ends."""
 
 from __future__ import annotations
 
