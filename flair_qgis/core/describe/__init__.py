@@ -3,7 +3,8 @@ tile size, once, in a copy of the model; the original is never changed.
 
 Entry point: :func:`job.describe` writes the copy from a :class:`~.job.DescribeRequest` whose
 :class:`~.values.Description` comes from a preset (:mod:`flair_qgis.core.model_presets`) and typed
-values (:mod:`.values`). :func:`.note.guessed_note` is the run log's line on a model whose
+values (:mod:`.values`); :mod:`.model_file` reads the model and writes the copy, streamed with its
+new metadata by :mod:`.wire` (the tensors copied as bytes, never re-encoded). :func:`.note.guessed_note` is the run log's line on a model whose
 normalisation or classes the engine guesses. Callers outside this package import the names below.
 """
 

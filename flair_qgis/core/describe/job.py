@@ -8,14 +8,14 @@ Both shells (``flair:describe_model`` and the dock's "Describe this model…") b
     result.guessed  # frozenset(): nothing left to guess
 
 The original file is only read: the copy is written under a temporary name beside ``output_path``
-and renamed into place once the engine has read it back; a failure or a cancel
+and renamed into place once the engine has read it back (streamed with its new metadata,
+:mod:`.wire`, the tensors never re-encoded); a failure or a cancel
 (``describe(request, is_canceled, on_progress)``) leaves no copy. Tensors a model keeps in external data
 files are copied into the one output file.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -23,17 +23,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..atomic import JobOutputs, check_output_path, job_outputs, write_atomic
-from ..engine import ModelInfo, read_model_info
+from ..engine import ModelInfo
 from ..errors import Canceled, InputError, ModelError
 from ..paths import same_path
+from .model_file import CopyWriter, check_readable, file_sha256, load_model, serialise
 from .values import Description
 
 DESCRIBED_KEY = "described"
 """Metadata key recording where a described copy comes from (source file, its SHA-256, preset)."""
 
-_PROTOBUF_LIMIT = 2**31 - 1
-_HASH_PIECE_BYTES = 16 * 2**20
-_UNREADABLE = ("model_not_found", "model_is_pickle", "model_not_onnx")
 _SPELLINGS = {
     "classes": ("classes", "class_names"),
     "mean": ("mean", "std", "standardization_mean", "standardization_std"),
@@ -119,7 +117,7 @@ def describe(
 
     Args:
         request: the model, the copy to write and what it declares.
-        is_canceled: polled between the steps (read, hash, serialise, write, once more at the end).
+        is_canceled: polled between the steps and the pieces of the hash and the copy, once more at the end.
         on_progress: percent done, 0 to 100.
 
     Raises:
@@ -131,28 +129,30 @@ def describe(
     """
     output = check_output(request.model_path, request.output_path)
     with job_outputs(is_canceled) as outputs:
-        _check_readable(request.model_path)
+        check_readable(request.model_path)
         _step(is_canceled, on_progress, 5.0)
-        model = _load(request.model_path)
+        model, external = load_model(request.model_path)
         _step(is_canceled, on_progress, 40.0)
         file = os.path.basename(request.model_path)
         written = metadata_entries(request.description, graph_shape(model, file), _metadata(model), file)
-        source_sha256 = _file_sha256(request.model_path, is_canceled)
+        source_sha256 = file_sha256(request.model_path, is_canceled)
         _step(is_canceled, on_progress, 55.0)
         written[DESCRIBED_KEY] = json.dumps(
             {"source": file, "source_sha256": source_sha256, "preset": request.description.preset or None}
         )
-        payload = _serialise(_with_metadata(model, written), file)
-        del model  # the payload alone from here on: a large model is not held twice
+        entries = _entries(model, written)
+        # Tensors kept in external files are embedded: only then is the whole model re-encoded.
+        payload = serialise(model, entries, file) if external else None
+        del model  # from here on the copy streams from the file: a large model is not held twice
         _step(is_canceled, on_progress, 70.0)
-        read_back: list[ModelInfo] = []
-        write_atomic(output, lambda tmp: read_back.append(_write_and_read(tmp, payload)), suffix=".onnx")
+        copy = CopyWriter(request.model_path, entries, payload, is_canceled)
+        write_atomic(output, copy.write_and_read, suffix=".onnx")
         outputs.add(output)
         on_progress(100.0)
-    info = replace(read_back[0], path=output)  # read under its temporary name
+    info = replace(copy.info, path=output)  # read under its temporary name
     return DescribeResult(
         output_path=output,
-        sha256=hashlib.sha256(payload).hexdigest(),
+        sha256=copy.sha256,
         source_sha256=source_sha256,
         metadata=written,
         model=info,
@@ -167,44 +167,12 @@ def _step(is_canceled: Callable[[], bool], on_progress: Callable[[float], None],
     on_progress(percent)
 
 
-def _file_sha256(path: str, is_canceled: Callable[[], bool]) -> str:
-    """The SHA-256 of a file read in pieces (a model of hundreds of MB is never read whole for it)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for piece in iter(lambda: handle.read(_HASH_PIECE_BYTES), b""):
-            if is_canceled():
-                raise Canceled()
-            digest.update(piece)
-    return digest.hexdigest()
-
-
-def _with_metadata(model: Any, written: dict[str, str]) -> Any:
-    """``model`` with ``written`` set: the original's other keys kept, those that would contradict them dropped."""
+def _entries(model: Any, written: dict[str, str]) -> list[tuple[str, str]]:
+    """The copy's metadata: the original's other keys kept (those that would contradict ``written``
+    dropped), then ``written``."""
     dropped = _dropped(written)
     kept = [(p.key, p.value) for p in model.metadata_props if p.key not in written and p.key not in dropped]
-    del model.metadata_props[:]
-    for key, value in [*kept, *sorted(written.items())]:
-        model.metadata_props.add(key=key, value=value)
-    return model
-
-
-def _check_readable(path: str) -> None:
-    """The engine's own refusals of a file (missing, a pickle, not ONNX) first; metadata the engine
-    refuses, or a band count it cannot tell without metadata, is what describing fixes."""
-    try:
-        read_model_info(path)
-    except ModelError as err:
-        if err.key in _UNREADABLE:
-            raise
-
-
-def _load(path: str) -> Any:
-    import onnx
-
-    try:
-        return onnx.load(path, load_external_data=True)
-    except Exception as err:  # onnx raises protobuf's untyped DecodeError, or OSError for missing data
-        raise ModelError.of("describe_unreadable", file=os.path.basename(path), error=str(err)[:200]) from err
+    return [*kept, *sorted(written.items())]
 
 
 def _metadata(model: Any) -> dict[str, str]:
@@ -313,17 +281,3 @@ def _json_list(raw: str | None) -> list:
     except ValueError:
         return []
     return value if isinstance(value, list) else []
-
-
-def _serialise(model: Any, file: str) -> bytes:
-    size = model.ByteSize()
-    if size > _PROTOBUF_LIMIT:
-        raise ModelError.of("describe_too_large", file=file, megabytes=round(size / 1e6))
-    return model.SerializeToString(deterministic=True)
-
-
-def _write_and_read(path: str, payload: bytes) -> ModelInfo:
-    """Write the copy and read it back as the engine will (a metadata the engine refuses is not written)."""
-    with open(path, "wb") as handle:
-        handle.write(payload)
-    return read_model_info(path)
