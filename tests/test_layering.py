@@ -47,6 +47,7 @@ CORE_USES = {
     "quantize": {"segment"},
     "review": {"score", "segment"},
     "benchmark": {"score", "segment"},
+    "describe": set(),
 }
 """The other jobs each ``core/`` job may import (besides the shared modules)."""
 
@@ -57,6 +58,7 @@ ENTRY_MODULES = {
     "vectorize": "job",
     "quantize": "job",
     "benchmark": "runner",
+    "describe": "job",
 }
 """The one module per job that callers outside ``core/`` may import directly: its entry point."""
 

@@ -26,7 +26,16 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..adapters.raster_input import layer_band_labels
-from ..core.engine import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec, channel_labels, propose_bands
+from ..core.engine import (
+    GUESSED_CLASSES,
+    GUESSED_NORMALISATION,
+    TASK_SEGMENTATION,
+    InputSpec,
+    ModelInfo,
+    OutputSpec,
+    channel_labels,
+    propose_bands,
+)
 from ..core.nomenclature import ClassInfo
 from ..core.quantize import int8_capability, int8_origin
 from ..i18n import class_label, int8_cpu_note, metres, tr
@@ -119,6 +128,7 @@ class ModelCard(QWidget):
         if len(model.outputs) > 1:
             lines.insert(-1, _bold_row(tr("Outputs"), ", ".join(output_label(o) for o in model.outputs)))
         lines[-1:-1] = _int8_lines(model)
+        lines += _guessed_lines(model, classes)
         if model.description:
             lines.insert(0, f"<i>{html.escape(model_text(model.description))}</i>")
         self.summary.setText("<br>".join(lines))
@@ -138,6 +148,19 @@ def _int8_lines(model: ModelInfo) -> list[str]:
     if note:
         lines.append(f"<i>{html.escape(note)}</i>")
     return lines
+
+
+def _guessed_lines(model: ModelInfo, classes: Sequence[ClassInfo]) -> list[str]:
+    """The card's warning for a model whose metadata does not say its normalisation or classes."""
+    guessed = []
+    if GUESSED_NORMALISATION in model.guessed:
+        guessed.append(tr("normalisation (pixels / 255)"))
+    if GUESSED_CLASSES in model.guessed and classes:
+        guessed.append(tr("classes ({first}..{last})").format(first=classes[0].value, last=classes[-1].value))
+    if not guessed:
+        return []
+    text = tr("Guessed, the model does not declare them: {what}. Describe this model to set them.")
+    return [f"<span style='color:#b35900'>{html.escape(text.format(what=', '.join(guessed)))}</span>"]
 
 
 def _bold_row(label: str, value: str) -> str:

@@ -207,13 +207,17 @@ def error_text(err: BaseException, where: str = DOCK) -> str:
     return _catalogued(err.key, err.params, where) or str(err)
 
 
+def message_text(key: str, params: dict, where: str = DOCK) -> str:
+    """A catalogued message that is not an error (a run's note) in the user's language: its template
+    translated and formatted with ``params``; the English when the translation is missing."""
+    return _catalogued(key, params, where) or CATALOGUE[key].template.format(**params)
+
+
 def note_text(text: str, where: str = DOCK) -> str:
     """A line of a run's log in the user's language: a catalogued note
     (:class:`flair_qgis.core.engine.messages.Note`) translated, any other text as is."""
     key = getattr(text, "key", None)
-    if key is None:
-        return text
-    return _catalogued(key, getattr(text, "params", {}), where) or text
+    return text if key is None else message_text(key, getattr(text, "params", {}), where)
 
 
 def _catalogued(key: str, params: dict, where: str) -> str:

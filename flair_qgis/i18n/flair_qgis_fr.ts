@@ -2082,6 +2082,16 @@ Ou installez scipy dans le dossier de l'extension avec :
         <translation>FLAIR : évaluation de la vue</translation>
     </message>
     <message>
+        <location filename="../adapters/describe_task.py" line="1" />
+        <source>FLAIR: describing {name}</source>
+        <translation>FLAIR : description de {name}</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/model_section.py" line="1" />
+        <source>Writing the described copy… %p%</source>
+        <translation>Écriture de la copie décrite… %p%</translation>
+    </message>
+    <message>
         <location filename="../gui/dock.py" line="1" />
         <source>Band {n}</source>
         <translation>Bande {n}</translation>
@@ -3804,6 +3814,280 @@ Lancez plutôt cette commande dans un terminal :
         <location filename="../scale/messages.py" line="93" />
         <source>--vector-min-area, --vector-simplify and --vector-fill-holes need --vector PATH.gpkg.</source>
         <translation>--vector-min-area, --vector-simplify et --vector-fill-holes demandent --vector CHEMIN.gpkg.</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Bands, one per model band (e.g. R,G,B,NIR,ELEV or 4,1,2)</source>
+        <translation>Bandes, une par bande du modèle (par ex. R,G,B,NIR,ELEV ou 4,1,2)</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>Choose an OUTPUT file for the described copy of the model.</source>
+        <translation>Choisissez un fichier OUTPUT pour la copie décrite du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>Class entry {entry!r} is not value:name or value:name:#rrggbb (e.g. 1:building:#db0e9a).</source>
+        <translation>La classe {entry!r} n'est ni valeur:nom ni valeur:nom:#rrvvbb (par ex. 1:bâtiment:#db0e9a).</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>Class value {value} is given twice: give each class value once.</source>
+        <translation>La valeur de classe {value} est donnée deux fois : donnez chaque valeur une seule fois.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Classes (value:name:#colour)</source>
+        <translation>Classes (valeur:nom:#couleur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Classes: value:name:#rrggbb,... or a CSV file (value,name,color)</source>
+        <translation>Classes : valeur:nom:#rrvvbb,... ou un fichier CSV (value,name,color)</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Describe ONNX model (bands, normalisation, classes)</source>
+        <translation>Décrire un modèle ONNX (bandes, normalisation, classes)</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Describe this model</source>
+        <translation>Décrire ce modèle</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/model_section.py" line="1" />
+        <source>Describe this model…</source>
+        <translation>Décrire ce modèle…</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Described copy of the model</source>
+        <translation>Copie décrite du modèle</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Described copy written to {path}: {bands} band(s), {classes} class(es); {original} is unchanged.</source>
+        <translation>Copie décrite écrite dans {path} : {bands} bande(s), {classes} classe(s) ; {original} est inchangé.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/segment_panel.py" line="1" />
+        <source>Described copy written to {path}; {name} is unchanged.</source>
+        <translation>Copie décrite écrite dans {path} ; {name} est inchangé.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>Give MEAN and STD together (both in the layer's pixel units).</source>
+        <translation>Donnez MEAN et STD ensemble (tous deux dans les unités de pixel de la couche).</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>Give either SCALE or MEAN and STD, not both.</source>
+        <translation>Donnez soit SCALE, soit MEAN et STD, pas les deux.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/model_section.py" line="1" />
+        <source>Give the model its bands, normalisation and classes, in a copy written beside it</source>
+        <translation>Donner au modèle ses bandes, sa normalisation et ses classes, dans une copie écrite à côté</translation>
+    </message>
+    <message>
+        <location filename="../gui/widgets.py" line="1" />
+        <source>Guessed, the model does not declare them: {what}. Describe this model to set them.</source>
+        <translation>Devinées, le modèle ne les déclare pas : {what}. Décrivez ce modèle pour les fixer.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Mean (pixel units)</source>
+        <translation>Moyenne (unités de pixel)</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Mean per band, layer pixel units (e.g. 105.08,110.87,101.82)</source>
+        <translation>Moyenne par bande, en unités de pixel de la couche (par ex. 105.08,110.87,101.82)</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>Nothing to describe: pick a PRESET or give BANDS, MEAN and STD (or SCALE), CLASSES, RESOLUTION_CM or TILE_SIZE.</source>
+        <translation>Rien à décrire : choisissez un PRESET ou donnez BANDS, MEAN et STD (ou SCALE), CLASSES, RESOLUTION_CM ou TILE_SIZE.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>OUTPUT is the model itself: the original is never changed; choose another file for the described copy.</source>
+        <translation>OUTPUT est le modèle lui-même : l'original n'est jamais modifié ; choisissez un autre fichier pour la copie décrite.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Or divide by</source>
+        <translation>Ou diviser par</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Or scale: pixels are divided by it (e.g. 255)</source>
+        <translation>Ou échelle : les pixels sont divisés par elle (par ex. 255)</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>PRESET must be one of {choices}, got {preset!r}.</source>
+        <translation>PRESET doit être l'un de {choices}, reçu {preset!r}.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Preset</source>
+        <translation>Préréglage</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Resolution (cm per pixel)</source>
+        <translation>Résolution (cm par pixel)</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Resolution (cm)</source>
+        <translation>Résolution (cm)</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>SCALE must be a positive number (pixels are divided by it), got {scale}.</source>
+        <translation>SCALE doit être un nombre positif (les pixels sont divisés par lui), reçu {scale}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>SHA-256 of the described copy</source>
+        <translation>SHA-256 de la copie décrite</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>STD must be positive for every band, got {std}.</source>
+        <translation>STD doit être positif pour chaque bande, reçu {std}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Standard deviation per band, layer pixel units</source>
+        <translation>Écart type par bande, en unités de pixel de la couche</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Std (pixel units)</source>
+        <translation>Écart type (unités de pixel)</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Tile size (px)</source>
+        <translation>Taille des tuiles (px)</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Tile size (px, 0: not declared)</source>
+        <translation>Taille des tuiles (px, 0 : non déclarée)</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Write the described copy</source>
+        <translation>Écrire la copie décrite</translation>
+    </message>
+    <message>
+        <location filename="../processing/describe_algorithm.py" line="1" />
+        <source>Writes a copy of an ONNX model that declares what flair:segment needs to know: its bands, normalisation, classes, resolution and tile size. A model without them runs on a guess (pixels / 255, classes 0..C-1). The original file is never changed.
+
+PRESET fills everything for a FLAIR model family; the typed values replace the preset's:
+{presets}
+
+BANDS: band names (R,G,B,NIR,ELEV) or numbers (4,1,2), one per model band. MEAN and STD: per band, in the layer's pixel units (0..255 for 8-bit imagery); or SCALE alone: pixels are divided by it. CLASSES: value:name:#rrggbb entries separated by commas (1:building:#db0e9a,2:water:#1553ae), or a CSV file with the columns value, name and color. RESOLUTION_CM: the training resolution. TILE_SIZE: the tile edge in pixels (0: not declared).
+
+The counts are checked against the model: one value per input band, one class per output channel.</source>
+        <translation>Écrit une copie d'un modèle ONNX qui déclare ce que flair:segment doit savoir : ses bandes, sa normalisation, ses classes, sa résolution et sa taille de tuile. Un modèle qui ne les déclare pas tourne sur une supposition (pixels / 255, classes 0..C-1). Le fichier original n'est jamais modifié.
+
+PRESET remplit tout pour une famille de modèles FLAIR ; les valeurs saisies remplacent celles du préréglage :
+{presets}
+
+BANDS : noms de bandes (R,G,B,NIR,ELEV) ou numéros (4,1,2), un par bande du modèle. MEAN et STD : par bande, dans les unités de pixel de la couche (0..255 pour une image 8 bits) ; ou SCALE seul : les pixels sont divisés par lui. CLASSES : entrées valeur:nom:#rrvvbb séparées par des virgules (1:bâtiment:#db0e9a,2:eau:#1553ae), ou un fichier CSV aux colonnes value, name et color. RESOLUTION_CM : la résolution d'entraînement. TILE_SIZE : le côté des tuiles en pixels (0 : non déclaré).
+
+Les nombres sont vérifiés sur le modèle : une valeur par bande d'entrée, une classe par canal de sortie.</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>Writes {file}</source>
+        <translation>Écrit {file}</translation>
+    </message>
+    <message>
+        <location filename="../gui/widgets.py" line="1" />
+        <source>classes ({first}..{last})</source>
+        <translation>classes ({first}..{last})</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>described model</source>
+        <translation>modèle décrit</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>none (typed values)</source>
+        <translation>aucun (valeurs saisies)</translation>
+    </message>
+    <message>
+        <location filename="../gui/widgets.py" line="1" />
+        <source>normalisation (pixels / 255)</source>
+        <translation>normalisation (pixels / 255)</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>not declared</source>
+        <translation>non déclarée</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{file} has {channels} output channel(s) but {count} class(es) were given: give one class per output channel, or a preset with {channels} classes.</source>
+        <translation>{file} a {channels} canal(aux) de sortie mais {count} classe(s) ont été données : donnez une classe par canal de sortie, ou un préréglage à {channels} classes.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{file} has {count} inputs: describing is supported for single-input models only (give their metadata when exporting them).</source>
+        <translation>{file} a {count} entrées : seuls les modèles à une entrée peuvent être décrits (donnez leurs métadonnées à l'export).</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{file} is too large to copy into one ONNX file ({megabytes} MB, 2 GB at most): describing models stored with external data above 2 GB is not supported.</source>
+        <translation>{file} est trop gros pour être copié dans un seul fichier ONNX ({megabytes} Mo, 2 Go au plus) : décrire un modèle à données externes de plus de 2 Go n'est pas pris en charge.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{file} takes tiles of {fixed} px only (its input size is fixed): TILE_SIZE {tile} does not fit; leave it empty or give {fixed}.</source>
+        <translation>{file} ne prend que des tuiles de {fixed} px (sa taille d'entrée est fixe) : TILE_SIZE {tile} ne convient pas ; laissez-le vide ou donnez {fixed}.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{file} takes {channels} band(s) but {what} has {count} value(s): give one value per model band.</source>
+        <translation>{file} prend {channels} bande(s) mais {what} a {count} valeur(s) : donnez une valeur par bande du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{model} declares neither its normalisation nor its classes: this run guesses pixels / 255 and classes {first}..{last}. Describe the model once (flair:describe_model, or 'Describe this model…' on the dock's model card).</source>
+        <translation>{model} ne déclare ni sa normalisation ni ses classes : ce calcul suppose pixels / 255 et les classes {first}..{last}. Décrivez le modèle une fois (flair:describe_model, ou « Décrire ce modèle… » sur la fiche du modèle du panneau).</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{model} declares no classes: this run guesses classes {first}..{last}, named 'class N'. Describe the model once (flair:describe_model, or 'Describe this model…' on the dock's model card).</source>
+        <translation>{model} ne déclare pas ses classes : ce calcul suppose les classes {first}..{last}, nommées « class N ». Décrivez le modèle une fois (flair:describe_model, ou « Décrire ce modèle… » sur la fiche du modèle du panneau).</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{model} declares no normalisation: this run guesses pixels / 255. Describe the model once (flair:describe_model, or 'Describe this model…' on the dock's model card).</source>
+        <translation>{model} ne déclare pas sa normalisation : ce calcul suppose pixels / 255. Décrivez le modèle une fois (flair:describe_model, ou « Décrire ce modèle… » sur la fiche du modèle du panneau).</translation>
+    </message>
+    <message>
+        <location filename="../gui/segment/describe_dialog.py" line="1" />
+        <source>{name} declares no normalisation or classes. Pick a preset or type them; a copy is written beside it.</source>
+        <translation>{name} ne déclare pas sa normalisation ou ses classes. Choisissez un préréglage ou saisissez-les ; une copie est écrite à côté.</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{path} is not a class table: it needs a header with columns value and name (and optionally color).</source>
+        <translation>{path} n'est pas une table de classes : il lui faut un en-tête avec les colonnes value et name (et éventuellement color).</translation>
+    </message>
+    <message>
+        <location filename="../core/describe/messages.py" line="1" />
+        <source>{what} must be numbers separated by commas (e.g. 105.08,110.87,101.82), got {text!r}.</source>
+        <translation>{what} doit être des nombres séparés par des virgules (par ex. 105.08,110.87,101.82), reçu {text!r}.</translation>
     </message>
 </context>
 </TS>

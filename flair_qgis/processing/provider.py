@@ -16,6 +16,7 @@ def _algorithms() -> list:
     # plugin checks for (and offers to install) before it registers the provider.
     from .apply_review_algorithm import ApplyReviewAlgorithm
     from .benchmark_algorithm import BenchmarkAlgorithm
+    from .describe_algorithm import DescribeModelAlgorithm
     from .evaluate_algorithm import EvaluateAlgorithm
     from .quantize_algorithm import QuantizeAlgorithm
     from .rank_labels_algorithm import RankLabelsAlgorithm
@@ -34,6 +35,7 @@ def _algorithms() -> list:
         ApplyReviewAlgorithm(),
         QuantizeAlgorithm(),
         VectorizeAlgorithm(),
+        DescribeModelAlgorithm(),
     ]
 
 

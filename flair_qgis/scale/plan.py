@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import rasterio
 import rasterio.errors
 
+from ..core.describe import guessed_note
 from ..core.engine import (
     Grid,
     ModelInfo,
@@ -205,4 +206,6 @@ def plan_job(
     # check is made on a name beside it (never written).
     planned = replace(request, output_path=output_dir.rstrip(os.sep) + ".tif")
     plan = plan_segment_job(planned, model, (raster,)).plan  # type: ignore[arg-type]  # RasterFile.path is str
-    return job_from_plan(plan, input_path, output_dir, chunk_tiles), model, list(plan.warnings)
+    guessed = guessed_note(model)  # a model described by nobody: the notes say what the run guesses
+    notes = [guessed.english] if guessed is not None else []
+    return job_from_plan(plan, input_path, output_dir, chunk_tiles), model, [*notes, *plan.warnings]

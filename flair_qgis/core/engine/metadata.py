@@ -94,3 +94,42 @@ def binary_classes(raw: Any) -> tuple[ClassInfo, ...]:
     named = parse_classes(raw, None) if raw else ()
     positive = named[-1].name if named else "detected"
     return (ClassInfo(0, "background", "#000000"), ClassInfo(1, positive, default_color(0)))
+
+
+GUESSED_NORMALISATION = "normalisation"
+GUESSED_CLASSES = "classes"
+_NORMALISATION_KEYS = ("mean", "std", "standardization_mean", "standardization_std", "model_type")
+"""Keys that declare how pixels are normalised. ``model_type`` marks a Deepness model, whose convention
+(pixels / 255, no standardisation unless declared) is a declaration, not a guess."""
+
+
+def guessed_fields(metadata: Mapping[str, str], has_classes: bool) -> frozenset[str]:
+    """What the engine guesses for a model because its metadata does not say it.
+
+    Args:
+        metadata: the model's ``metadata_props``.
+        has_classes: whether the model has a head whose classes are written (segmentation or
+            classification).
+
+    Returns:
+        :data:`GUESSED_NORMALISATION` when no key declares the normalisation (pixels are divided
+        by 255), :data:`GUESSED_CLASSES` when no key declares the classes (values 0..C-1 named
+        "class N"); empty for a described model.
+    """
+    guessed = set()
+    inputs = _entries(metadata, "inputs")
+    if not any(k in metadata for k in _NORMALISATION_KEYS) and not any("mean" in d or "std" in d for d in inputs):
+        guessed.add(GUESSED_NORMALISATION)
+    declares_classes = any(k in metadata for k in ("classes", "class_names"))
+    if has_classes and not declares_classes and not any("classes" in d for d in _entries(metadata, "outputs")):
+        guessed.add(GUESSED_CLASSES)
+    return frozenset(guessed)
+
+
+def _entries(metadata: Mapping[str, str], key: str) -> list[Mapping[str, Any]]:
+    """The dict entries of a list-valued key (``inputs``, ``outputs``); [] when absent or malformed."""
+    try:
+        raw = meta_json(metadata, key, [])
+    except ModelError:
+        return []
+    return [d for d in raw if isinstance(d, Mapping)] if isinstance(raw, list) else []

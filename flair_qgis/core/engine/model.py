@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import ModelError
 from ..nomenclature import ClassInfo
-from .metadata import binary_classes, float_list, meta_json, parse_classes, static_dim
+from .metadata import binary_classes, float_list, guessed_fields, meta_json, parse_classes, static_dim
 from .shape_probe import probed_outputs
 
 TASK_SEGMENTATION = "segmentation"
@@ -121,6 +121,8 @@ class ModelInfo:
         seg_threshold: probability above which a single-channel output marks its class.
         description: free text from the metadata, shown on the model card.
         metadata: the raw ``metadata_props`` strings.
+        guessed: what the metadata does not declare and the engine guesses
+            (:func:`.metadata.guessed_fields`: ``normalisation``, ``classes``); empty when described.
     """
 
     path: str
@@ -132,6 +134,7 @@ class ModelInfo:
     seg_threshold: float = 0.5
     description: str = ""
     metadata: Mapping[str, str] = field(default_factory=dict)
+    guessed: frozenset[str] = frozenset()
 
     @property
     def input(self) -> InputSpec:
@@ -249,6 +252,7 @@ def describe_model(
         seg_threshold=float(meta_json(metadata, "seg_thresh", 0.5)),
         description=str(meta_json(metadata, "description", "") or ""),
         metadata=dict(metadata),
+        guessed=guessed_fields(metadata, any(o.classes for o in outputs)),
     )
 
 

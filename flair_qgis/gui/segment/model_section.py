@@ -5,7 +5,17 @@ from __future__ import annotations
 import os
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
-from qgis.PyQt.QtWidgets import QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...adapters import settings
 from ...i18n import tr
@@ -18,9 +28,14 @@ class ModelSection(QGroupBox):
 
     Signals:
         model_chosen(str): the user picked a model file; the dock reads it.
+        describe_requested(): the user asked to describe the model (shown when its metadata leaves
+            the normalisation or classes to a guess).
+        describe_canceled(): the user canceled the description under way.
     """
 
     model_chosen = pyqtSignal(str)
+    describe_requested = pyqtSignal()
+    describe_canceled = pyqtSignal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(tr("Model"), parent)
@@ -38,7 +53,39 @@ class ModelSection(QGroupBox):
         layout.addLayout(row)
         self.model_card = ModelCard()
         layout.addWidget(self.model_card)
+        self.describe_button = QPushButton(tr("Describe this model…"))
+        self.describe_button.setToolTip(
+            tr("Give the model its bands, normalisation and classes, in a copy written beside it")
+        )
+        self.describe_button.clicked.connect(self.describe_requested.emit)
+        self.describe_button.setVisible(False)
+        layout.addWidget(self.describe_button)
+        layout.addLayout(self._describe_progress_row())
         self.current_path = ""
+
+    def _describe_progress_row(self) -> QHBoxLayout:
+        """The progress of a description under way and its Cancel button (hidden until one runs)."""
+        row = QHBoxLayout()
+        self.describe_progress = QProgressBar()
+        self.describe_progress.setRange(0, 100)
+        self.describe_progress.setFormat(tr("Writing the described copy… %p%"))
+        self.describe_cancel = QPushButton(tr("Cancel"))
+        self.describe_cancel.clicked.connect(self.describe_canceled.emit)
+        row.addWidget(self.describe_progress, 1)
+        row.addWidget(self.describe_cancel)
+        self.set_describing(False)
+        return row
+
+    def set_describing(self, running: bool) -> None:
+        """Show the progress and Cancel of a description that starts (True), hide them when it ended."""
+        self.describe_progress.setValue(0)
+        self.describe_progress.setVisible(running)
+        self.describe_cancel.setVisible(running)
+        self.describe_button.setEnabled(not running)
+
+    def show_describe_progress(self, percent: float) -> None:
+        """The description's progress bar at ``percent``."""
+        self.describe_progress.setValue(int(percent))
 
     def _browse(self) -> None:
         start = os.path.dirname(self.current_path) if self.current_path else settings.str_value("last_model_dir", "")

@@ -3,7 +3,9 @@
 The sections only gather choices; :meth:`SegmentPanel.build_request` freezes them into a
 :class:`~flair_qgis.adapters.segment_request.SegmentChoices`,
 :func:`~flair_qgis.adapters.segment_request.prepare_segment` captures and plans the run on the main
-thread and :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager.
+thread and :class:`~flair_qgis.adapters.segment_task.SegmentTask` runs it in the QGIS task manager. A model
+described in the dialog (:mod:`.describe_dialog`) is written by a
+:class:`~flair_qgis.adapters.describe_task.DescribeTask` there too.
 """
 
 from __future__ import annotations
@@ -14,15 +16,19 @@ from qgis.core import Qgis, QgsApplication, QgsProject
 from qgis.PyQt.QtWidgets import QVBoxLayout, QWidget
 
 from ...adapters import deps, settings
+from ...adapters.describe_task import DescribeOutcome, DescribeTask
 from ...adapters.segment_request import SegmentChoices, prepare_segment, ready_reason
 from ...adapters.segment_task import RunOutcome, SegmentTask
 from ...core import vocabulary
+from ...core.describe import guessed_note
 from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_device
 from ...core.errors import FlairError
+from ...core.paths import same_path
 from ...i18n import tr
-from ...i18n.errors import error_text, note_text
+from ...i18n.errors import error_text, message_text, note_text
 from ...i18n.removed import canceled_text, with_removed
 from ..messages import run_log_line
+from .describe_dialog import DescribeDialog
 from .extent_section import ExtentSection
 from .inputs_section import InputsSection
 from .model_section import ModelSection
@@ -42,6 +48,7 @@ class SegmentPanel(QWidget):
         self.dock = dock
         self.model: ModelInfo | None = None
         self.task: SegmentTask | None = None
+        self.describe_task: DescribeTask | None = None
         layout = QVBoxLayout(self)
         self.model_section = ModelSection()
         self.inputs_section = InputsSection()
@@ -54,6 +61,8 @@ class SegmentPanel(QWidget):
         layout.addWidget(self.result_section)
         layout.addStretch(1)
         self.model_section.model_chosen.connect(self.set_model)
+        self.model_section.describe_requested.connect(self.describe_model)
+        self.model_section.describe_canceled.connect(self.cancel_describe)
         self.inputs_section.changed.connect(self.update_ready)
         self.run_section.device_combo.currentIndexChanged.connect(self._on_device_changed)
         self.run_section.reset_button.clicked.connect(lambda: self.run_section.reset_tiling(self.model))
@@ -65,6 +74,7 @@ class SegmentPanel(QWidget):
     def set_model(self, path: str | None) -> bool:
         """Read a model, show its card and remember it; False (and the reason on the card) on failure."""
         self.model = None
+        self.model_section.describe_button.setVisible(False)
         card = self.model_section.model_card
         if not path or not self.dock.onnxruntime_ok:
             card.show_model(None, error="" if not path else tr("Install onnxruntime to read models (see above)."))
@@ -85,6 +95,7 @@ class SegmentPanel(QWidget):
         self._on_device_changed()  # the model card's provider, and whether the GPU is left unused
         self.run_section.reset_tiling(self.model)
         self.inputs_section.sync(self.model)
+        self.model_section.describe_button.setVisible(bool(self.model.guessed))
         self.update_ready()
         return True
 
@@ -99,6 +110,45 @@ class SegmentPanel(QWidget):
         """The execution provider a run with the chosen device will use (the engine's decision)."""
         decision = self.device_decision()
         return decision.provider if decision is not None else "—"
+
+    def describe_model(self, dialog: DescribeDialog | None = None) -> DescribeTask | None:
+        """Describe the model (dialog): a task writes the copy beside it and the dock opens the copy
+        when it ends. Returns the task, or None (no model, the dialog closed, a description under way)."""
+        if self.model is None or self.describe_task is not None:
+            return None
+        dialog = dialog or DescribeDialog(self.model, self)
+        if dialog.request is None and not dialog.exec():
+            return None
+        assert dialog.request is not None
+        self.describe_task = DescribeTask(dialog.request, self._on_described)
+        self.describe_task.progressChanged.connect(self.model_section.show_describe_progress)
+        self.model_section.set_describing(True)
+        QgsApplication.taskManager().addTask(self.describe_task)
+        return self.describe_task
+
+    def cancel_describe(self) -> None:
+        """Cancel the description under way (the job removes the copy)."""
+        if self.describe_task is not None:
+            self.describe_task.cancel()
+
+    def _on_described(self, outcome: DescribeOutcome) -> None:
+        self.describe_task = None
+        self.model_section.set_describing(False)
+        request, result = outcome.request, outcome.result
+        if outcome.status == "ok" and result is not None:
+            name = os.path.basename(request.model_path)
+            self.dock.push(
+                tr("Described copy written to {path}; {name} is unchanged.").format(path=result.output_path, name=name)
+            )
+            # The copy replaces the model it describes, not one the user picked meanwhile.
+            if self.model is not None and same_path(self.model.path, request.model_path):
+                self.set_model(result.output_path)
+        elif outcome.status == "canceled":
+            self.dock.push(canceled_text(outcome.removed), Qgis.MessageLevel.Info)
+        elif isinstance(outcome.error, FlairError):
+            self.dock.push(with_removed(error_text(outcome.error), outcome.error), Qgis.MessageLevel.Warning)
+        else:
+            self.dock.report_unexpected(outcome.error, outcome.traceback)
 
     def _on_device_changed(self) -> None:
         settings.set_device(self.run_section.device_combo.currentData())
@@ -153,6 +203,9 @@ class SegmentPanel(QWidget):
         decision = self.device_decision()
         if decision is not None and decision.cuda_missing:
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
+        note = guessed_note(self.model)
+        if note is not None:  # a model described by nobody: the run log says what it guesses
+            self.dock.log(message_text(note.key, note.params), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
         task = self.task
         self.task.progressChanged.connect(lambda p: self.run_section.show_progress(p, task.speed_text()))
@@ -226,6 +279,7 @@ class SegmentPanel(QWidget):
         """Stop the run and release signals and the rectangle tool (the plugin is unloading)."""
         if self.task is not None:
             self.task.abandon(tr("The plugin was unloaded."))
+        self.cancel_describe()
         try:
             QgsProject.instance().layersWillBeRemoved.disconnect(self._on_layers_removed)
         except TypeError:
