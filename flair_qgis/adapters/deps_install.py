@@ -234,8 +234,7 @@ def install(
                 )
             ) from err
         tail: list[str] = []
-        assert process.stdout is not None
-        for line in process.stdout:
+        for line in process.stdout or ():  # stdout=PIPE: never None
             tail = ([*tail, line.rstrip()])[-20:]
             if on_output is not None:
                 on_output(line.rstrip())

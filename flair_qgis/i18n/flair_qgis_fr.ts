@@ -3246,6 +3246,11 @@ Ajoutez les fichiers manquants, retirez ceux-ci, ou réglez ON_UNPAIRED=skip pou
         <translation>La revue n&apos;a pas d&apos;élément {item_id}.</translation>
     </message>
     <message>
+        <location filename="../core/review/messages.py" line="93" />
+        <source>The review GeoPackage names a table or field &apos;{name}&apos;, which the plugin does not read: use letters, digits and _ only, or open a review GeoPackage made by flair:sample.</source>
+        <translation>Le GeoPackage de revue nomme une table ou un champ « {name} », que l&apos;extension ne lit pas : n&apos;utilisez que des lettres, des chiffres et _, ou ouvrez un GeoPackage de revue créé par flair:sample.</translation>
+    </message>
+    <message>
         <location filename="../core/review/messages.py" line="92" />
         <source>The review file {path} stayed locked by another program for {seconds:g} s ({error}); the verdict was not saved: try again.</source>
         <translation>Le fichier de revue {path} est resté verrouillé par un autre programme pendant {seconds:g} s ({error}) ; le verdict n&apos;a pas été enregistré : réessayez.</translation>
