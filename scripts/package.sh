@@ -2,8 +2,8 @@
 # Builds dist/flair_qgis.zip, installable with QGIS's Plugin Manager ("Install from ZIP") and accepted
 # by the QGIS plugin repository (plugins.qgis.org):
 #   flair_qgis/            the package (no tests, no __pycache__, no hidden files)
-#   flair_qgis/metadata.txt  the package's, with email and URLs from publish.cfg and the changelog from
-#                          CHANGELOG.md (scripts/plugin_zip.py metadata; warns while they are placeholders)
+#   flair_qgis/metadata.txt  the package's, with the changelog from CHANGELOG.md (scripts/plugin_zip.py
+#                          metadata; warns while the email and URLs are placeholders)
 #   flair_qgis/resources/ (icon, icons, styles, demo model), LICENSE, README.md
 #   flair_qgis/i18n/*.qm   translations compiled from the Qt Linguist .ts sources (lrelease,
 #                          Debian package qttools5-dev-tools, which make setup installs)
@@ -22,7 +22,7 @@ mkdir -p "$STAGE/$PLUGIN"
 cp -RL "$PLUGIN/." "$STAGE/$PLUGIN/"
 find "$STAGE/$PLUGIN" \( -name __pycache__ -o -name tests -o -name .pytest_cache \) -prune -exec rm -rf {} +
 find "$STAGE/$PLUGIN" \( -name '*.pyc' -o -name '*.pyo' -o -name '.*' \) -type f -delete
-python3 scripts/plugin_zip.py metadata "$PLUGIN/metadata.txt" publish.cfg CHANGELOG.md > "$STAGE/$PLUGIN/metadata.txt"
+python3 scripts/plugin_zip.py metadata "$PLUGIN/metadata.txt" CHANGELOG.md > "$STAGE/$PLUGIN/metadata.txt"
 rm -rf "$STAGE/$PLUGIN/resources"
 cp -RL resources "$STAGE/$PLUGIN/resources"
 find "$STAGE/$PLUGIN/resources" -name __pycache__ -prune -exec rm -rf {} +

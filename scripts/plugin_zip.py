@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """The two steps of make package around the zip (standard library only: make package needs no venv).
 
-    scripts/plugin_zip.py metadata SOURCE PUBLISH CHANGELOG   the zip's metadata.txt on stdout
+    scripts/plugin_zip.py metadata SOURCE CHANGELOG           the zip's metadata.txt on stdout
     scripts/plugin_zip.py check ZIP                           exit 1 with the reasons when the QGIS
                                                               plugin repository would refuse or flag it
 
-``metadata``: the plugin's flair_qgis/metadata.txt with email, homepage, tracker and repository from
-publish.cfg (warning on stderr while one is a placeholder) and ``changelog`` from CHANGELOG.md
-(newest first, as written there).
+``metadata``: the plugin's flair_qgis/metadata.txt (the one place of the author's email and the
+homepage, tracker and repository URLs: a warning on stderr while one is a :data:`PLACEHOLDERS` value)
+with ``changelog`` from CHANGELOG.md (newest first, as written there).
 
 ``check``: what the repository's upload validator refuses (qgis/QGIS-Plugins-Website,
 qgis-app/plugins/validator.py: size, paths, one top folder named as a Python identifier, __init__.py,
@@ -31,6 +31,8 @@ REQUIRED = ("name", "description", "version", "qgisMinimumVersion", "author", "e
 """The repository's PLUGIN_REQUIRED_METADATA."""
 URL_KEYS = ("tracker", "repository", "homepage")
 PUBLISHED = ("email", "homepage", "tracker", "repository")
+PLACEHOLDERS = ("example.org", "github.com/flair-qgis/")
+"""Values nobody has claimed yet (an example.org address, a GitHub organisation not confirmed)."""
 FORBIDDEN_PARTS = ("__MACOSX", ".git", "__pycache__")
 BINARY_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".bat", ".sh", ".ps1", ".cmd")
 """What the security scan's FILE_SUSPICIOUS rule (critical, not skippable) flags."""
@@ -49,19 +51,18 @@ def changelog_entries(markdown: str) -> list[str]:
     return lines
 
 
-def zip_metadata(source: str, publish: str, changelog: str) -> tuple[str, list[str]]:
+def zip_metadata(source: str, changelog: str) -> tuple[str, list[str]]:
     """The zip's metadata.txt text and the warnings about placeholders."""
-    config = configparser.ConfigParser()
-    config.read_string(publish)
-    values = config["publish"]
-    marks = values.get("placeholders", "").split()
+    config = configparser.ConfigParser(interpolation=None)
+    config.optionxform = str  # type: ignore[assignment,method-assign]
+    config.read_string(source)
+    general = config["general"] if config.has_section("general") else {}
     warnings = [
-        f"publish.cfg: {key}={values[key]} is a placeholder: set it before uploading to plugins.qgis.org"
+        f"metadata.txt: {key}={general[key]} is a placeholder: set it before uploading to plugins.qgis.org"
         for key in PUBLISHED
-        if any(mark in values[key] for mark in marks)
+        if key in general and any(mark in general[key] for mark in PLACEHOLDERS)
     ]
-    text = source.rstrip("\n") + "\n"
-    text += "".join(f"{key}={values[key]}\n" for key in PUBLISHED)
+    text = "\n".join(line for line in source.rstrip("\n").splitlines() if not line.startswith("changelog=")) + "\n"
     entries = changelog_entries(changelog)
     if not entries:
         warnings.append("CHANGELOG.md has no '## <version>' section: the zip has no changelog")
@@ -144,7 +145,7 @@ def check_zip(path: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 5 and argv[1] == "metadata":
+    if len(argv) == 4 and argv[1] == "metadata":
         texts = []
         for path in argv[2:]:
             with open(path, encoding="utf-8") as handle:

@@ -68,13 +68,10 @@ def test_a_zip_over_25_mb_is_refused(tmp_path):
     assert "over the repository's 25,000,000" in plugin_zip.check_zip(str(path))[0]
 
 
-def test_metadata_takes_publish_cfg_and_warns_on_placeholders():
-    publish = (
-        "[publish]\nemail=x@example.org\nhomepage=https://h.org\ntracker=https://h.org/i\nrepository=https://h.org/r\n"
-    )
-    publish += "placeholders=example.org\n"
-    changelog = "# Changelog\n\n## 0.2.0\n\n- new\n  and wrapped\n\n## 0.1.0\n\n- first\n"
-    text, warnings = plugin_zip.zip_metadata("[general]\nname=Demo\n", publish, changelog)
-    assert "email=x@example.org\nhomepage=https://h.org\n" in text
-    assert text.endswith("changelog=0.2.0:\n    - new and wrapped\n    0.1.0:\n    - first\n")
+def test_metadata_gets_the_changelog_and_warns_on_placeholders():
+    source = "[general]\nname=Demo\nemail=x@example.org\nhomepage=https://h.org\n"
+    changelog = "# Changelog\n\n## 0.2.0 - 2026-12-08\n\n- new\n  and wrapped\n\n## 0.1.0 - 2026-11-01\n\n- first\n"
+    text, warnings = plugin_zip.zip_metadata(source, changelog)
+    assert text.startswith(source)
+    assert text.endswith("changelog=0.2.0 - 2026-12-08:\n    - new and wrapped\n    0.1.0 - 2026-11-01:\n    - first\n")
     assert len(warnings) == 1 and "email=x@example.org is a placeholder" in warnings[0]
