@@ -17,6 +17,7 @@ from flair_qgis.adapters.deps_platform import MIN_ONNXRUNTIME, MIN_ONNXRUNTIME_G
 pytestmark = [
     pytest.mark.skipif(not registry_reachable(), reason="the package registry (pypi.org) does not answer"),
     pytest.mark.timeout(900),
+    pytest.mark.slow,  # six pip dry runs and about 40 HEAD requests: about a minute
 ]
 
 CASES = [
