@@ -7,6 +7,8 @@ first opens, and the plugin's own dependency folder is put on ``sys.path`` in :m
 
 from __future__ import annotations
 
+import sys
+
 from qgis.core import Qgis, QgsApplication
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
@@ -70,14 +72,17 @@ class FlairPlugin:
 
         self.warm_up = WarmUp()  # the first score then finds pandas imported (see the module)
         if self.missing:
-            from .adapters.deps import install_command_text
+            from .adapters.deps import install_command_text, platform_advice
 
+            # Windows: QGIS's installer, never pip, for the geospatial packages (see offer_dependencies).
+            windows = sys.platform.startswith("win")
+            command = platform_advice(self.missing) if windows else install_command_text(" ".join(self.missing))
             self.iface.messageBar().pushMessage(
                 "FLAIR",
                 tr(
                     "needs the Python package(s) {names}, which this QGIS does not have: click the FLAIR button to "
                     "install them, or run: {command}"
-                ).format(names=", ".join(self.missing), command=install_command_text(" ".join(self.missing))),
+                ).format(names=", ".join(self.missing), command=command),
                 Qgis.MessageLevel.Warning,
             )
 
@@ -101,26 +106,37 @@ class FlairPlugin:
         self._sync_action(visible)
 
     def offer_dependencies(self, ask: bool = True) -> None:
-        """Offer to install the missing modules with pip into the plugin's folder; the user confirms."""
-        from .adapters.deps import InstallTask, deps_dir, install_command_text, platform_advice
+        """Say what is missing and how it is installed here; offer pip only for what pip should install.
 
-        names = " ".join(self.missing)
+        On Windows rasterio, geopandas, shapely and pyproj come from QGIS's own installer (their pip
+        wheels bring a second GDAL): the dialog gives its command and offers nothing to click.
+        """
+        from .adapters.deps import (
+            InstallTask,
+            deps_dir,
+            find_qgis_python,
+            machine_plan,
+            machine_plan_text,
+            platform_advice,
+        )
+
+        plan = machine_plan(self.missing, runtime=False)
+        names = " ".join(plan.pip)
         if ask:
-            answer = QMessageBox.question(
-                self.iface.mainWindow(),
-                tr("FLAIR segmentation"),
-                tr(
-                    "FLAIR needs the Python package(s) {names}, which this QGIS does not have.\n\n{advice}\n\n"
-                    "Install them now with pip into {folder}?\n\nTo do it yourself, run:\n{command}"
-                ).format(
-                    names=", ".join(self.missing),
-                    advice=platform_advice(self.missing),
-                    folder=deps_dir(),
-                    command=install_command_text(names),
-                ),
+            intro = tr("FLAIR needs the Python package(s) {names}, which this QGIS does not have.").format(
+                names=", ".join(self.missing)
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            parts = [intro, platform_advice(self.missing), machine_plan_text(plan, deps_dir())]
+            text = "\n\n".join(part for part in parts if part)
+            if not plan.pip or find_qgis_python() is None:
+                QMessageBox.information(self.iface.mainWindow(), tr("FLAIR segmentation"), text)
                 return
+            if QMessageBox.question(self.iface.mainWindow(), tr("FLAIR segmentation"), text) != (
+                QMessageBox.StandardButton.Yes
+            ):
+                return
+        if not plan.pip:
+            return
         self.install_task = InstallTask(names, deps_dir(), self._installed)
         QgsApplication.taskManager().addTask(self.install_task)
 

@@ -11,17 +11,18 @@ cd "$(dirname "$0")/.."
 # wheels ([cuda,cudnn]): a machine with only the driver has no CUDA toolkit for it to load.
 # onnxruntime-gpu >= 1.27 is built for CUDA 13: a driver that runs only CUDA 12 (nvidia-smi's
 # header) gets the last CUDA 12 build (flair_qgis/adapters/deps_install.py chooses the same).
+# The minimum versions are flair_qgis/adapters/deps_platform.py's (MIN_ONNXRUNTIME, MIN_ONNXRUNTIME_GPU).
 ort_package() {
   if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     local driver_cuda
     driver_cuda=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9]*\).*/\1/p' | head -n 1 || true)
     if [ -n "$driver_cuda" ] && [ "$driver_cuda" -lt 13 ]; then
-      echo "onnxruntime-gpu[cuda,cudnn]<1.27"
+      echo "onnxruntime-gpu[cuda,cudnn]>=1.21.0,<1.27"
     else
-      echo "onnxruntime-gpu[cuda,cudnn]"
+      echo "onnxruntime-gpu[cuda,cudnn]>=1.21.0"
     fi
   else
-    echo onnxruntime
+    echo "onnxruntime>=1.19.2"
   fi
 }
 [ "${FLAIR_SETUP_ONLY_PRINT_ORT:-}" = 1 ] && { ort_package; exit 0; }  # tests/test_gpu_setup.py
@@ -72,7 +73,7 @@ fi
 numpy_version=$("$SYS_PY" -c 'import numpy; print(numpy.__version__)')
 constraints="$VENV/constraints.txt"
 echo "numpy==$numpy_version" > "$constraints"
-other=onnxruntime-gpu; [ "$ORT" = onnxruntime ] || other=onnxruntime
+other=onnxruntime-gpu; [[ "$ORT" == onnxruntime-gpu* ]] && other=onnxruntime
 "$VENV/bin/python" -m pip uninstall -q -y "$other" >/dev/null 2>&1 || true
 echo "setup: installing $ORT and test tools into $VENV (numpy pinned to Debian's $numpy_version)"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" \

@@ -15,17 +15,19 @@ from pathlib import Path
 import pytest
 
 from flair_qgis.adapters import deps
+from flair_qgis.core.cuda import list_gpus
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _fake_smi(folder: Path, exit_code: int, driver_cuda: str = "13.0") -> Path:
     """A folder holding an ``nvidia-smi`` that answers as a driver running CUDA ``driver_cuda`` does
-    (``-L``: one GPU; no argument: the header), and exits with ``exit_code``."""
+    (``-L`` and ``--query-gpu``: one GPU; no argument: the header), and exits with ``exit_code``."""
     folder.mkdir(parents=True, exist_ok=True)
     smi = folder / "nvidia-smi"
     smi.write_text(
-        '#!/bin/sh\nif [ "$1" = -L ]; then echo "GPU 0: NVIDIA H200 (UUID: GPU-0)"; else\n'
+        '#!/bin/sh\nif [ "$1" = -L ]; then echo "GPU 0: NVIDIA H200 (UUID: GPU-0)"\n'
+        'elif [ "$1" = --query-gpu=index,name ]; then echo "0, NVIDIA H200"; else\n'
         f'echo "| NVIDIA-SMI 535.216.01   Driver Version: 535.216.01   CUDA Version: {driver_cuda}     |"; fi\n'
         f"exit {exit_code}\n"
     )
@@ -43,9 +45,9 @@ def _setup_choice(path: str) -> str:
     ("exit_code", "driver_cuda", "expected"),
     [
         (0, "13.0", deps.GPU_PACKAGE),
-        (0, "12.2", "onnxruntime-gpu[cuda,cudnn]<1.27"),  # the last onnxruntime-gpu built for CUDA 12
-        (9, "13.0", "onnxruntime"),  # nvidia-smi is there but the driver does not answer
-        (None, "", "onnxruntime"),  # no nvidia-smi
+        (0, "12.2", "onnxruntime-gpu[cuda,cudnn]>=1.21.0,<1.27"),  # the last onnxruntime-gpu built for CUDA 12
+        (9, "13.0", "onnxruntime>=1.19.2"),  # nvidia-smi is there but the driver does not answer
+        (None, "", "onnxruntime>=1.19.2"),  # no nvidia-smi
     ],
 )
 def test_setup_and_dialog_choose_the_same_package(tmp_path, monkeypatch, exit_code, driver_cuda, expected):
@@ -54,7 +56,11 @@ def test_setup_and_dialog_choose_the_same_package(tmp_path, monkeypatch, exit_co
         path = f"{_fake_smi(tmp_path / 'bin', exit_code, driver_cuda)}:{path}"
     assert _setup_choice(path) == expected
     monkeypatch.setenv("PATH", path)
-    assert deps.onnxruntime_package() == expected
+    list_gpus.cache_clear()  # the driver is asked once per process
+    try:
+        assert deps.onnxruntime_package() == expected
+    finally:
+        list_gpus.cache_clear()
 
 
 def test_the_gpu_command_installs_the_cuda_wheels(tmp_path):
@@ -63,4 +69,4 @@ def test_the_gpu_command_installs_the_cuda_wheels(tmp_path):
     # The shell gives pip one argument with the brackets (the text is pasted into a terminal).
     words = command.split(" ", 1)[1]
     done = subprocess.run(["bash", "-c", f"printf '%s\\n' {words}"], capture_output=True, text=True, check=True)
-    assert "onnxruntime-gpu[cuda,cudnn]" in done.stdout.splitlines()
+    assert deps.GPU_PACKAGE in done.stdout.splitlines()  # brackets and >= reach pip as one argument

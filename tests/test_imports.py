@@ -133,7 +133,7 @@ def test_dependency_check_checks_exactly_the_imports():
     # The plugin offers to pip-install the missing modules by their import names.
     assert all(requirement.pip == requirement.module for requirement in deps.REQUIREMENTS)
     assert deps.missing_modules((*deps.REQUIRED_MODULES, "no_such_module_flair")) == ["no_such_module_flair"]
-    assert deps.onnxruntime_package(cuda=False) == deps.ONNXRUNTIME.pip
+    assert deps.onnxruntime_package(cuda=False) == f"{deps.ONNXRUNTIME.pip}>={deps.MIN_ONNXRUNTIME}"
 
 
 @pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="not a Debian machine")

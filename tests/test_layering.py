@@ -34,6 +34,7 @@ SHARED = {
     "areas",
     "classes",
     "cuda",
+    "safe_xml",
 }
 """The modules at ``core/`` root: every layer and every job may use them."""
 

@@ -67,8 +67,23 @@ def test_metadata_complete(package_zip, monkeypatch):
     assert general["tracker"].startswith("http") and general["repository"].startswith("http")
     # The icon named in the metadata is in the zip, relative to the plugin folder.
     assert f"flair_qgis/{general['icon']}" in zipfile.ZipFile(package_zip).namelist()
-    # The zip carries the repository's metadata, not a stale copy.
-    assert text == (REPO / "metadata.txt").read_text(encoding="utf-8")
+    # The zip carries the package's metadata, not a stale copy, then the changelog.
+    assert text.startswith((REPO / "flair_qgis" / "metadata.txt").read_text(encoding="utf-8"))
+    changelog = general["changelog"].splitlines()
+    assert changelog[0].startswith(f"{general['version']} - ") and all(line.startswith("- ") for line in changelog[1:])
+    first_entry = next(line for line in (REPO / "CHANGELOG.md").read_text().splitlines() if line.startswith("- "))
+    assert changelog[1].startswith(first_entry)  # newest first, as CHANGELOG.md has it
+    # The about text names what the first run installs and what the demo model is.
+    for word in ("onnxruntime", "onnx", "rasterio", "geopandas", "shapely", "pyproj", "ONNX model file"):
+        assert word in general["about"], word
+    assert dict(parser.items("general"))  # every value reads with interpolation, as the repository reads it
+
+
+def test_zip_carries_the_licence(package_zip):
+    text = zipfile.ZipFile(package_zip).read("flair_qgis/LICENSE").decode("utf-8")
+    assert "either version 2 of the" in text and "GNU GENERAL PUBLIC LICENSE" in text and "Version 2, June 1991" in text
+    assert text == (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert not (REPO / "flair_qgis" / "metadata.txt").is_symlink()  # qgis-plugin-ci reads it as a file
 
 
 LOAD_SCRIPT = textwrap.dedent(

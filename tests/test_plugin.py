@@ -56,15 +56,16 @@ def test_install_command_targets_plugin_folder():
     import numpy
 
     assert f"numpy=={numpy.__version__}" in command
-    assert deps.onnxruntime_package(cuda=True) == "onnxruntime-gpu[cuda,cudnn]"
+    assert deps.onnxruntime_package(cuda=True) == "onnxruntime-gpu[cuda,cudnn]>=1.21.0"
     gpu_command = deps.install_command_text(deps.onnxruntime_package(cuda=True), "/p/flair_qgis_deps")
-    # One argument for pip, quoted for the shell: the brackets reach pip intact.
-    assert gpu_command.endswith((" 'onnxruntime-gpu[cuda,cudnn]'", " onnxruntime-gpu[cuda,cudnn]"))
-    assert deps.onnxruntime_package(cuda=False) == "onnxruntime"
+    # One argument for pip, quoted for the shell: the brackets and >= reach pip intact.
+    assert gpu_command.endswith(" 'onnxruntime-gpu[cuda,cudnn]>=1.21.0'")
+    assert deps.onnxruntime_package(cuda=False) == "onnxruntime>=1.19.2"
     # The dialog's install brings onnx too, for the wrapped graph (normalisation and argmax on the device).
-    assert deps.runtime_packages(cuda=False) == "onnxruntime onnx"
+    assert deps.runtime_packages(cuda=False) == "onnxruntime>=1.19.2 onnx"
     assert deps.install_command_text(target="/p").split()[-1] == "onnx"
-    assert deps.deps_dir().endswith("python/flair_qgis_deps")
+    # One folder per Python version: a QGIS whose Python changes never loads the other's wheels.
+    assert deps.deps_dir().endswith(f"python/flair_qgis_deps/python{sys.version_info[0]}.{sys.version_info[1]}")
 
 
 def test_missing_packages_get_each_platforms_own_instructions():

@@ -1,8 +1,9 @@
 """The plugin's third-party dependencies, as its callers know them (``from ..adapters import deps``).
 
-Two parts: :mod:`.deps_check` says which modules the plugin and each feature need and what to do
-when one is missing; :mod:`.deps_install` finds, offers and pip-installs onnxruntime (and any
-package) into the plugin's folder of the QGIS profile.
+Four parts: :mod:`.deps_check` says which modules the plugin and each feature need and what to do
+when one is missing; :mod:`.deps_platform` where the folder is and how pip starts on each platform;
+:mod:`.deps_plan` what the dialog offers (from where, how many MB); :mod:`.deps_install` finds,
+offers and pip-installs onnxruntime (and any package) into the plugin's folder.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from .deps_check import (
     vectorize_dependency_error,
 )
 from .deps_install import (
-    DEPS_FOLDER_NAME,
     GPU_PACKAGE,
     DependencyError,
     InstallTask,
@@ -34,20 +34,28 @@ from .deps_install import (
     cuda_label,
     cuda_present,
     deps_dir,
+    find_qgis_python,
     gpu_present,
     install,
     install_command_text,
+    machine_plan,
+    machine_plan_text,
     numpy_pin,
     onnxruntime_package,
     onnxruntime_status,
     pip_arguments,
     python_executable,
+    qgis_proxy,
     runtime_packages,
 )
+from .deps_plan import InstallPlan, install_plan, plan_text
+from .deps_platform import DEPS_FOLDER_NAME, MIN_ONNXRUNTIME, MIN_ONNXRUNTIME_GPU
 
 __all__ = [
     "DEPS_FOLDER_NAME",
     "GPU_PACKAGE",
+    "MIN_ONNXRUNTIME",
+    "MIN_ONNXRUNTIME_GPU",
     "ONNXRUNTIME",
     "OPTIONAL",
     "QUANTIZE",
@@ -58,23 +66,30 @@ __all__ = [
     "VECTORIZE_MODULES",
     "WITH_QGIS",
     "DependencyError",
+    "InstallPlan",
     "InstallTask",
     "Requirement",
     "activate_deps_dir",
     "cuda_label",
     "cuda_present",
     "deps_dir",
+    "find_qgis_python",
     "gpu_present",
     "install",
     "install_command_text",
+    "install_plan",
+    "machine_plan",
+    "machine_plan_text",
     "missing_modules",
     "numpy_pin",
     "onnxruntime_package",
     "onnxruntime_status",
     "optional_dependency_error",
     "pip_arguments",
+    "plan_text",
     "platform_advice",
     "python_executable",
+    "qgis_proxy",
     "quantize_dependency_error",
     "require_vectorize",
     "runtime_packages",

@@ -12,6 +12,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from affine import Affine
@@ -198,8 +199,8 @@ class ProviderSource:
         x0, y1 = affine_xy(t, col, row)
         x1, y0 = affine_xy(t, col + cols, row + rows)
         extent = QgsRectangle(x0, y0, x1, y1)
-        provider = self.raster.provider
-        assert provider is not None
+        # Only rasters QGIS reads (not GDAL files) come here, and those carry their cloned provider.
+        provider = cast(QgsRasterDataProvider, self.raster.provider)
         if self.raster.argb:
             block = provider.block(1, extent, cols, rows)
             argb = np.frombuffer(bytes(block.data()), dtype=np.uint32).reshape(rows, cols)

@@ -14,6 +14,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from qgis.core import QgsMapLayer, QgsTask
 
@@ -134,8 +135,7 @@ class SegmentTask(QgsTask):
 
     def _add_layers(self, outcome: RunOutcome) -> None:
         """Add the run's maps in a new group at the top of the layer tree: class map, further heads, confidence."""
-        prepared, result = self.prepared, self.result
-        assert result is not None
+        prepared, result = self.prepared, cast(SegmentResult, self.result)  # called only after a run that returned
         title, opacity = prepared.title, prepared.opacity
         name = model_name(prepared.plan.model)
         xmin, ymin, xmax, ymax = prepared.plan.grid.bounds

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-from xml.etree import ElementTree
 
 from .nomenclature import ClassInfo
+from .safe_xml import XmlRefused, parse_file
 
 
 def raster_classes(path: str) -> tuple[ClassInfo, ...]:
@@ -36,8 +36,8 @@ def _pam_categories(aux_path: str) -> tuple[ClassInfo, ...]:
     if not os.path.exists(aux_path):
         return ()
     try:
-        root = ElementTree.parse(aux_path).getroot()
-    except ElementTree.ParseError:
+        root = parse_file(aux_path)
+    except (OSError, XmlRefused):
         return ()
     for band in root.iter("PAMRasterBand"):
         if band.get("band", "1") != "1":

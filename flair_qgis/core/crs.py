@@ -101,9 +101,8 @@ def recognise_local(wkt: str | None) -> LocalMatch | None:
     default when the WKT names none), and every projection parameter it carries (rare in a
     ``LOCAL_CS``) has the known CRS's value.
     """
-    if not is_local(wkt):
+    if wkt is None or not is_local(wkt):
         return None
-    assert wkt is not None
     found = _CRS_NAME.match(wkt)
     name = found.group(1).strip() if found else ""
     key = re.sub(r"[^a-z0-9]", "", name.lower())

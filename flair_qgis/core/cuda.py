@@ -31,6 +31,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "CUDA12_PACKAGE",
@@ -38,11 +39,13 @@ __all__ = [
     "CudaLibrary",
     "Gpu",
     "cuda_libraries",
+    "driver_cuda_major",
     "driver_reason",
     "failure_reason",
     "find_library",
     "list_gpus",
     "load_libraries",
+    "no_window_options",
     "nvidia_dirs",
     "parse_driver_cuda",
     "parse_gpu_query",
@@ -293,6 +296,47 @@ def parse_gpu_query(text: str) -> tuple[Gpu, ...]:
     return tuple(gpus)
 
 
+CREATE_NO_WINDOW = 0x08000000
+"""``subprocess.CREATE_NO_WINDOW`` (Python defines it only on Windows)."""
+
+
+def no_window_options(platform: str, startupinfo_factory: Callable[[], object] | None = None) -> dict[str, Any]:
+    """``subprocess`` keyword arguments that keep a console window from flashing on Windows; none elsewhere.
+
+    Used for every program the plugin starts (``nvidia-smi`` here, pip in the dependency installer).
+
+    Args:
+        platform: ``sys.platform``.
+        startupinfo_factory: ``subprocess.STARTUPINFO`` on Windows: its window is hidden too
+            (``STARTF_USESHOWWINDOW`` with ``SW_HIDE``), for programs that open one of their own.
+    """
+    if not platform.startswith("win"):
+        return {}
+    options: dict[str, Any] = {"creationflags": CREATE_NO_WINDOW}
+    if startupinfo_factory is not None:
+        info: Any = startupinfo_factory()
+        info.dwFlags |= 1  # STARTF_USESHOWWINDOW
+        info.wShowWindow = 0  # SW_HIDE
+        options["startupinfo"] = info
+    return options
+
+
+def _nvidia_smi(*args: str) -> str | None:
+    """``nvidia-smi``'s output, or None where it is absent, fails or takes over :data:`NVIDIA_SMI_TIMEOUT_S`."""
+    exe = shutil.which("nvidia-smi")
+    if exe is None:
+        return None
+    quiet = no_window_options(sys.platform, getattr(subprocess, "STARTUPINFO", None))
+    try:
+        # Bandit B603 (a subprocess): a fixed argument list, no shell, the NVIDIA driver's own tool from PATH.
+        done = subprocess.run(  # nosec B603
+            [exe, *args], capture_output=True, text=True, timeout=NVIDIA_SMI_TIMEOUT_S, check=False, **quiet
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
 @functools.cache
 def list_gpus() -> tuple[Gpu, ...]:
     """The GPUs the NVIDIA driver lists (``nvidia-smi``), asked once per process; ``()`` without a driver.
@@ -300,17 +344,11 @@ def list_gpus() -> tuple[Gpu, ...]:
     Costs nothing where ``nvidia-smi`` is not on ``PATH``; otherwise at most
     :data:`NVIDIA_SMI_TIMEOUT_S`, once. ``list_gpus.cache_clear()`` asks again.
     """
-    exe = shutil.which("nvidia-smi")
-    if exe is None:
-        return ()
-    try:
-        done = subprocess.run(
-            [exe, "--query-gpu=index,name", "--format=csv,noheader"],
-            capture_output=True,
-            text=True,
-            timeout=NVIDIA_SMI_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ()
-    return parse_gpu_query(done.stdout) if done.returncode == 0 else ()
+    text = _nvidia_smi("--query-gpu=index,name", "--format=csv,noheader")
+    return parse_gpu_query(text) if text is not None else ()
+
+
+def driver_cuda_major() -> int | None:
+    """The CUDA major version the NVIDIA driver runs (``nvidia-smi``'s header), or None without a driver."""
+    text = _nvidia_smi()
+    return parse_driver_cuda(text) if text is not None else None

@@ -174,17 +174,16 @@ class FlairDock(QDockWidget):
         return ok
 
     def install_dependencies(self) -> None:
-        """Ask the user, then pip-install onnxruntime into the plugin's folder in a task."""
-        package = self.banner.install_button.property("package") or deps.runtime_packages()
+        """Say what pip will install, from where and how many MB, ask, then install in a task."""
         target = deps.deps_dir()
-        answer = QMessageBox.question(
-            self,
-            tr("Install {package}").format(package=package),
-            tr("Install {package} with pip into\n{target}\n(used only by this plugin)?").format(
-                package=package, target=target
-            ),
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        plan = deps.machine_plan()
+        text = deps.machine_plan_text(plan, target)
+        package = " ".join(plan.pip)
+        title = tr("Install {package}").format(package=" + ".join(plan.pip))
+        if deps.find_qgis_python() is None:
+            QMessageBox.information(self, title, text)
+            return
+        if QMessageBox.question(self, title, text) != QMessageBox.StandardButton.Yes:
             return
         self.banner.install_button.setEnabled(False)
         self.install_task = deps.InstallTask(package, target, self._on_installed)

@@ -4089,5 +4089,69 @@ Les nombres sont vérifiés sur le modèle : une valeur par bande d'entrée, une
         <source>{what} must be numbers separated by commas (e.g. 105.08,110.87,101.82), got {text!r}.</source>
         <translation>{what} doit être des nombres séparés par des virgules (par ex. 105.08,110.87,101.82), reçu {text!r}.</translation>
     </message>
+    <message>
+        <location filename="../core/review/messages.py" line="93" />
+        <source>The review GeoPackage names a table or field &apos;{name}&apos;, which the plugin does not read: use letters, digits and _ only, or open a review GeoPackage made by flair:sample.</source>
+        <translation>Le GeoPackage de revue nomme une table ou un champ « {name} », que l&apos;extension ne lit pas : n&apos;utilisez que des lettres, des chiffres et _, ou ouvrez un GeoPackage de revue créé par flair:sample.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>FLAIR needs the Python package(s) {names}, which this QGIS does not have.</source>
+        <translation>FLAIR a besoin du ou des paquets Python {names}, que ce QGIS n&apos;a pas.</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>Install {packages} with pip?
+From: {source}
+Download: {size}
+Into: {target} (used only by this plugin)
+With: {python}</source>
+        <translation>Installer {packages} avec pip ?
+Depuis : {source}
+Téléchargement : {size}
+Dans : {target} (utilisé par cette extension seulement)
+Avec : {python}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>The Python interpreter of this QGIS was not found next to it, so the plugin cannot run pip. Open a terminal and run this command (on macOS the interpreter is inside QGIS.app, as shown), then restart QGIS:
+{command}</source>
+        <translation>L&apos;interpréteur Python de ce QGIS n&apos;a pas été trouvé à côté de lui : l&apos;extension ne peut pas lancer pip. Ouvrez un terminal et lancez cette commande (sous macOS l&apos;interpréteur est dans QGIS.app, comme indiqué), puis redémarrez QGIS :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>The Python of this QGIS was not found next to it. Run this command in a terminal:
+{command}</source>
+        <translation>Le Python de ce QGIS n&apos;a pas été trouvé à côté de lui. Lancez cette commande dans un terminal :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>about {mb} MB</source>
+        <translation>environ {mb} Mo</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>onnxruntime is installed but its DLL did not load inside QGIS ({error}). This is the clash of onnxruntime issue 26127: QGIS loads an older Microsoft C++ runtime (msvcp140.dll) before onnxruntime. Install the latest Microsoft Visual C++ Redistributable 2015-2022 (x64) from https://aka.ms/vs/17/release/vc_redist.x64.exe and restart QGIS; if QGIS still ships the older copy, update QGIS, or install an onnxruntime built with the older runtime:
+{command}</source>
+        <translation>onnxruntime est installé mais sa DLL ne se charge pas dans QGIS ({error}). C&apos;est le conflit du ticket 26127 d&apos;onnxruntime : QGIS charge un runtime C++ de Microsoft (msvcp140.dll) plus ancien avant onnxruntime. Installez le dernier Microsoft Visual C++ Redistributable 2015-2022 (x64) depuis https://aka.ms/vs/17/release/vc_redist.x64.exe et redémarrez QGIS ; si QGIS livre encore l&apos;ancienne copie, mettez QGIS à jour, ou installez un onnxruntime compilé avec l&apos;ancien runtime :
+{command}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>onnxruntime {version} is older than the {minimum} the plugin needs</source>
+        <translation>onnxruntime {version} est plus ancien que la version {minimum} dont l&apos;extension a besoin</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>{index} through the proxy {proxy}</source>
+        <translation>{index} par le proxy {proxy}</translation>
+    </message>
+    <message>
+        <location filename="../adapters/deps_plan.py" line="1" />
+        <source>{size}, most of it NVIDIA&apos;s CUDA and cuDNN wheels for the GPU</source>
+        <translation>{size}, surtout les paquets CUDA et cuDNN de NVIDIA pour le GPU</translation>
+    </message>
 </context>
 </TS>

@@ -13,6 +13,7 @@ import csv
 import heapq
 import os
 from dataclasses import replace
+from typing import cast
 
 import numpy as np
 import rasterio
@@ -212,8 +213,8 @@ class SampleScorer:
             profile["transform"] = loaded.profile["transform"]
             if loaded.profile["crs"] is not None:
                 profile["crs"] = loaded.profile["crs"]
-        assert self.predictions_tmp is not None
-        with Quiet(), rasterio.open(os.path.join(self.predictions_tmp, name), "w", **profile) as dst:
+        folder = cast(str, self.predictions_tmp)  # set before the first prediction is written
+        with Quiet(), rasterio.open(os.path.join(folder, name), "w", **profile) as dst:
             dst.write(values.astype(dtype), 1)
         return name
 

@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import quoteattr
+from typing import cast
 
 import numpy as np
 import rasterio
@@ -102,8 +102,8 @@ def qml_style(classes: Sequence[ClassInfo], opacity: float = 1.0, alpha: Mapping
     """
     alpha = alpha or {}
     entries = "\n".join(
-        f"        <paletteEntry value={quoteattr(str(c.value))} color={quoteattr(c.color)} "
-        f'alpha="{alpha.get(c.value, 255)}" label={quoteattr(c.name)}/>'
+        f"        <paletteEntry value={_xml_attr(str(c.value))} color={_xml_attr(c.color)} "
+        f'alpha="{alpha.get(c.value, 255)}" label={_xml_attr(c.name)}/>'
         for c in classes
     )
     return (
@@ -134,6 +134,12 @@ def _category_names_pam(classes: Sequence[ClassInfo]) -> str:
 
 def _xml_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _xml_attr(text: str) -> str:
+    """``text`` as a double-quoted XML attribute value (line breaks and tabs kept as references)."""
+    escaped = _xml_text(text).replace('"', "&quot;")
+    return '"' + escaped.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;") + '"'
 
 
 class AtomicGeoTiff:
@@ -222,12 +228,12 @@ class AtomicGeoTiff:
     def write(self, array: np.ndarray, row: int, col: int) -> None:
         """Write a ``(rows, cols)`` array at ``(row, col)`` of the grid."""
         rows, cols = array.shape
-        assert self._dataset is not None, "open() first"
-        self._dataset.write(array, 1, window=Window(col, row, cols, rows))
+        dataset = cast(rasterio.io.DatasetWriter, self._dataset)  # open() first
+        dataset.write(array, 1, window=Window(col, row, cols, rows))
         self._unflushed += array.nbytes
         if not self._direct and self._unflushed >= FLUSH_BYTES:
             # Writes the cached blocks as they are (a copy, no compression): a short GIL hold.
-            self._dataset.close()
+            dataset.close()
             self._dataset = rasterio.open(self._tmp_path, "r+")
             self._unflushed = 0
 
@@ -252,11 +258,11 @@ class AtomicGeoTiff:
         (``width × height ×`` the pixel size) and one more pass over it, mostly in the page cache.
         """
         self.close()
-        assert self._tmp_path is not None
+        tmp_path = cast(str, self._tmp_path)  # set by open()
         if self._direct:
-            self._packed_path = self._tmp_path
+            self._packed_path = tmp_path
         else:
-            raw, self._packed_path = self._tmp_path, self._tmp_path[: -len(".tif")] + ".zst.tif"
+            raw, self._packed_path = tmp_path, tmp_path[: -len(".tif")] + ".zst.tif"
             rasterio.shutil.copy(raw, self._packed_path, driver="GTiff", **self._compression)
             remove_outputs(raw)
         self._tmp_path = None

@@ -9,6 +9,7 @@ smaller than their input. A head reduced inside the graph (:mod:`.wrapped_graph`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -109,10 +110,10 @@ class Postprocess:
         if not self.want_confidence:
             return index, None
         if self.activation == "auto":
-            assert scores.sample is not None, "an auto head reduced in the graph returns a sample"
-            self.activation = self._detect(scores.sample, scores.sample)
+            sample = cast(np.ndarray, scores.sample)  # an auto head reduced in the graph returns a sample
+            self.activation = self._detect(sample, sample)
         chosen = scores.best if self.activation in ("softmax", "sigmoid", "none") else scores.softmax
-        assert chosen is not None, f"the graph returns no confidence for a {self.activation} head"
+        chosen = cast(np.ndarray, chosen)  # the graph returns a confidence for every activation
         return index, np.array(chosen[core], dtype=np.float32)
 
     def __call__(

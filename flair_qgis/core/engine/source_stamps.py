@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,6 +33,7 @@ import rasterio.errors
 from rasterio.warp import transform_bounds
 
 from ..errors import InputError
+from ..safe_xml import XmlRefused, canonical_text, parse_file
 from .grid import Grid, affine_xy, pixel_offset
 
 #: Files up to this size are stamped with their content too (a VRT, a FLAIR patch); larger ones
@@ -208,17 +208,12 @@ def _vrt_stamp(path: str) -> str:
     say anything of its pixels.
     """
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError):
+        root = parse_file(path)
+    except (OSError, XmlRefused):
         return file_stamp(path)
-    for parent in list(root.iter()):
-        for child in list(parent):
-            if child.tag in _VRT_REWRITTEN:
-                parent.remove(child)
     for element in root.iter():
-        element.text = (element.text or "").strip()
-        element.tail = ""
-    text = ET.tostring(root, encoding="unicode")
+        element.children = [child for child in element.children if child.tag not in _VRT_REWRITTEN]
+    text = canonical_text(root)
     return f"{path}:vrt={hashlib.blake2b(text.encode('utf-8'), digest_size=32).hexdigest()}"
 
 
@@ -229,8 +224,8 @@ def _vrt_footprints(path: str) -> dict[str, tuple[float, float, float, float]]:
     for every tile).
     """
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError):
+        root = parse_file(path)
+    except (OSError, XmlRefused):
         return {}  # an in-memory or unreadable VRT: every file counts for every tile
     folder = os.path.dirname(os.path.abspath(path))
     found: dict[str, tuple[float, float, float, float]] = {}
@@ -243,8 +238,9 @@ def _vrt_footprints(path: str) -> dict[str, tuple[float, float, float, float]]:
             source = os.path.join(folder, source)
         source = _absolute(source)
         try:
-            x0, y0 = float(rect.get("xOff", "0")), float(rect.get("yOff", "0"))
-            box = (x0, y0, x0 + float(rect.get("xSize", "0")), y0 + float(rect.get("ySize", "0")))
+            place = rect.attrib
+            x0, y0 = float(place.get("xOff", "0")), float(place.get("yOff", "0"))
+            box = (x0, y0, x0 + float(place.get("xSize", "0")), y0 + float(place.get("ySize", "0")))
         except ValueError:
             continue
         if source in found:

@@ -89,6 +89,11 @@ MESSAGES = register(
             "Open a review GeoPackage made by flair:sample (or create one in the Review tab)."
         ),
         "unknown_item": "The review has no item {item_id}.",
+        # sql.py
+        "review_sql_name": (
+            "The review GeoPackage names a table or field '{name}', which the plugin does not read: use "
+            "letters, digits and _ only, or open a review GeoPackage made by flair:sample."
+        ),
         "review_locked": (
             "The review file {path} stayed locked by another program for {seconds:g} s ({error}); the "
             "verdict was not saved: try again."

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ..atomic import check_output_path, write_atomic
 from ..errors import InputError
 from .gpkg_blob import register_gpkg_functions
+from .sql import sql
 
 REVIEW_LAYER = "review"
 STRATA_TABLE = "review_strata"
@@ -151,7 +152,7 @@ def _fill_item_fields(conn: sqlite3.Connection, items) -> None:
     """
     fields = (*FIELDS[1:], *OPTIONAL_FIELDS)
     for name, kind in fields:
-        conn.execute(f"ALTER TABLE {REVIEW_LAYER} ADD COLUMN {name} {kind}")
+        conn.execute(sql("ALTER TABLE {table} ADD COLUMN {column}", table=REVIEW_LAYER, column=f"{name} {kind}"))
     rows = [
         (
             *(_db_value(items[name].iloc[k]) if name in items.columns else None for name, _ in fields),
@@ -159,11 +160,14 @@ def _fill_item_fields(conn: sqlite3.Connection, items) -> None:
         )
         for k in range(len(items))
     ]
-    sets = ", ".join(f"{name} = ?" for name, _ in fields)
-    conn.executemany(f"UPDATE {REVIEW_LAYER} SET {sets} WHERE item_id = ?", rows)
-    conn.execute(f"UPDATE {REVIEW_LAYER} SET verdict = '' WHERE verdict IS NULL")
-    conn.execute(f"UPDATE {REVIEW_LAYER} SET double = 0 WHERE double IS NULL")
-    conn.execute(f"CREATE UNIQUE INDEX {REVIEW_LAYER}_item_id ON {REVIEW_LAYER}(item_id)")
+    update = "UPDATE {table} SET ({columns}) = ({marks}) WHERE item_id = ?"
+    columns = [name for name, _ in fields]
+    conn.executemany(sql(update, len(columns), table=REVIEW_LAYER, columns=columns), rows)
+    conn.execute(sql("UPDATE {table} SET verdict = '' WHERE verdict IS NULL", table=REVIEW_LAYER))
+    conn.execute(sql("UPDATE {table} SET double = 0 WHERE double IS NULL", table=REVIEW_LAYER))
+    conn.execute(
+        sql("CREATE UNIQUE INDEX {index} ON {table}(item_id)", index=f"{REVIEW_LAYER}_item_id", table=REVIEW_LAYER)
+    )
 
 
 def _write_design_tables(
@@ -183,11 +187,14 @@ def _write_design_tables(
         strata_columns: ``(map_class, confidence_band)`` per stratum.
     """
     conn.execute(
-        f"CREATE TABLE {STRATA_TABLE} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL, "
-        "map_class INTEGER, confidence_band TEXT)"
+        sql(
+            "CREATE TABLE {table} (stratum INTEGER PRIMARY KEY, pixels INTEGER, pixel_area_m2 REAL, "
+            "map_class INTEGER, confidence_band TEXT)",
+            table=STRATA_TABLE,
+        )
     )
     conn.executemany(
-        f"INSERT INTO {STRATA_TABLE} VALUES (?, ?, ?, ?, ?)",
+        sql("INSERT INTO {table} VALUES (?, ?, ?, ?, ?)", table=STRATA_TABLE),
         [
             (
                 int(s),
@@ -199,10 +206,10 @@ def _write_design_tables(
             for s, n in sorted(strata.items())
         ],
     )
-    conn.execute(f"CREATE TABLE {DESIGN_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
+    conn.execute(sql("CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT)", table=DESIGN_TABLE))
     values = {**design, "schema_version": SCHEMA_VERSION}
     conn.executemany(
-        f"INSERT INTO {DESIGN_TABLE} VALUES (?, ?)",
+        sql("INSERT INTO {table} VALUES (?, ?)", table=DESIGN_TABLE),
         [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in values.items()],
     )
     # Registered as attribute tables so QGIS and GDAL list them.
@@ -215,11 +222,14 @@ def _write_design_tables(
 def _write_label_cells(conn: sqlite3.Connection, cells: Mapping[tuple[int, int], int]) -> None:
     """Table ``review_label_cells``, registered as an attribute table."""
     conn.execute(
-        f"CREATE TABLE {LABEL_CELLS_TABLE} (stratum INTEGER, label_class INTEGER, pixels INTEGER, "
-        "PRIMARY KEY (stratum, label_class))"
+        sql(
+            "CREATE TABLE {table} (stratum INTEGER, label_class INTEGER, pixels INTEGER, "
+            "PRIMARY KEY (stratum, label_class))",
+            table=LABEL_CELLS_TABLE,
+        )
     )
     rows = [(int(h), int(c), int(n)) for (h, c), n in sorted(cells.items())]
-    conn.executemany(f"INSERT INTO {LABEL_CELLS_TABLE} VALUES (?, ?, ?)", rows)
+    conn.executemany(sql("INSERT INTO {table} VALUES (?, ?, ?)", table=LABEL_CELLS_TABLE), rows)
     conn.execute(
         "INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
         (LABEL_CELLS_TABLE, LABEL_CELLS_TABLE),
@@ -229,7 +239,7 @@ def _write_label_cells(conn: sqlite3.Connection, cells: Mapping[tuple[int, int],
 def create_interpreter_tables(conn: sqlite3.Connection) -> None:
     """The second interpreter's and the adjudication tables, registered as attribute tables."""
     for table, columns in ((SECOND_TABLE, _SECOND_COLUMNS), (ADJUDICATION_TABLE, _ADJUDICATION_COLUMNS)):
-        conn.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+        conn.execute(sql("CREATE TABLE IF NOT EXISTS {table} ({columns})", table=table, columns=columns))
         conn.execute(
             "INSERT OR IGNORE INTO gpkg_contents (table_name, data_type, identifier) VALUES (?, 'attributes', ?)",
             (table, table),

@@ -33,6 +33,7 @@ from .schema import (
     check_verdict,
     create_interpreter_tables,
 )
+from .sql import sql, sql_name_ok
 
 LOCK_TIMEOUT_S = 10.0
 """How long a write waits for another session's write before giving up."""
@@ -68,14 +69,18 @@ class ReviewStore:
         self.path = path
         self._conn = conn
         self._geometry_column = geometry_column
-        self.design = {k: v for k, v in conn.execute(f"SELECT key, value FROM {DESIGN_TABLE}")}
+        self._names = {"columns": _READ_COLUMNS, "geometry": geometry_column, "table": REVIEW_LAYER}
+        self.design = {k: v for k, v in conn.execute(sql("SELECT key, value FROM {table}", table=DESIGN_TABLE))}
         self.strata = {
-            int(s): int(n) for s, n in conn.execute(f"SELECT stratum, pixels FROM {STRATA_TABLE} ORDER BY stratum")
+            int(s): int(n)
+            for s, n in conn.execute(sql("SELECT stratum, pixels FROM {table} ORDER BY stratum", table=STRATA_TABLE))
         }
         default = float(self.design.get("pixel_area_m2", "1"))
         self.stratum_pixel_area_m2 = {
             int(s): float(a) if a is not None else default
-            for s, a in conn.execute(f"SELECT stratum, pixel_area_m2 FROM {STRATA_TABLE} ORDER BY stratum")
+            for s, a in conn.execute(
+                sql("SELECT stratum, pixel_area_m2 FROM {table} ORDER BY stratum", table=STRATA_TABLE)
+            )
         }
         """Mean area (m²) of one pixel of each stratum (geographic CRSs: geodesic, varies by row)."""
         total = sum(self.strata.values())
@@ -134,8 +139,8 @@ class ReviewStore:
 
     def items(self) -> list[ReviewItem]:
         """Every item, in review order (``item_id``)."""
-        sql = f'SELECT {_READ_COLUMNS}, "{self._geometry_column}" FROM {REVIEW_LAYER} ORDER BY item_id'
-        return [_item(row) for row in self._conn.execute(sql)]
+        query = sql('SELECT {columns}, "{geometry}" FROM {table} ORDER BY item_id', **self._names)
+        return [_item(row) for row in self._conn.execute(query)]
 
     def item(self, item_id: int) -> ReviewItem:
         """One item as it is on disk now (another session may have changed it).
@@ -143,8 +148,8 @@ class ReviewStore:
         Raises:
             InputError: no such item.
         """
-        sql = f'SELECT {_READ_COLUMNS}, "{self._geometry_column}" FROM {REVIEW_LAYER} WHERE item_id = ?'
-        rows = self._conn.execute(sql, (int(item_id),)).fetchall()
+        query = sql('SELECT {columns}, "{geometry}" FROM {table} WHERE item_id = ?', **self._names)
+        rows = self._conn.execute(query, (int(item_id),)).fetchall()
         if not rows:
             raise InputError.of("unknown_item", item_id=item_id)
         return _item(rows[0])
@@ -152,9 +157,9 @@ class ReviewStore:
     def column(self, name: str) -> dict[int, object]:
         """``item_id -> value`` of an extra field (e.g. ``source_fid``); empty when there is none."""
         columns = {row[1] for row in self._conn.execute(f"PRAGMA table_info({REVIEW_LAYER})")}
-        if name not in columns or name in dict(FIELDS):
+        if name not in columns or name in dict(FIELDS) or not sql_name_ok(name):
             return {}
-        return dict(self._conn.execute(f'SELECT item_id, "{name}" FROM {REVIEW_LAYER}'))
+        return dict(self._conn.execute(sql('SELECT item_id, "{name}" FROM {table}', name=name, table=REVIEW_LAYER)))
 
     def set_verdict(
         self,
@@ -181,15 +186,15 @@ class ReviewStore:
         """
         check_verdict(verdict)
         when = datetime.now(timezone.utc).isoformat(timespec="seconds") if verdict else None
-        sql = f"UPDATE {REVIEW_LAYER} SET verdict = ?, true_class = ?, reviewed_at = ?, reviewer = ?"
+        query = sql("UPDATE {table} SET verdict = ?, true_class = ?, reviewed_at = ?, reviewer = ?", table=REVIEW_LAYER)
         args: list[object] = [verdict, true_class if verdict else None, when, reviewer if verdict else None]
         if note is not None:
-            sql += ", note = ?"
+            query += ", note = ?"
             args.append(note)
         if seconds is not None and self._has_column("seconds"):
-            sql += ", seconds = ?"
+            query += ", seconds = ?"
             args.append(float(seconds))
-        self._write(sql + " WHERE item_id = ?", (*args, int(item_id)))
+        self._write(query + " WHERE item_id = ?", (*args, int(item_id)))
 
     def _has_column(self, name: str) -> bool:
         return name in {row[1] for row in self._conn.execute(f"PRAGMA table_info({REVIEW_LAYER})")}
@@ -204,7 +209,7 @@ class ReviewStore:
         or None for a review made before they were recorded (or without a raster reference)."""
         if not self._has_table(LABEL_CELLS_TABLE):
             return None
-        rows = self._conn.execute(f"SELECT stratum, label_class, pixels FROM {LABEL_CELLS_TABLE}")
+        rows = self._conn.execute(sql("SELECT stratum, label_class, pixels FROM {table}", table=LABEL_CELLS_TABLE))
         return {(int(h), int(c)): int(n) for h, c, n in rows}
 
     def doubles(self) -> set[int]:
@@ -220,7 +225,10 @@ class ReviewStore:
         if not self._has_table(SECOND_TABLE):
             return {}
         rows = self._conn.execute(
-            f"SELECT item_id, verdict, true_class, reviewer, reviewed_at, seconds, note FROM {SECOND_TABLE}"
+            sql(
+                "SELECT item_id, verdict, true_class, reviewer, reviewed_at, seconds, note FROM {table}",
+                table=SECOND_TABLE,
+            )
         )
         return {int(r[0]): second_review_of(r) for r in rows}
 
@@ -243,11 +251,11 @@ class ReviewStore:
         check_second_verdict(self.item(item_id), self.doubles(), verdict, reviewer)
         self._ensure_interpreter_tables()
         if not verdict:
-            self._write(f"DELETE FROM {SECOND_TABLE} WHERE item_id = ?", (int(item_id),), rows=None)
+            self._write(sql("DELETE FROM {table} WHERE item_id = ?", table=SECOND_TABLE), (int(item_id),), rows=None)
             return
         when = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self._write(
-            f"INSERT OR REPLACE INTO {SECOND_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?)",
+            sql("INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?, ?, ?)", table=SECOND_TABLE),
             (int(item_id), verdict, true_class, reviewer, when, seconds, note),
         )
 
@@ -255,7 +263,9 @@ class ReviewStore:
         """``item_id -> (true_class, reviewer, decided_at)`` (empty without the table)."""
         if not self._has_table(ADJUDICATION_TABLE):
             return {}
-        rows = self._conn.execute(f"SELECT item_id, true_class, reviewer, decided_at FROM {ADJUDICATION_TABLE}")
+        rows = self._conn.execute(
+            sql("SELECT item_id, true_class, reviewer, decided_at FROM {table}", table=ADJUDICATION_TABLE)
+        )
         return {int(r[0]): (int(r[1]), r[2] or "", r[3] or "") for r in rows if r[1] is not None}
 
     def set_adjudication(self, item_id: int, true_class: int | None, reviewer: str) -> None:
@@ -267,11 +277,13 @@ class ReviewStore:
         self.item(item_id)
         self._ensure_interpreter_tables()
         if true_class is None:
-            self._write(f"DELETE FROM {ADJUDICATION_TABLE} WHERE item_id = ?", (int(item_id),), rows=None)
+            self._write(
+                sql("DELETE FROM {table} WHERE item_id = ?", table=ADJUDICATION_TABLE), (int(item_id),), rows=None
+            )
             return
         when = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self._write(
-            f"INSERT OR REPLACE INTO {ADJUDICATION_TABLE} VALUES (?, ?, ?, ?)",
+            sql("INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", table=ADJUDICATION_TABLE),
             (int(item_id), int(true_class), reviewer, when),
         )
 
@@ -297,7 +309,7 @@ class ReviewStore:
         Raises:
             InputError: unknown item, or the file stays locked by another program.
         """
-        self._write(f"UPDATE {REVIEW_LAYER} SET note = ? WHERE item_id = ?", (note, int(item_id)))
+        self._write(sql("UPDATE {table} SET note = ? WHERE item_id = ?", table=REVIEW_LAYER), (note, int(item_id)))
 
     def _write(self, sql: str, args: Sequence[object], rows: int | None = 1) -> None:
         try:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol as Structural
+from typing import cast
 
 from ..atomic import JobOutputs, job_outputs
 from ..errors import InputError
@@ -168,14 +169,14 @@ def run_score(
 
 def _rank(request: ScoreRequest, reference: Reference, is_canceled, on_progress):
     """The reference polygons ranked by disagreement, written to ``request.ranked_path``."""
-    assert request.ranked_path is not None
+    ranked_path = cast(str, request.ranked_path)  # _rank runs only when RANKED_OUTPUT is given
     if reference.polygons is None:
         raise InputError.of("suspicious_needs_polygon_layer")
     return rank_labels(
         request.prediction_path,
         reference.polygons,
         reference.field,
-        request.ranked_path,
+        ranked_path,
         confidence_path=request.confidence_path,
         protocol=request.protocol,
         extent=request.extent,

@@ -26,6 +26,7 @@ import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -225,7 +226,7 @@ def rank_labels(
     protocol = protocol or get_protocol("custom")
     grid = prediction_grid(prediction_path, extent)
     source = reference_source(Reference(polygons=reference_gdf_or_path, field=field, layer=layer), grid, extent)
-    assert isinstance(source, PolygonSource)
+    source = cast(PolygonSource, source)  # polygons given: a polygon source
     confidence = _confidence_source(confidence_path, grid)
     declared = raster_classes(prediction_path)
     alignment = align_classes(declared, protocol, class_map, what="class map")

@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import cast
 
 import numpy as np
 from shapely.affinity import affine_transform
@@ -218,10 +219,10 @@ class _Run:
         """Area of a polygon in pixel coordinates, in m² (geodesic on a geographic CRS)."""
         if np.isscalar(self.row_areas):
             return shape_px.area * float(self.row_areas)  # type: ignore[arg-type]
-        from pyproj import CRS
+        from pyproj import CRS, Geod
 
         geod = CRS.from_wkt(effective_wkt(self.source.grid.crs_wkt) or "").get_geod()
-        assert geod is not None, "a geographic CRS has an ellipsoid"
+        geod = cast(Geod, geod)  # a geographic CRS has an ellipsoid
         area, _ = geod.geometry_area_perimeter(orient(self._to_map(shape_px), 1.0))
         return abs(area)
 

@@ -11,6 +11,7 @@ described in the dialog (:mod:`.describe_dialog`) is written by a
 from __future__ import annotations
 
 import os
+from typing import cast
 
 from qgis.core import Qgis, QgsApplication, QgsProject
 from qgis.PyQt.QtWidgets import QVBoxLayout, QWidget
@@ -24,6 +25,7 @@ from ...core.describe import guessed_note
 from ...core.engine import DeviceDecision, ModelInfo, cuda_available, decide_device
 from ...core.errors import FlairError
 from ...core.paths import same_path
+from ...core.segment import SegmentResult
 from ...i18n import tr
 from ...i18n.errors import error_text, message_text, note_text
 from ...i18n.removed import canceled_text, with_removed
@@ -257,8 +259,7 @@ class SegmentPanel(QWidget):
 
     def _show_result(self, outcome: RunOutcome) -> None:
         """The run's messages, the opacity slider on its class map, the class map handed to scoring."""
-        result, layer = outcome.result, outcome.layers[0]
-        assert result is not None
+        result, layer = cast(SegmentResult, outcome.result), outcome.layers[0]  # shown only for a run that returned
         self.result_section.set_layer(layer.id())
         log_line = run_log_line(result.session.provider, result.tiles, result.seconds, result.km2_per_hour)
         self.dock.log(log_line)
