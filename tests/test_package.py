@@ -221,3 +221,11 @@ def test_zip_has_the_compiled_french_translation(package_zip):
     assert "flair_qgis/i18n/flair_qgis_fr.qm" in names
     assert not [n for n in names if n.endswith(".ts")]
     assert archive.read("flair_qgis/i18n/flair_qgis_fr.qm")[:4] == bytes.fromhex("3cb86418")  # Qt .qm magic
+
+
+def test_root_metadata_is_the_plugins_own_file():
+    """The repository keeps metadata.txt at its top level for readers; it is a link to the plugin's
+    real file (the one QGIS, qgis-plugin-ci and the zip read), so the two can never differ."""
+    root = REPO / "metadata.txt"
+    assert root.is_symlink() and not (REPO / "flair_qgis" / "metadata.txt").is_symlink()
+    assert root.resolve() == (REPO / "flair_qgis" / "metadata.txt").resolve()
