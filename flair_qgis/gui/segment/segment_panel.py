@@ -121,7 +121,8 @@ class SegmentPanel(QWidget):
         dialog = dialog or DescribeDialog(self.model, self)
         if dialog.request is None and not dialog.exec():
             return None
-        assert dialog.request is not None
+        if dialog.request is None:  # closed without a description
+            return None
         self.describe_task = DescribeTask(dialog.request, self._on_described)
         self.describe_task.progressChanged.connect(self.model_section.show_describe_progress)
         self.model_section.set_describing(True)
