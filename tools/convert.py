@@ -26,7 +26,7 @@ Published model families (checkpoints from IGN's Hugging Face pages)::
     scripts/export-onnx FLAIR-INC_rgbi_15cl_resnet34-unet_weights.pth -o flair-inc-rgbi.onnx
     scripts/export-onnx FLAIR-INC_rgb_15cl_resnet34-unet_weights.pth -o flair-inc-rgb.onnx
     scripts/export-onnx FLAIR-HUB_LC-A_IR_convnextv2tiny-upernet.safetensors -o hub-lc.onnx --tile 512
-    scripts/export-onnx FLAIR-HUB_LC-A_IR_swinbase-upernet.safetensors -o hub-lc-swin.onnx --tile 512
+    scripts/export-onnx FLAIR-HUB_LC-A_IR_swinbase-upernet.safetensors -o hub-lc-swin.onnx --tile 512  # Swin: untested
 """
 
 from __future__ import annotations
@@ -62,7 +62,13 @@ def _bands(text: str | None) -> list | None:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="export-onnx", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="export-onnx",
+        description=__doc__.split("\n\n")[0],
+        epilog="Published model families:\n"
+        + __doc__.split("Published model families (checkpoints from IGN's Hugging Face pages)::")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("checkpoint", help=".ckpt (Lightning), .pth/.pt (state dict) or .safetensors")
     parser.add_argument("-o", "--output", required=True, help="ONNX file to write")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="classes, bands, normalisation of a FLAIR task")
