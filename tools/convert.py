@@ -131,6 +131,7 @@ def build_metadata(args: argparse.Namespace, arch: Architecture) -> dict:
     modality = args.modality or (preset.modality if preset else None)
     meta: dict = {
         "model_type": "Segmentor",
+        "name": args.name or os.path.splitext(os.path.basename(args.checkpoint))[0],
         "architecture": (
             f"smp.Unet({arch.encoder}, decoder {list(arch.decoder_channels)}, width {arch.encoder_width})"
             if arch.decoder_channels
@@ -172,6 +173,7 @@ def model_card(path: str, arch: Architecture, parameters: int, figures) -> str:
         digest = hashlib.sha256(handle.read()).hexdigest()
     lines = [
         f"Model card: {os.path.basename(path)} ({os.path.getsize(path) / 1e6:.1f} MB, sha256 {digest[:16]})",
+        f"  name          {info.display_name}",
         f"  architecture  {arch.name}, {parameters / 1e6:.2f} M parameters"
         + (f", decoder {list(arch.decoder_channels)}" if arch.decoder_channels else ""),
         f"  description   {info.description}",
