@@ -33,9 +33,11 @@ def hub_checkpoint(folder, arch: str) -> tuple[torch.nn.Module, torch.nn.Module]
     smp = import_smp()
     encoder, decoder = arch.split("-")
     name = encoder if encoder.startswith("resnet") else f"tu-{encoder}"
+    extra = {"img_size": TILE} if encoder.startswith("swin") else {}  # IGN passes the patch size
     torch.manual_seed(0)
-    body = smp.create_model(decoder, encoder_name=name, in_channels=3, classes=19, encoder_weights=None).eval()
-    heads = smp.create_model(decoder, encoder_name=name, in_channels=1, classes=19, encoder_weights=None).eval()
+    body = smp.create_model(decoder, encoder_name=name, in_channels=3, classes=19, encoder_weights=None, **extra)
+    heads = smp.create_model(decoder, encoder_name=name, in_channels=1, classes=19, encoder_weights=None, **extra)
+    body, heads = body.eval(), heads.eval()
     state = {ENC + k: v for k, v in body.encoder.state_dict().items()}
     state.update({DEC + "decoder." + k: v for k, v in heads.decoder.state_dict().items()})
     state.update({DEC + "segmentation_head." + k: v for k, v in heads.segmentation_head.state_dict().items()})
@@ -120,6 +122,24 @@ def test_arch_flag_that_contradicts_the_keys_is_refused(convnext, tmp_path):
     assert done.returncode == 2
     assert "--arch resnet34-unet but" in done.stderr and "convnextv2_tiny-upernet" in done.stderr
     assert not out.exists()
+
+
+def test_flairhub_swin_upernet_converts_at_a_fixed_tile(tmp_path):
+    import onnxruntime as ort
+
+    body, heads = hub_checkpoint(tmp_path, "swin_tiny_patch4_window7_224-upernet")
+    out = tmp_path / "swin.onnx"
+    done = export(
+        str(tmp_path / "swin_tiny_patch4_window7_224-upernet.safetensors"), "-o", str(out), "--tile", str(TILE)
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "swin_tiny_patch4_window7_224-upernet" in done.stdout and "fixed" in done.stdout
+    x = np.random.default_rng(4).normal(size=(1, 3, TILE, TILE)).astype(np.float32)
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"input": x})[0]
+    expected = ign_forward(body, heads, torch.from_numpy(x))
+    assert (got.argmax(1) == expected.argmax(1)).mean() >= 0.999
+    assert np.abs(got - expected).max() / max(1.0, np.abs(expected).max()) < 1e-4
 
 
 def test_flairhub_resnet34_unet_is_dynamic(tmp_path):
