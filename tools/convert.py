@@ -25,8 +25,8 @@ Published model families (checkpoints from IGN's Hugging Face pages)::
     scripts/export-onnx FLAIR-INC_rgbie_15cl_resnet34-unet_weights.pth -o flair-inc-rgbie.onnx
     scripts/export-onnx FLAIR-INC_rgbi_15cl_resnet34-unet_weights.pth -o flair-inc-rgbi.onnx
     scripts/export-onnx FLAIR-INC_rgb_15cl_resnet34-unet_weights.pth -o flair-inc-rgb.onnx
-    scripts/export-onnx FLAIR-HUB_LC-A_IR_convnextv2tiny-upernet.safetensors -o hub-lc.onnx --tile 512
-    scripts/export-onnx FLAIR-HUB_LC-A_IR_swinbase-upernet.safetensors -o hub-lc-swin.onnx --tile 512
+    scripts/export-onnx FLAIR-HUB_LC-A_convnextv2tiny-upernet.safetensors -o hub-lc.onnx --tile 512
+    scripts/export-onnx FLAIR-HUB_LC-A_swinbase-upernet.safetensors -o hub-lc-swin.onnx --tile 512
 """
 
 from __future__ import annotations
