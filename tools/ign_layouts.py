@@ -28,6 +28,17 @@ FLAIR-HUB, IGNF/FLAIR-HUB at 3d5693b5981de9ba4ab851ed631352b814c1d554 (segmentat
 * in the Lightning ``.ckpt`` (``SegmentationTask``): everything under ``model.``, plus
   ``criterion.<TASK>.weight`` (class weights of the loss).
 
+Shapes seen in files IGN's code wrote (AERIAL_RGBI, 3 channels, COSIA, 19 classes):
+ConvNeXt-V2 tiny ``model.stem_0.weight`` (96, 3, 4, 4), stages of 3, 3, 9, 3 blocks with
+``mlp.grn.*``; Swin-T ``model.patch_embed.proj.weight`` (96, 3, 4, 4) and
+``model.layers_0.blocks.0.attn.relative_position_bias_table`` (169, 3) (window 7; Swin-B window 12:
+(529, 4)); UPerNet ``segmentation_head.0.weight`` (19, 64, 1, 1) followed by a x4 bilinear
+upsampling, ``decoder.fpn_stages.4.skip_conv.0.weight`` (256, 1, 1, 1); ResNet-34 U-Net
+``segmentation_head.0.weight`` (19, 16, 3, 3); ``fusion_handler.conv_f.<i>`` square 1x1
+convolutions over the encoder's non-empty feature widths. Swin encoders are built with
+``img_size`` = the patch size (timm's ``create_model`` accepts it; ConvNeXt and ResNet do not,
+and IGN's code retries without it); their weights do not depend on it.
+
 Its forward is ``interpolate(main_decoders[task].seg_model(*encoder(x)), size, bilinear,
 align_corners=False)`` to the tile size. The zonal loader (``src/flair_hub/models/checkpoint.py``)
 reads ``.safetensors`` or ``.ckpt``/``.pth`` (``state_dict`` or a bare dict), strips ``model.``
