@@ -179,3 +179,25 @@ def test_flair_inc_19_outputs_get_the_19_flair_classes(tmp_path):
         assert got[12] == (13, "swimming pool", "#3de6eb")
         assert info.input.band_names == ("R", "G", "B", "NIR", "ELEV")
         assert info.input.std == pytest.approx((52.17, 45.38, 44.0, 39.69, 79.3))
+
+
+def test_fused_modalities_and_several_tasks_are_refused_in_words():
+    from tools.ign_layouts import LayoutError, hub_network
+
+    t = torch.zeros(1)
+    two_encoders = {
+        ENC + "conv1.weight": t,
+        "model.encoders.DEM_ELEV.seg_model.conv1.weight": t,
+        DEC + "segmentation_head.0.weight": t,
+    }
+    with pytest.raises(LayoutError, match="fuses 2 modalities \\(AERIAL_RGBI, DEM_ELEV\\)"):
+        hub_network(two_encoders, None, None)
+    two_tasks = {
+        ENC + "conv1.weight": t,
+        DEC + "segmentation_head.0.weight": t,
+        "model.main_decoders.ALL_LABEL-LPIS.seg_model.segmentation_head.0.weight": t,
+    }
+    with pytest.raises(LayoutError, match="--task: the checkpoint holds AERIAL_LABEL-COSIA, ALL_LABEL-LPIS"):
+        hub_network(two_tasks, None, None)
+    chosen = hub_network(two_tasks, None, "ALL_LABEL-LPIS")
+    assert chosen.task == "ALL_LABEL-LPIS" and list(chosen.decoder) == ["segmentation_head.0.weight"]
