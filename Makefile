@@ -18,7 +18,7 @@ test: setup
 # The PyTorch-side tools (U-Net, ONNX export) in their own venv, with its own pytest. Where no
 # CPU torch wheel fits this Python (tools-env exit 3), their tests are skipped with the reason
 # and make test still passes: the plugin itself never needs PyTorch.
-TOOLS_TESTS := tests/test_tools_unet.py
+TOOLS_TESTS := tests/test_tools_unet.py tests/test_tools_ign.py
 test-tools:
 	@mkdir -p build; rc=0; scripts/tools-env.sh >build/tools-env.log 2>&1 || rc=$$?; \
 	if [ $$rc -eq 0 ]; then \

@@ -5,7 +5,9 @@
 # The venv sees Debian's site-packages (rasterio, numpy) and adds CPU-only torch, onnx,
 # onnxruntime, onnxscript and safetensors from PyPI with numpy pinned to Debian's version, so
 # the one numpy stays the one rasterio was built against.
-# pytest comes along: `make test-tools` runs tests/test_tools_unet.py with this venv's python.
+# pytest comes along: `make test-tools` runs tests/test_tools_*.py with this venv's python.
+# segmentation-models-pytorch and timm (with torchvision) rebuild IGN's FLAIR-HUB networks; where
+# only PyPI's CUDA torchvision is reachable, tools/smp_models.py imports it without its C ops.
 # Idempotent: a second run with nothing missing returns in about a second. Non-interactive;
 # any failure stops the script with a non-zero status: 3 when no CPU torch wheel for this
 # Python is reachable (e.g. Debian 13's Python 3.13 where only a 3.11 wheel is at hand), 1 else.
@@ -18,7 +20,12 @@ TORCH_VERSION="${FLAIR_TORCH_VERSION:-2.13.0}"
 # "+cpu" pins the CPU build (PyPI's plain Linux torch is the multi-GB CUDA build). It comes from
 # pip's find-links when a local wheel lies there, else from the PyTorch CPU index.
 TORCH_INDEX="${FLAIR_TORCH_INDEX:-https://download.pytorch.org/whl/cpu}"
-PACKAGES=("torch==$TORCH_VERSION+cpu" onnx onnxruntime onnxscript safetensors pytest)
+# segmentation-models-pytorch 0.4.0 is the version IGNF/FLAIR-HUB pins (setup.py at 3d5693b); timm
+# 1.0.15 is the release of its time. They rebuild FLAIR-HUB's ConvNeXt-V2 and Swin UPerNets.
+# torchvision (imported by both) follows torch: 0.28 goes with torch 2.13.
+TORCHVISION_VERSION="${FLAIR_TORCHVISION_VERSION:-0.28.0}"
+PACKAGES=("torch==$TORCH_VERSION+cpu" onnx onnxruntime onnxscript safetensors pytest
+  "torchvision==$TORCHVISION_VERSION" segmentation-models-pytorch==0.4.0 timm==1.0.15 huggingface-hub==0.28.1)
 
 if ! "$SYS_PY" -c 'import venv, numpy, rasterio' 2>/dev/null; then
   echo "tools-env: $SYS_PY needs python3-venv, python3-numpy and python3-rasterio (run make setup)" >&2
@@ -26,9 +33,9 @@ if ! "$SYS_PY" -c 'import venv, numpy, rasterio' 2>/dev/null; then
 fi
 numpy_version=$("$SYS_PY" -c 'import numpy; print(numpy.__version__)')
 
-stamp_src="$(cat scripts/tools-env.sh; echo "$numpy_version $TORCH_VERSION"; cat /etc/debian_version 2>/dev/null || true)"
+stamp_src="$(cat scripts/tools-env.sh; echo "$numpy_version $TORCH_VERSION $TORCHVISION_VERSION"; cat /etc/debian_version 2>/dev/null || true)"
 stamp="$VENV/.flair-tools-$(printf '%s' "$stamp_src" | sha256sum | cut -c1-16)"
-check='import torch, onnx, onnxruntime, safetensors, numpy, rasterio, pytest'
+check='import torch, onnx, onnxruntime, safetensors, numpy, rasterio, pytest; from tools.smp_models import import_smp; import_smp(); import timm'
 if [ -f "$stamp" ] && "$VENV/bin/python" -c "$check" 2>/dev/null; then
   exit 0
 fi

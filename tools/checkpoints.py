@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import torch
 
 ANCHOR = "encoder.conv1.weight"
+ANCHORS = (ANCHOR, "encoder.model.stem_0.weight", "encoder.model.patch_embed.proj.weight")
+"""The encoder's first convolution in smp models: ResNet, timm ConvNeXt, timm Swin."""
 _WRAPPERS = ("state_dict", "model_state_dict", "model", "net", "network", "weights")
 _BLOCKS_TO_ENCODER = {(2, 2, 2, 2): "resnet18", (3, 4, 6, 3): "resnet34"}
 
@@ -36,18 +38,26 @@ class Architecture:
     """What the tensors say about the network.
 
     Attributes:
-        encoder: ``resnet18`` or ``resnet34``.
+        encoder: ``resnet18``, ``resnet34`` or, for networks rebuilt with smp and timm, the encoder
+            name of IGN's configs (``convnextv2_tiny``...).
         in_channels: input channels.
         classes: output channels.
-        decoder_channels: widths of the five decoder blocks.
+        decoder_channels: widths of the five U-Net decoder blocks (empty for other decoders).
         encoder_width: stem width (64 for standard ResNets).
+        decoder: ``unet`` or ``upernet``.
     """
 
     encoder: str
     in_channels: int
     classes: int
-    decoder_channels: tuple[int, ...]
-    encoder_width: int
+    decoder_channels: tuple[int, ...] = ()
+    encoder_width: int = 64
+    decoder: str = "unet"
+
+    @property
+    def name(self) -> str:
+        """IGN's spelling, ``<encoder>-<decoder>`` (``convnextv2_tiny-upernet``)."""
+        return f"{self.encoder}-{self.decoder}"
 
 
 def load_checkpoint(path: str | os.PathLike[str]) -> tuple[dict[str, torch.Tensor], dict]:
@@ -62,6 +72,19 @@ def load_checkpoint(path: str | os.PathLike[str]) -> tuple[dict[str, torch.Tenso
 
     Raises:
         CheckpointError: unreadable file, pickled objects other than tensors, or no U-Net keys.
+    """
+    tensors, info = read_tensors(path)
+    prefix = find_prefix(tensors, os.fspath(path))
+    state = {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
+    info["prefix"] = prefix
+    return state, info
+
+
+def read_tensors(path: str | os.PathLike[str]) -> tuple[dict[str, torch.Tensor], dict]:
+    """Every tensor of a checkpoint, keys as stored, and ``info`` (``format``, ``hyper_parameters``).
+
+    Raises:
+        CheckpointError: unreadable file, or pickled objects other than tensors.
     """
     path = os.fspath(path)
     if not os.path.isfile(path):
@@ -87,11 +110,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> tuple[dict[str, torch.Tenso
         info["format"] = "lightning" if isinstance(raw, Mapping) and "state_dict" in raw else "state_dict"
         if isinstance(raw, Mapping) and isinstance(raw.get("hyper_parameters"), Mapping):
             info["hyper_parameters"] = dict(raw["hyper_parameters"])
-    tensors = _find_tensors(raw)
-    prefix = _find_prefix(tensors, path)
-    state = {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
-    info["prefix"] = prefix
-    return state, info
+    return _find_tensors(raw), info
 
 
 def _find_tensors(raw: object) -> dict[str, torch.Tensor]:
@@ -109,20 +128,27 @@ def _find_tensors(raw: object) -> dict[str, torch.Tensor]:
     raise CheckpointError("no tensors found: expected a state dict or a Lightning checkpoint with 'state_dict'")
 
 
-def _find_prefix(tensors: Mapping[str, torch.Tensor], path: str) -> str:
-    anchors = sorted(k for k in tensors if k.endswith(ANCHOR))
+def find_prefix(tensors: Mapping[str, torch.Tensor], path: str) -> str:
+    """The prefix in front of an smp model's keys (``model.seg_model.``, ``net.``, ``""``...).
+
+    Raises:
+        CheckpointError: no smp encoder, or several.
+    """
+    anchors = sorted((k, a) for k in tensors for a in ANCHORS if k.endswith(a))
     if not anchors:
         sample = ", ".join(list(tensors)[:5])
         raise CheckpointError(
-            f"{os.path.basename(path)} holds no '{ANCHOR}' key (first keys: {sample}): not a "
-            "segmentation-models-pytorch U-Net with a ResNet encoder."
+            f"{os.path.basename(path)} holds no '{ANCHOR}' key nor another smp encoder's first "
+            f"convolution (first keys: {sample}): not a segmentation-models-pytorch model, nor IGN's "
+            "FLAIR-INC or FLAIR-HUB layout."
         )
     if len(anchors) > 1:
         raise CheckpointError(
-            f"{os.path.basename(path)} holds several networks ({', '.join(a[: -len(ANCHOR)] for a in anchors)}): "
-            "multi-modal FLAIR-HUB checkpoints are not supported by this converter; export one network."
+            f"{os.path.basename(path)} holds several networks ({', '.join(k[: -len(a)] for k, a in anchors)}): "
+            "export one network."
         )
-    return anchors[0][: -len(ANCHOR)]
+    key, anchor = anchors[0]
+    return key[: -len(anchor)]
 
 
 def infer_architecture(state: Mapping[str, torch.Tensor]) -> Architecture:

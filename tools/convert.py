@@ -9,7 +9,24 @@ Usage (through the wrapper, which builds ``.venv-tools`` first)::
 Architecture and class count are read from the checkpoint's tensors (given options must agree).
 The ONNX file gets the flair_qgis metadata (classes with names and colours, bands, normalisation
 in pixel units, resolution, tile size), is checked against PyTorch on a random input
-(``max |onnxruntime - torch|`` printed, must be < 1e-4), and its model card is printed.
+(``max |onnxruntime - torch| / max(1, max |torch|)`` must be < 1e-4), and its model card is printed.
+
+IGN's layouts are read as IGN's code writes them (FLAIR-INC: IGNF/FLAIR-1 Lightning ``.ckpt`` with
+``model.seg_model.*`` keys and the ``.pth`` state dicts zone_detect loads; FLAIR-HUB: IGNF/FLAIR-HUB
+Lightning ``.ckpt`` with ``model.encoders.<MODALITY>.seg_model.*`` and
+``model.main_decoders.<TASK>.seg_model.*`` keys, and its ``.safetensors`` with or without ``model.``).
+The architecture is read from the keys (``--arch`` checks it, or names it for an encoder the keys
+do not identify). A 19-output FLAIR-INC U-Net gets the 19 FLAIR classes (codes 1..19) and
+FLAIR-INC's normalisation without flags; a FLAIR-HUB decoder gets its task's classes and inputs.
+UPerNets are exported by torch.onnx's dynamo exporter at a fixed tile size (--tile).
+
+Published model families (checkpoints from IGN's Hugging Face pages)::
+
+    scripts/export-onnx FLAIR-INC_rgbie_15cl_resnet34-unet_weights.pth -o flair-inc-rgbie.onnx
+    scripts/export-onnx FLAIR-INC_rgbi_15cl_resnet34-unet_weights.pth -o flair-inc-rgbi.onnx
+    scripts/export-onnx FLAIR-INC_rgb_15cl_resnet34-unet_weights.pth -o flair-inc-rgb.onnx
+    scripts/export-onnx FLAIR-HUB_LC-A_convnextv2tiny-upernet.safetensors -o hub-lc.onnx --tile 512
+    scripts/export-onnx FLAIR-HUB_LC-A_swinbase-upernet.safetensors -o hub-lc-swin.onnx --tile 512
 """
 
 from __future__ import annotations
@@ -23,9 +40,12 @@ from collections.abc import Sequence
 from flair_qgis.core.model_presets import PRESETS
 from flair_qgis.core.nomenclature import default_color
 
-from .checkpoints import Architecture, CheckpointError, infer_architecture, load_checkpoint
+from .checkpoints import Architecture, CheckpointError
+from .ign_layouts import TASK_PRESETS
 
 TOLERANCE = 1e-4
+FLAIR_INC_PRESETS = {5: "flair1-19", 4: "flair-inc-rgbi", 3: "flair-inc-rgb"}
+"""The preset of a 19-output FLAIR-INC U-Net (FLAIR codes 1..19) by input bands."""
 
 
 def _numbers(text: str | None, cast=float) -> list | None:
@@ -42,11 +62,21 @@ def _bands(text: str | None) -> list | None:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="export-onnx", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="export-onnx",
+        description=__doc__.split("\n\n")[0],
+        epilog="Published model families:\n"
+        + __doc__.split("Published model families (checkpoints from IGN's Hugging Face pages)::")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("checkpoint", help=".ckpt (Lightning), .pth/.pt (state dict) or .safetensors")
     parser.add_argument("-o", "--output", required=True, help="ONNX file to write")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="classes, bands, normalisation of a FLAIR task")
-    parser.add_argument("--encoder", choices=["resnet18", "resnet34"], help="check the encoder (read from weights)")
+    parser.add_argument(
+        "--arch", help="<encoder>-<decoder> as IGN's configs write it (convnextv2_tiny-upernet, resnet34-unet)"
+    )
+    parser.add_argument("--task", help="FLAIR-HUB decoder to export (AERIAL_LABEL-COSIA, ALL_LABEL-LPIS)")
+    parser.add_argument("--encoder", help="check the encoder (read from weights)")
     parser.add_argument("--classes", type=int, help="check the class count (read from weights)")
     parser.add_argument("--in-channels", type=int, help="check the input channels (read from weights)")
     parser.add_argument("--class-values", help="raster value of each output index, e.g. 1,2,...,13")
@@ -101,7 +131,12 @@ def build_metadata(args: argparse.Namespace, arch: Architecture) -> dict:
     modality = args.modality or (preset.modality if preset else None)
     meta: dict = {
         "model_type": "Segmentor",
-        "architecture": f"smp.Unet({arch.encoder}, decoder {list(arch.decoder_channels)}, width {arch.encoder_width})",
+        "name": args.name or os.path.splitext(os.path.basename(args.checkpoint))[0],
+        "architecture": (
+            f"smp.Unet({arch.encoder}, decoder {list(arch.decoder_channels)}, width {arch.encoder_width})"
+            if arch.decoder_channels
+            else f"smp {arch.name} (segmentation-models-pytorch, timm)"
+        ),
         "classes": class_list,
         "output_activation": "logits",
         "tile_size": args.tile,
@@ -129,7 +164,7 @@ def _fail(message: str) -> None:
     raise SystemExit(2)
 
 
-def model_card(path: str, arch: Architecture, parameters: int, diff: float | None) -> str:
+def model_card(path: str, arch: Architecture, parameters: int, figures) -> str:
     """A plain-text card of the written model, read back with flair_qgis's own metadata parser."""
     from flair_qgis.core.engine.model import read_model_info
 
@@ -138,10 +173,13 @@ def model_card(path: str, arch: Architecture, parameters: int, diff: float | Non
         digest = hashlib.sha256(handle.read()).hexdigest()
     lines = [
         f"Model card: {os.path.basename(path)} ({os.path.getsize(path) / 1e6:.1f} MB, sha256 {digest[:16]})",
-        f"  architecture  U-Net {arch.encoder}, {parameters / 1e6:.2f} M parameters, "
-        f"decoder {list(arch.decoder_channels)}",
+        f"  name          {info.display_name}",
+        f"  architecture  {arch.name}, {parameters / 1e6:.2f} M parameters"
+        + (f", decoder {list(arch.decoder_channels)}" if arch.decoder_channels else ""),
         f"  description   {info.description}",
-        f"  tile          {info.tile_size_px} px (inputs {'fixed' if info.input.tile_size_px else 'dynamic'})",
+        f"  tile          {info.tile_size_px} px ("
+        + ("fixed: the model takes only this tile size" if info.input.tile_size_px else "dynamic sizes")
+        + ")",
     ]
     for spec in info.inputs:
         res = f"{spec.resolution_m:g} m" if spec.resolution_m else "unset"
@@ -154,21 +192,36 @@ def model_card(path: str, arch: Architecture, parameters: int, diff: float | Non
         lines.append(f"  output {head.name}: {head.task}, {len(head.classes)} classes")
         for c in head.classes:
             lines.append(f"    {c.value:>4}  {c.color}  {c.name}")
-    if diff is not None:
-        lines.append(f"  check         max abs difference onnxruntime vs PyTorch = {diff:.3g} (< {TOLERANCE:g})")
+    if figures is not None:
+        lines.append(f"  check         {figures.line()}")
     return "\n".join(lines)
+
+
+def default_preset(args: argparse.Namespace, arch: Architecture, task: str | None) -> str | None:
+    """The preset used when none is given, or instead of ``flair1`` for a 19-output head: a
+    FLAIR-HUB task's, or FLAIR-INC's 19 classes for a 19-output U-Net (codes 1..19)."""
+    if args.preset == "flair1" and arch.classes == 19:
+        _say("note: 19 outputs: the 19-class FLAIR-INC nomenclature (flair1-19) replaces flair1's 13 classes")
+        return FLAIR_INC_PRESETS.get(arch.in_channels, "flair1-19")
+    if args.preset or args.class_values or args.class_names:
+        return args.preset
+    if task is not None:
+        return TASK_PRESETS.get(task)
+    if arch.classes == 19 and arch.decoder == "unet":
+        return FLAIR_INC_PRESETS.get(arch.in_channels)
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from .onnx_export import ExportCheckError, export_onnx
-    from .unet import build_unet, parameter_count
+    from .networks import open_network, parameter_count
+    from .onnx_export import ExportCheckError, export_checked
 
     try:
-        state, info = load_checkpoint(args.checkpoint)
-        arch = infer_architecture(state)
+        network = open_network(args.checkpoint, args.arch, args.modality, args.task, args.tile)
     except CheckpointError as err:
         _fail(str(err))
+    arch = network.arch
     for option, found in (
         ("--encoder", arch.encoder),
         ("--classes", arch.classes),
@@ -177,25 +230,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = getattr(args, option[2:].replace("-", "_"))
         if given is not None and given != found:
             _fail(f"{option} {given} but the checkpoint holds {found}")
-    _say(
-        f"checkpoint: {info['format']}, prefix {info['prefix']!r} removed, U-Net {arch.encoder}, "
-        f"{arch.in_channels} input channels, {arch.classes} classes"
-    )
+    _say(f"checkpoint: {network.layout}; {arch.name}, {arch.in_channels} input channels, {arch.classes} classes")
+    args.preset = default_preset(args, arch, network.task)
+    args.modality = args.modality or network.modality
     metadata = build_metadata(args, arch)
-    model = build_unet(arch.encoder, arch.in_channels, arch.classes, arch.decoder_channels, arch.encoder_width)
-    missing, unexpected = model.load_state_dict(state, strict=False)
-    missing = [k for k in missing if not k.endswith("num_batches_tracked")]
-    if missing or unexpected:
-        _fail(f"checkpoint keys do not match an smp U-Net: missing {missing[:5]}, unexpected {unexpected[:5]}")
+    if network.exporter == "dynamo":
+        _say(f"exporting with torch.onnx's dynamo exporter at a fixed {args.tile} x {args.tile} tile")
     try:
-        diff = export_onnx(
-            model, args.output, arch.in_channels, metadata, tile=args.tile, dynamic=not args.static,
-            tolerance=TOLERANCE, check=True, log=_say,
+        figures = export_checked(
+            network.model, args.output, arch.in_channels, metadata, tile=args.tile,
+            dynamic=not args.static and network.exporter == "torchscript", tolerance=TOLERANCE, check=True,
+            log=_say, exporter=network.exporter,
         )  # fmt: skip
     except ExportCheckError as err:
         _fail(str(err))
-    _say(f"max abs difference onnxruntime vs PyTorch: {diff:.3g}")
-    _say(model_card(os.path.abspath(args.output), arch, parameter_count(model), diff))
+    _say(f"check: {figures.line()}")
+    _say(model_card(os.path.abspath(args.output), arch, parameter_count(network.model), figures))
     return 0
 
 

@@ -13,6 +13,7 @@ import os
 import tempfile
 import warnings
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,12 +23,36 @@ import torch
 from torch import nn
 
 OPSET = 17
+DYNAMO_OPSET = 18
 INPUT_NAME = "input"
 OUTPUT_NAME = "logits"
 
 
 class ExportCheckError(RuntimeError):
     """onnxruntime's output differs from PyTorch's by more than the tolerance."""
+
+
+@dataclass(frozen=True)
+class CheckFigures:
+    """What the export check measured.
+
+    Attributes:
+        diff: largest ``max |onnxruntime - torch|`` over the check inputs.
+        scaled: largest ``max |onnxruntime - torch| / max(1, max |torch|)``: the figure held to
+            the tolerance.
+        tolerance: the limit ``scaled`` stayed under.
+    """
+
+    diff: float
+    scaled: float
+    tolerance: float
+
+    def line(self) -> str:
+        """One line for a model card, saying which figure the limit applies to."""
+        return (
+            f"max |onnxruntime - PyTorch| = {self.diff:.3g}; relative to max(1, max |PyTorch|) "
+            f"{self.scaled:.3g} < {self.tolerance:g}"
+        )
 
 
 def metadata_props(metadata: Mapping[str, Any]) -> dict[str, str]:
@@ -85,6 +110,23 @@ def export_onnx(
     check: bool = True,
     log: Callable[[str], None] | None = print,
 ) -> float | None:
+    """:func:`export_checked`, returning only the largest absolute difference (None without check)."""
+    figures = export_checked(model, path, in_channels, metadata, tile, dynamic, tolerance, check, log)
+    return figures.diff if figures else None
+
+
+def export_checked(
+    model: nn.Module,
+    path: str | os.PathLike[str],
+    in_channels: int,
+    metadata: Mapping[str, Any],
+    tile: int = 512,
+    dynamic: bool = True,
+    tolerance: float = 1e-4,
+    check: bool = True,
+    log: Callable[[str], None] | None = print,
+    exporter: str = "torchscript",
+) -> CheckFigures | None:
     """Write ``model`` to ``path`` as ONNX (opset 17) with ``metadata`` and check it.
 
     The graph is traced at ``(1, in_channels, tile, tile)``. With ``dynamic`` the batch, rows and
@@ -108,9 +150,12 @@ def export_onnx(
         tolerance: largest accepted ``max |onnxruntime - torch| / max(1, max |torch|)``.
         check: compare onnxruntime with PyTorch (else return None without checking).
         log: where the check figures go (None: nowhere).
+        exporter: ``torchscript`` (the default) or ``dynamo`` (``torch.onnx.export(dynamo=True)``,
+            opset 18) for graphs the TorchScript tracer cannot export with symbolic sizes, such
+            as UPerNet's pyramid pooling: always at the fixed ``(1, in_channels, tile, tile)``.
 
     Returns:
-        The largest ``max |onnxruntime - torch|`` found by the check, or None without check.
+        The check's figures, or None without check.
 
     Raises:
         ExportCheckError: onnxruntime disagrees with PyTorch beyond ``tolerance``.
@@ -118,6 +163,7 @@ def export_onnx(
     """
     path = os.fspath(path)
     model = model.eval()
+    dynamic = dynamic and exporter == "torchscript"
     props = metadata_props(metadata)
     dummy = torch.zeros(1, in_channels, tile, tile)
     dynamic_axes = (
@@ -130,23 +176,29 @@ def export_onnx(
     handle, temp_path = tempfile.mkstemp(suffix=".onnx.part", dir=folder)
     os.close(handle)
     try:
-        with warnings.catch_warnings():
-            # torch >= 2.9 warns that the TorchScript exporter is legacy; it is the one that
-            # needs no onnxscript and gives a plain static graph with symbolic dims.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            with torch.no_grad():
-                torch.onnx.export(
-                    model,
-                    (dummy,),
-                    temp_path,
-                    input_names=[INPUT_NAME],
-                    output_names=[OUTPUT_NAME],
-                    dynamic_axes=dynamic_axes,
-                    opset_version=OPSET,
-                    do_constant_folding=True,
-                    dynamo=False,
-                )
-        proto = onnx.load(temp_path)
+        if exporter == "dynamo":
+            _export_dynamo(model, dummy, temp_path)
+        else:
+            with warnings.catch_warnings():
+                # torch >= 2.9 warns that the TorchScript exporter is legacy; it is the one that
+                # needs no onnxscript and gives a plain static graph with symbolic dims.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                with torch.no_grad():
+                    torch.onnx.export(
+                        model,
+                        (dummy,),
+                        temp_path,
+                        input_names=[INPUT_NAME],
+                        output_names=[OUTPUT_NAME],
+                        dynamic_axes=dynamic_axes,
+                        opset_version=OPSET,
+                        do_constant_folding=True,
+                        dynamo=False,
+                    )
+        proto = onnx.load(temp_path)  # external data, if the exporter wrote some, is read in
+        for leftover in (temp_path + ".data", os.path.join(folder, os.path.basename(temp_path) + ".data")):
+            if os.path.exists(leftover):
+                os.remove(leftover)
         del proto.metadata_props[:]
         onnx.helper.set_model_props(proto, props)
         proto.producer_name = "flair_qgis tools"
@@ -155,7 +207,7 @@ def export_onnx(
         onnx.checker.check_model(proto)
         onnx.save(proto, temp_path)
 
-        worst = None
+        figures = None
         if check:
             shapes = [(1, in_channels, tile, tile)]
             if dynamic:
@@ -176,11 +228,28 @@ def export_onnx(
                     f"onnxruntime differs from PyTorch by {worst:.3g}, {worst_scaled:.3g} relative to "
                     f"max(1, max |torch|) (tolerance {tolerance:g})"
                 )
+            figures = CheckFigures(worst, worst_scaled, tolerance)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temp_path, 0o666 & ~umask)  # mkstemp made it private; give it the usual mode
         os.replace(temp_path, path)
-        return worst
+        return figures
     finally:
         if os.path.exists(temp_path):
             os.remove(temp_path)
+
+
+def _export_dynamo(model: nn.Module, dummy: torch.Tensor, path: str) -> None:
+    """``torch.onnx.export(dynamo=True)`` at the dummy's fixed shape, opset 18, to ``path``."""
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")
+        program = torch.onnx.export(
+            model,
+            (dummy,),
+            dynamo=True,
+            opset_version=DYNAMO_OPSET,
+            input_names=[INPUT_NAME],
+            output_names=[OUTPUT_NAME],
+            verbose=False,
+        )
+    program.save(path, external_data=False)

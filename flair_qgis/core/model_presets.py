@@ -4,7 +4,10 @@ a model that carries no metadata (``flair:describe_model``) or to convert a chec
 
 Facts, not code, from IGN: the normalisation (means and standard deviations in 0..255 pixel
 units) of IGNF/FLAIR-1's ``flair-1-config.yml`` and of IGNF/FLAIR-HUB's modality configs; the
-class tables are those of :mod:`flair_qgis.core.nomenclature`.
+class tables are those of :mod:`flair_qgis.core.nomenclature`. Checked against IGNF/FLAIR-1
+5ae35ebd2b0fbaadf1b8961513b6de0a94fad92b ``configs/flair-1-config-detect.yaml`` (bands 1..5, 19
+classes) and IGNF/FLAIR-HUB 3d5693b5981de9ba4ab851ed631352b814c1d554
+``configs/config_zonal_detection.yaml`` (AERIAL_RGBI channels 4, 1, 2 and their means and stds).
 """
 
 from __future__ import annotations
