@@ -27,6 +27,7 @@ from .deps_check import (
     vectorize_dependency_error,
 )
 from .deps_install import (
+    GPU_DISTRIBUTION,
     GPU_PACKAGE,
     DependencyError,
     InstallTask,
@@ -53,6 +54,7 @@ from .deps_platform import DEPS_FOLDER_NAME, MIN_ONNXRUNTIME, MIN_ONNXRUNTIME_GP
 
 __all__ = [
     "DEPS_FOLDER_NAME",
+    "GPU_DISTRIBUTION",
     "GPU_PACKAGE",
     "MIN_ONNXRUNTIME",
     "MIN_ONNXRUNTIME_GPU",

@@ -118,8 +118,12 @@ def cuda_label() -> str:
     return f"CUDA — {count} × {names[0]}" if count > 1 and len(names) == 1 else f"CUDA — {', '.join(names)}"
 
 
-GPU_PACKAGE = f"onnxruntime-gpu[cuda,cudnn]>={MIN_ONNXRUNTIME_GPU}"
-"""onnxruntime-gpu with the CUDA and cuDNN wheels it loads (``onnxruntime.preload_dlls``)."""
+GPU_DISTRIBUTION = "onnxruntime-gpu[cuda,cudnn]"
+"""onnxruntime-gpu with the CUDA and cuDNN wheels it loads (``onnxruntime.preload_dlls``): what the
+dock names to the user."""
+
+GPU_PACKAGE = f"{GPU_DISTRIBUTION}>={MIN_ONNXRUNTIME_GPU}"
+"""The requirement pip gets for :data:`GPU_DISTRIBUTION`."""
 
 
 def onnxruntime_package(cuda: bool | None = None, driver_cuda: int | None = None) -> str:

@@ -160,7 +160,8 @@ class SegmentPanel(QWidget):
         if decision is not None and decision.cuda_missing:
             warning = tr("CUDA is not available in this onnxruntime: the run will use the CPU.")
         if decision is not None and decision.gpu_unused and deps.gpu_present():
-            hint = tr("This machine has an NVIDIA GPU: install {package} to use it.").format(package=deps.GPU_PACKAGE)
+            hint = tr("This machine has an NVIDIA GPU: install {package} to use it.")
+            hint = hint.format(package=deps.GPU_DISTRIBUTION)
             warning = f"{warning} {hint}".strip()
         self.run_section.device_warning.setText(warning)
         self.run_section.device_warning.setVisible(bool(warning))
