@@ -242,41 +242,52 @@ def degrees_of_freedom_factor(items: int, strata: int, level: float = CONFIDENCE
     return float((stats.t.ppf(q, items - 1) / stats.t.ppf(q, max(items - strata, 1))) ** 2)
 
 
+SILENT_FLOOR = 0.3
+"""The share of ``p (1 - p)`` a stratum showing no variation is counted at (module docstring)."""
+
+
 def korn_graubard(
     estimate: np.ndarray | float,
     variance: np.ndarray | float,
     kish_n: np.ndarray | float,
     cap_n: np.ndarray | float = math.inf,
     census: np.ndarray | bool = False,
-    df_factor: float = 1.0,
+    df_factor: np.ndarray | float = 1.0,
     level: float = CONFIDENCE,
+    silent: np.ndarray | float = 0.0,
 ) -> list[Interval]:
     """Korn-Graubard intervals of design-based proportions (module docstring), one per estimate.
 
     Args:
         estimate: ``p`` per figure.
         variance: its estimated design variance (NaN: not estimable, no interval).
-        kish_n: Kish's effective sample size of the figure's domain (the fallback ``n*``).
+        kish_n: Kish's effective sample size of the figure's domain (the ``n*`` where ``p`` is 0 or 1).
         cap_n: ``n_d / (1 - f_d)``, the largest ``n*`` allowed.
         census: True where every stratum the figure rests on was reviewed in full.
-        df_factor: :func:`degrees_of_freedom_factor`.
+        df_factor: :func:`degrees_of_freedom_factor` of each figure's domain.
         level: confidence level.
+        silent: ``sum_h w_h^2 (1 - f_h) / n_hd`` over the strata whose units in the domain show no
+            variation (:attr:`.stratified.DomainSizes.shares`): they add ``SILENT_FLOOR p (1 - p)``
+            times it to the variance.
 
     Returns:
         One :class:`Interval` per figure; bounds None where the variance is unknown, the estimate
         is NaN, no unit backs it, or scipy is missing (:data:`NEEDS_SCIPY`).
     """
     available = _scipy() is not None
-    p, v, kish, cap, known = np.broadcast_arrays(
-        *(np.atleast_1d(np.asarray(a, dtype=np.float64)) for a in (estimate, variance, kish_n, cap_n, census))
+    p, v, kish, cap, known, factor, quiet = np.broadcast_arrays(
+        *(
+            np.atleast_1d(np.asarray(a, dtype=np.float64))
+            for a in (estimate, variance, kish_n, cap_n, census, df_factor, silent)
+        )
     )
     # A weighted mean of 0/1 values can miss 0 or 1 by a rounding error: snap it back.
     p = np.where(np.abs(p) < 1e-12, 0.0, np.where(np.abs(1 - p) < 1e-12, 1.0, p))
     with np.errstate(invalid="ignore", divide="ignore"):
         spread = p * (1 - p)
         degenerate = (spread <= 0) | (v <= 1e-12 * spread)
-        n_star = np.where(degenerate, kish, spread / v) * df_factor
-        n_star = np.minimum(n_star, cap)
+        floored = v + SILENT_FLOOR * spread * quiet
+        n_star = np.minimum(np.where(degenerate, kish, spread / floored) * factor, cap)
         low, high = clopper_pearson_bounds(p * n_star, n_star, level) if available else (p, p)
     out = []
     for k in range(p.size):
