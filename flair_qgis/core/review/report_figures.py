@@ -129,7 +129,7 @@ def _cells(store: ReviewStore, units: list[ReviewItem], design: str) -> tuple[di
     if cells is not None:
         return thin_label_classes(cells, counts), ""
     met: dict[int, list[int]] = {}
-    for (stratum, label), n in sorted(counts.items()):
+    for (_stratum, label), n in sorted(counts.items()):
         met.setdefault(label, []).append(n)
     split = {
         label: f"no rate: this label class is split across {len(n)} strata, one with {min(n)} reviewed items "
