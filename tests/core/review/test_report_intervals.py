@@ -215,7 +215,8 @@ print("MESSAGE", json.dumps(review_dependency_error("linux")))
     assert accuracy["overall_accuracy_ci95"] is None and "python3-scipy" in accuracy["overall_accuracy_note"]
     for entry in accuracy["classes"]:
         assert entry["users_accuracy"] is not None and entry["users_accuracy_ci95"] is None
-        assert entry["area_ha_bounds"] is not None  # the areas' normal interval needs no scipy
+        assert entry["area_ha"] is not None and entry["area_ha_bounds"] is None  # Korn-Graubard needs scipy
+        assert "python3-scipy" in entry["area_ha_note"]
 
 
 def test_csv_appends_the_intervals_columns(tmp_path):
