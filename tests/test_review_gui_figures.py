@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -40,7 +41,8 @@ def _decided_review(inputs, folder) -> str:
 
 def _cells(text: str) -> list[list[str]]:
     rows = re.findall(r"<tr>(.*?)</tr>", text)
-    return [[re.sub(r"<[^>]+>|&nbsp;", "", c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r)] for r in rows]
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r) for r in rows]
+    return [[html.unescape(re.sub(r"<[^>]+>|&nbsp;", "", c)) for c in row] for row in cells]
 
 
 def test_each_figure_has_its_interval_and_method(plugin, qgis_canvas, inputs, tmp_path):
@@ -49,7 +51,7 @@ def test_each_figure_has_its_interval_and_method(plugin, qgis_canvas, inputs, tm
         report = review_report(store)
     panel = show_review_tab(plugin, qgis_canvas, inputs[2])
     assert panel.open_review(path)
-    assert panel.figures.isVisible()
+    assert not panel.figures.isHidden()
     rows = _cells(panel.figures.text())
     assert rows[0] == ["Figure", "Estimate", "95 % interval", "Method"]
     by_name = {r[0]: r for r in rows[1:]}

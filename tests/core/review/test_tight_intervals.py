@@ -27,6 +27,7 @@ FLOORED = {
     "rare errors, 200 items": 1.5,
     "big stratum with 0.1 % errors, none seen": 1.6,
     "near-census stratum (N = 25, n = 20)": 1.5,
+    "big stratum with 4 % errors, often none seen": 1.3,
     "OA near 1 (every UA 0.97-0.998)": 1.5,
     "stratified_confidence (low share 0.5)": 1.15,
 }
