@@ -37,13 +37,12 @@ class Case:
 
 
 CASES = {
-    "rare errors, 200 items": Case("rare", 200, 20),
+    "rare errors, OA near 1 (UA 0.97-0.998), 200 items": Case("rare", 200, 20),
     "rare errors, 600 items": Case("rare", 600, 20),
     "tiny strata: 2-5 items per stratum": Case("rare", 27, 2),
     "big stratum with 0.1 % errors, none seen": Case("big-silent", 200, 20),
     "big stratum with 4 % errors, often none seen": Case("benign", 200, 20),
     "near-census stratum (N = 25, n = 20)": Case("census", 220, 20),
-    "OA near 1 (every UA 0.97-0.998)": Case("accurate", 200, 20),
     "UA = 0.998 on about 80 items": Case("ua998", 101, 20),
     "stratified_confidence (low share 0.5)": Case("flair", 200, 5, 0.7),
 }
@@ -60,8 +59,6 @@ def make_population(name: str):
         return stratum_population(RARE_SIZES, errors, errors, seed=1)
     if name == "census":
         return stratum_population({**RARE_SIZES, 10: 25}, {**RARE_ERRORS, 10: 0.08}, {1: 0.01, 10: 0.08}, seed=1)
-    if name == "accurate":
-        return stratum_population(RARE_SIZES, RARE_ERRORS, MAP_ERRORS, seed=1)
     if name == "ua998":
         return stratum_population({1: 600_000, 2: 10_000}, {1: 0.01, 2: 0.05}, {1: 0.002, 2: 0.03}, seed=1)
     return population()

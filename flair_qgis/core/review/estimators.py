@@ -36,6 +36,7 @@ the old interval beside the new one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -215,17 +216,14 @@ def design_estimate(
         unit_strata: stratum of each reviewed unit.
         map_classes: map class of each unit.
         reference_classes: the true class of each unit, same order.
-        stratum_pixels: ``N_h`` per stratum (only strata with units are used: the caller must
-            refuse an estimate while a stratum with pixels has none).
+        stratum_pixels: ``N_h`` per stratum (the caller refuses an estimate while one has no unit).
         pixel_area_m2: area of one pixel (m²), one value or the mean per stratum.
         stratum_map_class: the one map class of each stratum where strata split the map classes
             (then a stratum adds no variance to the user's accuracy of another class).
         z: normal quantile of the area interval.
-        finite_population: apply the finite-population correction (census strata add no
-            variance either way).
+        finite_population: apply the finite-population correction (not to census strata).
         level: confidence level of the proportions' intervals.
-        extra_classes: classes to report even where no item is of them (issue 42: a class met by
-            no sampled item is listed, area 0 with its interval, UA and PA without item).
+        extra_classes: classes listed though no item is of them (issue 42).
 
     Returns:
         The estimates; classes: every map and reference class met and every extra class, sorted.
@@ -233,6 +231,7 @@ def design_estimate(
     strata = Strata.of(unit_strata, stratum_pixels, finite_population)
     classes, mapped, truth, correct = _class_indicators(map_classes, reference_classes, extra_classes)
     hit, k, everyone = mapped * truth, len(classes), np.ones((len(correct), 1))
+    interval = functools.partial(proportion_intervals, strata, level=level)  # (estimate, se, domain, values)
     overall, overall_se = stratified_mean(strata, correct)
     area, area_se = stratified_mean(strata, truth)
     area_m2, area_m2_ci95, area_m2_interval = _class_areas_m2(strata, truth, pixel_area_m2, z, level)
@@ -253,12 +252,10 @@ def design_estimate(
         area_m2_ci95,
         cells.reshape(k, k),
         single_item_strata=tuple(v for v, s in zip(strata.values, strata.single) if s),
-        overall_accuracy_interval=proportion_intervals(strata, overall, overall_se, everyone, None, level, correct)[0],
+        overall_accuracy_interval=interval(overall, overall_se, everyone, values=correct)[0],
         users_accuracy_interval=users_interval,
-        producers_accuracy_interval=proportion_intervals(strata, producers, producers_se, truth, None, level, hit),
-        area_proportion_interval=proportion_intervals(
-            strata, area, area_se, np.repeat(everyone, k, 1), None, level, truth
-        ),
+        producers_accuracy_interval=interval(producers, producers_se, truth, values=hit),
+        area_proportion_interval=interval(area, area_se, np.repeat(everyone, k, 1), values=truth),
         area_m2_interval=area_m2_interval,
         reference_items=tuple(int(v) for v in truth.sum(axis=0)),
     )

@@ -295,26 +295,28 @@ def korn_graubard(
         floored = v + SILENT_FLOOR * spread * quiet
         n_star = np.minimum(np.where(degenerate, kish, spread / floored) * factor, cap)
         low, high = clopper_pearson_bounds(p * n_star, n_star, level) if available else (p, p)
-    out = []
-    for k in range(p.size):
-        se = None if math.isnan(v[k]) else math.sqrt(max(v[k], 0.0))
-        if math.isnan(p[k]):
-            out.append(Interval(math.nan, None, None, KORN_GRAUBARD, se, note="no item in the domain", level=level))
-        elif known[k]:
-            out.append(
-                Interval(float(p[k]), float(p[k]), float(p[k]), CENSUS, 0.0, note="every unit reviewed", level=level)
-            )
-        elif not available:
-            out.append(Interval(float(p[k]), None, None, KORN_GRAUBARD, se, note=NEEDS_SCIPY, level=level))
-        elif math.isnan(v[k]) or not n_star[k] > 0:
-            note = "variance unknown (a stratum with a single item)" if math.isnan(v[k]) else "no item in the domain"
-            out.append(Interval(float(p[k]), None, None, KORN_GRAUBARD, se, note=note, level=level))
-        else:
-            note = "Kish effective sample size (no variation seen in the sample)" if degenerate[k] else ""
-            out.append(
-                Interval(float(p[k]), float(low[k]), float(high[k]), KORN_GRAUBARD, se, float(n_star[k]), note, level)
-            )
-    return out
+    return [
+        _kg_interval(p[k], v[k], n_star[k], bool(known[k]), bool(degenerate[k]), available, low[k], high[k], level)
+        for k in range(p.size)
+    ]
+
+
+def _kg_interval(
+    p: float, v: float, n_star: float, census: bool, degenerate: bool, available: bool, low, high, level: float
+) -> Interval:
+    """One figure of :func:`korn_graubard`: its bounds, or why there are none."""
+    se = None if math.isnan(v) else math.sqrt(max(v, 0.0))
+    if math.isnan(p):
+        return Interval(math.nan, None, None, KORN_GRAUBARD, se, note="no item in the domain", level=level)
+    if census:
+        return Interval(float(p), float(p), float(p), CENSUS, 0.0, note="every unit reviewed", level=level)
+    if not available:
+        return Interval(float(p), None, None, KORN_GRAUBARD, se, note=NEEDS_SCIPY, level=level)
+    if math.isnan(v) or not n_star > 0:
+        note = "variance unknown (a stratum with a single item)" if math.isnan(v) else "no item in the domain"
+        return Interval(float(p), None, None, KORN_GRAUBARD, se, note=note, level=level)
+    note = "Kish effective sample size (no variation seen in the sample)" if degenerate else ""
+    return Interval(float(p), float(low), float(high), KORN_GRAUBARD, se, float(n_star), note, level)
 
 
 def normal_interval(

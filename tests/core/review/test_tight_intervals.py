@@ -24,11 +24,10 @@ MAIN_FLOOR = 0.95 - 1.645 * SE
 """The label-error rate and OA: 0.95 less 1.645 SEs (0.927)."""
 WIDTH_RATIO = 1.1
 FLOORED = {
-    "rare errors, 200 items": 1.5,
+    "rare errors, OA near 1 (UA 0.97-0.998), 200 items": 1.5,
     "big stratum with 0.1 % errors, none seen": 1.6,
     "near-census stratum (N = 25, n = 20)": 1.5,
     "big stratum with 4 % errors, often none seen": 1.3,
-    "OA near 1 (every UA 0.97-0.998)": 1.5,
     "stratified_confidence (low share 0.5)": 1.15,
 }
 """Cases where a heavy stratum's items usually show no error and the floor widens the label-error rate
