@@ -214,19 +214,17 @@ def design_estimate(
 
     Args:
         unit_strata: stratum of each reviewed unit.
-        map_classes: map class of each unit.
-        reference_classes: the true class of each unit, same order.
+        map_classes, reference_classes: map class and true class of each unit.
         stratum_pixels: ``N_h`` per stratum (the caller refuses an estimate while one has no unit).
         pixel_area_m2: area of one pixel (m²), one value or the mean per stratum.
-        stratum_map_class: the one map class of each stratum where strata split the map classes
-            (then a stratum adds no variance to the user's accuracy of another class).
-        z: normal quantile of the area interval.
+        stratum_map_class: the one map class of each stratum, where strata split the map classes.
+        z: normal quantile of ``area_m2_ci95``.
         finite_population: apply the finite-population correction (not to census strata).
-        level: confidence level of the proportions' intervals.
+        level: confidence level of the intervals.
         extra_classes: classes listed though no item is of them (issue 42).
 
     Returns:
-        The estimates; classes: every map and reference class met and every extra class, sorted.
+        The estimates; classes: every class met or extra, sorted.
     """
     strata = Strata.of(unit_strata, stratum_pixels, finite_population)
     classes, mapped, truth, correct = _class_indicators(map_classes, reference_classes, extra_classes)
