@@ -2347,6 +2347,91 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>pas assez d'éléments pour un intervalle</translation>
     </message>
     <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Korn–Graubard</source>
+        <translation>Korn–Graubard</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Clopper–Pearson (exact)</source>
+        <translation>Clopper–Pearson (exact)</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>exact, finite population</source>
+        <translation>exact, population finie</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>census: every unit reviewed</source>
+        <translation>recensement : chaque unité revue</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>normal</source>
+        <translation>normale</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Student t on Gwet's variance</source>
+        <translation>t de Student sur la variance de Gwet</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>no item</source>
+        <translation>aucun élément</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Label errors</source>
+        <translation>Erreurs d'étiquette</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Overall accuracy</source>
+        <translation>Précision globale</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>{name}: user's accuracy</source>
+        <translation>{name} : précision utilisateur</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>{name}: producer's accuracy</source>
+        <translation>{name} : précision producteur</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>{name}: area</source>
+        <translation>{name} : surface</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Figure</source>
+        <translation>Indicateur</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Estimate</source>
+        <translation>Estimation</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>95 % interval</source>
+        <translation>Intervalle à 95 %</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Cohen's kappa</source>
+        <translation>kappa de Cohen</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_figures.py" line="1" />
+        <source>Gwet's AC1</source>
+        <translation>AC1 de Gwet</translation>
+    </message>
+    <message>
         <location filename="../gui/review/review_create.py" line="1" />
         <source>stratified by class and label</source>
         <translation>stratifié par classe et étiquette</translation>

@@ -138,7 +138,7 @@ def domain_rates(
     x = np.asarray(domains, dtype=np.float64).reshape(len(strata.index), -1)
     y = x * np.asarray(is_error, dtype=np.float64)[:, None]
     ratio, se = stratified_ratio(strata, y, x)
-    return list(proportion_intervals(strata, ratio, se, x, None, level))
+    return list(proportion_intervals(strata, ratio, se, x, None, level, y))
 
 
 THIN_CELL_SHARE = 0.05

@@ -6,8 +6,8 @@
   ``random`` and ``grid`` are one stratum ``{0: N}``. Each figure carries ``rate``, ``se``,
   ``ci95`` (the interval's bounds), ``interval`` (its method) and its ``note``.
 * Map accuracy: OA, UA, PA and area shares with their intervals (``*_ci95``, ``*_interval``,
-  ``*_note``), areas with the normal interval on the stratified total truncated to
-  ``[0, map area]`` (:data:`AREA_NOTE`).
+  ``*_note``), areas (ha) with the Korn-Graubard interval of the class's share of the map's area
+  times the map's area (:data:`AREA_NOTE`, ``area_ha_interval``).
 * Withheld: where too few items back an interval (a stratum with a single reviewed item, no item
   in the domain, scipy missing) the figure stays and its bounds are null, with a note. A label
   class split across strata whose (stratum x label class) cell holds more than 5 % of its pixels
@@ -27,7 +27,7 @@ from ..vocabulary import STRATIFIED_DESIGNS
 from .estimators import Z95, design_estimate
 from .intervals import Interval
 from .label_strata import stratum_label, stratum_map_class
-from .rates import domain_rates, thin_label_classes
+from .rates import THIN_CELL_ITEMS, domain_rates, thin_label_classes
 from .report_types import ClassAccuracy, ClassLabelErrors, LabelErrors, MapAccuracy
 from .schema import ReviewItem
 from .store import ReviewStore
@@ -39,7 +39,7 @@ RATIO_ESTIMATOR = (
 SRS_ESTIMATOR = "simple random sample proportion (one stratum), Korn-Graubard 95 % interval (Korn & Graubard 1998)"
 NOT_PROBABILITY = "not a probability sample: counts of the reviewed items only, no rate for the reference"
 GRID_NOTE = "systematic sample treated as a simple random sample"
-AREA_NOTE = "areas: normal 95 % interval on the stratified total, truncated to [0, map area]"
+AREA_NOTE = "areas: Korn-Graubard 95 % interval on the class's share of the map's area, times the map's area"
 STEHMAN_NOTE = "strata are map class x confidence band, not the map classes: Stehman (2014) estimators"
 NO_CELLS_NOTE = (
     "per-class rates not checked for label classes split across strata: this review does not record the "
@@ -77,19 +77,23 @@ def missing_strata(strata: dict[int, int], units: list[ReviewItem]) -> list[int]
 
 
 def grid_pending(design: str, items: list[ReviewItem]) -> str:
-    """Why a ``grid`` review gives no figure yet ("" when it may: every item has a verdict).
+    """Why a ``grid`` review gives no figure yet ("" when it may: every item decided).
 
     A systematic sample's items run over the whole map; a review stopped part-way holds a part of
-    the map only (issue 34: 160 of 400 items gave OA 0.9125 against a truth of 0.840).
+    the map only (issue 34: 160 of 400 items gave OA 0.9125 against a truth of 0.840). An item
+    marked ``unsure`` is not decided either (issue 42: the first 40 % decided and the rest unsure
+    gave OA 0.925 [0.872, 0.961] against 0.840, marked complete): the figures wait for it.
     """
     if design != "grid":
         return ""
     waiting = sum(1 for i in items if not i.verdict)
-    if not waiting:
+    unsure = len(items) - waiting - len(units_of(items))
+    if not waiting and not unsure:
         return ""
+    parts = [f"{waiting} without a verdict" if waiting else "", f"{unsure} marked unsure" if unsure else ""]
     return (
-        f"incomplete: {waiting} of {len(items)} grid items without a verdict; a systematic sample stands for the "
-        "whole map only once every item is reviewed"
+        f"incomplete: of {len(items)} grid items, {' and '.join(p for p in parts if p)}; a systematic sample "
+        "stands for the whole map only once every item is decided (correct or wrong)"
     )
 
 
@@ -108,18 +112,32 @@ def _rate_figures(interval: Interval) -> dict:
 
 
 def _cells(store: ReviewStore, units: list[ReviewItem], design: str) -> tuple[dict[int, str], str]:
-    """Label classes to withhold (``thin_label_classes``) and a note where the cells are not recorded."""
-    cells = store.label_cells
+    """Label classes to withhold (``thin_label_classes``) and a note where the cells are not recorded.
+
+    A review made before the cells were recorded withholds, from its items alone, the rate of a label
+    class met in two strata or more with fewer than ``THIN_CELL_ITEMS`` items in one of them (issue
+    42: their rates covered 0.670); a class met in one stratum keeps its rate, under the note.
+    """
     if design not in STRATIFIED_DESIGNS:
         return {}, ""
-    if cells is None:
-        return {}, NO_CELLS_NOTE
     counts: dict[tuple[int, int], int] = {}
     for i in units:
         if i.label_class is not None:
             key = (i.stratum, int(i.label_class))
             counts[key] = counts.get(key, 0) + 1
-    return thin_label_classes(cells, counts), ""
+    cells = store.label_cells
+    if cells is not None:
+        return thin_label_classes(cells, counts), ""
+    met: dict[int, list[int]] = {}
+    for (_stratum, label), n in sorted(counts.items()):
+        met.setdefault(label, []).append(n)
+    split = {
+        label: f"no rate: this label class is split across {len(n)} strata, one with {min(n)} reviewed items "
+        f"(fewer than {THIN_CELL_ITEMS}), and this review does not record its pixels per stratum"
+        for label, n in met.items()
+        if len(n) > 1 and min(n) < THIN_CELL_ITEMS
+    }
+    return split, NO_CELLS_NOTE
 
 
 def label_errors(store: ReviewStore, items: list[ReviewItem], names: dict[int, str]) -> LabelErrors:
@@ -263,6 +281,7 @@ def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
         strata,
         areas,
         owner,
+        extra_classes=_classes_of_map(design, dict(store.strata), names),
     )
     notes = (
         *out.notes,
@@ -285,6 +304,14 @@ def map_accuracy(store: ReviewStore, items: list[ReviewItem], names: dict[int, s
         overall_accuracy_interval=overall.method if overall else None,
         overall_accuracy_note=overall.note if overall else "",
     )
+
+
+def _classes_of_map(design: str, strata: dict[int, int], names: dict[int, str]) -> list[int]:
+    """The classes a report lists even where no item is of them: the declared ones and the map
+    classes with pixels (``strata``: the review's stratum pixel counts, per map class for
+    ``random`` and ``grid``)."""
+    owner = _map_class_of_strata(design, strata) or {h: h for h in strata}
+    return sorted(set(names) | {owner[h] for h, n in strata.items() if n > 0 and h in owner})
 
 
 def stratum_name(design: str, stratum: int) -> str:

@@ -116,7 +116,7 @@ class ClassAccuracy:
 
     The figures' intervals (appended to the public keys, issue 34): ``*_ci95`` the bounds (None:
     withheld, the ``*_note`` says why), ``*_interval`` the method; ``area_ha_bounds`` the area's
-    normal interval truncated to ``[0, map area]`` (``area_ha_ci95`` stays its half-width);
+    Korn-Graubard interval (its share of the map's area, issue 42; ``area_ha_ci95`` stays 1.96 SE);
     ``reference_items`` the reviewed items of the class (an area on fewer than 10 is flagged).
     """
 

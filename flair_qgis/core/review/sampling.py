@@ -355,7 +355,8 @@ def allocate_confidence(
     low_sizes = allocate(low, to_low, min_per_class)
     high_sizes = allocate(high, samples - sum(low_sizes.values()), min_per_class)
     short = samples - sum(low_sizes.values()) - sum(high_sizes.values())
-    if short > 0:  # the high band could not take its share: the low band takes the rest
+    if short != 0:  # the high band could not take its share, or took its minimum beyond it (issue 42:
+        # low share 1.0 drew 204 of 200): the low band takes what is left
         low_sizes = allocate(low, sum(low_sizes.values()) + short, min_per_class)
     return {**low_sizes, **high_sizes}
 

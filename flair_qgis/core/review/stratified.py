@@ -26,6 +26,31 @@ Z95 = 1.96
 
 
 @dataclass(frozen=True)
+class DomainSizes:
+    """The sizes a Korn-Graubard interval of each figure rests on (:meth:`Strata.domain_sizes`).
+
+    Attributes:
+        kish: ``(m,)`` Kish's effective size of the domain's units in strata not reviewed in full.
+        cap: ``(m,)`` ``n_d / (1 - n_d / N_d)``: the domain's items with the finite-population
+            correction, ``N_d = sum_h N_h xbar_h``; inf for a census.
+        census: ``(m,)`` True where every stratum the figure rests on is a census.
+        items: ``(m,)`` ``n_d``, the domain's units.
+        strata: ``(m,)`` ``H_d``, the strata holding a unit of the domain (its degrees of freedom
+            are ``n_d - H_d``, as R's ``subset()`` of the design counts them).
+        shares: ``(strata, m)`` per stratum ``w_h^2 (1 - f_h) / n_hd``, ``w_h`` its share of the
+            domain (0 for a census stratum): the variance each stratum would add if its units
+            varied as ``p (1 - p)``.
+    """
+
+    kish: np.ndarray
+    cap: np.ndarray
+    census: np.ndarray
+    items: np.ndarray
+    strata: np.ndarray
+    shares: np.ndarray
+
+
+@dataclass(frozen=True)
 class Strata:
     """The sampled strata of a set of reviewed units.
 
@@ -70,9 +95,7 @@ class Strata:
         """``(strata,)`` True where one unit stands for more than one pixel (no variance estimate)."""
         return (self.sampled == 1) & (self.population > 1)
 
-    def domain_sizes(
-        self, domain: np.ndarray, fixed: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def domain_sizes(self, domain: np.ndarray, fixed: np.ndarray | None = None) -> DomainSizes:
         """What a Korn-Graubard interval of a figure over ``domain`` needs (:mod:`.intervals`).
 
         Args:
@@ -80,21 +103,51 @@ class Strata:
             fixed: as in :func:`stratified_mean`: strata that add nothing to figure ``k``.
 
         Returns:
-            ``(kish, cap, census)``, each ``(m,)``: Kish's effective size of the domain's units in
-            strata not reviewed in full; ``kish / (1 - n_d / N_d)`` with ``n_d`` the domain's units
-            and ``N_d = sum_h N_h xbar_h``; True where every stratum the figure rests on is a census.
+            :class:`DomainSizes`, each field ``(m,)``.
         """
         x = np.asarray(domain, dtype=np.float64).reshape(len(self.index), -1)
         active = np.ones((len(self.values), x.shape[1]), bool) if fixed is None else ~fixed
         census = self.sampled >= self.population
         inside = x * active[self.index]
         weights = (self.population / self.sampled)[self.index][:, None] * inside * ~census[self.index][:, None]
+        per_stratum = np.zeros((len(self.values), x.shape[1]))
+        np.add.at(per_stratum, self.index, inside)
         with np.errstate(invalid="ignore", divide="ignore"):
             kish = np.nan_to_num(weights.sum(axis=0) ** 2 / (weights**2).sum(axis=0))
             items = inside.sum(axis=0)
-            fraction = items / (self.population @ (self.moments(x)[0] * active))
-            cap = np.where(fraction < 1, kish / (1 - fraction), np.inf)
-        return kish, cap, np.all(census[:, None] | ~active, axis=0)
+            size = self.population @ (self.moments(x)[0] * active)
+            fraction = items / size
+            cap = np.where(fraction < 1, items / (1 - fraction), np.inf)
+        return DomainSizes(
+            kish,
+            cap,
+            np.all(census[:, None] | ~active, axis=0),
+            items,
+            (per_stratum > 0).sum(axis=0),
+            self._shares(active, per_stratum, size),
+        )
+
+    def silent_strata(self, values: np.ndarray, domain: np.ndarray) -> np.ndarray:
+        """``(strata, m)`` True where the domain's units of a stratum (two or more, not a census) all
+        have the same value: the sample shows no variation there, whatever the stratum holds."""
+        x = np.asarray(domain, dtype=np.float64).reshape(len(self.index), -1)
+        y = np.asarray(values, dtype=np.float64).reshape(len(self.index), -1) * x
+        k = (len(self.values), x.shape[1])
+        count, low, high = np.zeros(k), np.full(k, np.inf), np.full(k, -np.inf)
+        np.add.at(count, self.index, x)
+        np.minimum.at(low, self.index, np.where(x > 0, y, np.inf))
+        np.maximum.at(high, self.index, np.where(x > 0, y, -np.inf))
+        return (count >= 2) & (low == high) & (self.sampled < self.population)[:, None]
+
+    def _shares(self, active: np.ndarray, per_stratum: np.ndarray, size: np.ndarray) -> np.ndarray:
+        """``(strata, m)`` ``w_h^2 (1 - f_h) / n_hd`` (:attr:`DomainSizes.shares`), ``w_h = N_h n_hd /
+        n_h / N_d`` the stratum's estimated share of the domain, ``n_hd`` its units in the domain."""
+        census = (self.sampled >= self.population)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = self.population[:, None] * per_stratum / self.sampled[:, None] / size[None, :]
+            fpc = (1 - self.sampled / self.population)[:, None] if self.finite_population else 1.0
+            terms = np.where((per_stratum > 0) & active & ~census, share**2 * fpc / per_stratum, 0.0)
+        return np.nan_to_num(terms)
 
     def moments(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per-stratum sample means and the variance terms ``(1 - f_h) s2_h / n_h``.

@@ -37,6 +37,7 @@ from ...core.review import ItemNotSeenError, ReviewSession, ReviewStore
 from ...i18n.errors import error_text
 from ..widgets import ClassTable, compact, tr
 from .review_create import ReviewCreateBox
+from .review_figures import FiguresLabel, strata_with_pixels
 from .review_keys import digit_of
 from .review_view import ItemHighlight, card_html, headline_text, toggle_layer
 
@@ -113,7 +114,8 @@ class ReviewPanel(QWidget):
         self.note_edit = QLineEdit()
         self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
         self.note_edit.returnPressed.connect(self._save_note)
-        for widget in (self.progress, self.headline, self.card, self.note_edit):
+        self.figures = FiguresLabel()
+        for widget in (self.progress, self.headline, self.figures, self.card, self.note_edit):
             layout.addWidget(widget)
         layout.addLayout(self._verdict_buttons())
         self.unreviewed_check = QCheckBox(tr("Unreviewed items only"))
@@ -304,7 +306,9 @@ class ReviewPanel(QWidget):
         self.card.setText(card_html(item, session.index if session else 0, total, classes))
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(session.reviewed_count() if session else 0)
-        headline = headline_text(session.report(), strata=_strata_with_pixels(session)) if session else ""
+        report = session.report() if session else None
+        self.figures.show_report(report)
+        headline = headline_text(report, strata=strata_with_pixels(session)) if report else ""
         if session is not None and session.mode == "adjudicate" and item is not None:
             first, second, _decided = session.opinions(item)
             named = {v: f"{classes[v].name} ({v})" if v in classes else str(v) for v in (first, second)}
@@ -393,8 +397,3 @@ class ReviewPanel(QWidget):
         if event.type() == QEvent.Type.KeyPress and self.isVisible() and not event.isAutoRepeat():
             return self.handle_key(event.key(), event.modifiers(), event.nativeScanCode())
         return False
-
-
-def _strata_with_pixels(session: ReviewSession) -> int:
-    """The review's strata that hold pixels (the headline counts them)."""
-    return sum(1 for pixels in session.store.strata.values() if pixels > 0)

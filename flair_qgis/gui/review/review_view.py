@@ -135,9 +135,10 @@ def headline_text(report: ReviewReport, strata: int = 0) -> str:
     with its design and its number of strata with pixels (``strata``).
     """
     by_confidence = report.design in ("stratified_confidence", "stratified_label")  # strata are not the classes
-    if report.design == "grid" and report.items > report.reviewed:
-        # A systematic sample stands for the map only when complete: no figure before (issue 34).
-        left = report.items - report.reviewed
+    if report.design == "grid" and report.items > report.reviewed - report.unsure:
+        # A systematic sample stands for the map only when complete: no figure before (issue 34),
+        # unsure items counting as not yet reviewed (issue 42).
+        left = report.items - report.reviewed + report.unsure
         parts = [tr("figures once every grid item is reviewed ({n} to go)").format(n=integer(left))]
     else:
         parts = _label_error_parts(report.label_errors) + _accuracy_parts(report.map_accuracy, by_confidence, strata)

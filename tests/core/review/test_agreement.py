@@ -113,11 +113,10 @@ def test_intervals_are_withheld_with_few_pairs_or_a_tiny_minority_and_clipped_to
 
 def test_monte_carlo_agreement_intervals_where_they_are_given():
     """Two interpreters, one class holding 90 % of 20,000 items, each interpreter 8 % noise; the truth
-    is kappa and AC1 on all 20,000 items. Measured (500 samples, seed 5, intervals given only from
-    MIN_PAIRS pairs and MIN_MINORITY items outside the dominant class): at 60 pairs (184 of 500
-    samples get an interval) kappa covers 0.940, AC1 0.951; at 200 pairs 0.944 and 0.950. Kappa at
-    60 pairs is the weak spot: another seed gave 0.89 (176 intervals), hence its lower floor here
-    (docs/review.md)."""
+    is kappa and AC1 on all 20,000 items. Kappa's t interval covered 0.895-0.948 at 60-400 pairs over
+    three seeds (issue 42): it is withheld with a note from DOMINANT_SHARE; AC1's (500 samples, seed 5,
+    given from MIN_PAIRS pairs and MIN_MINORITY items outside the dominant class) covers 0.954 at 60
+    pairs and 0.948 at 200 (docs/review.md)."""
     rng = np.random.default_rng(5)
     truth_classes = rng.choice(4, 20_000, p=[0.9, 0.04, 0.03, 0.03])
 
@@ -129,14 +128,18 @@ def test_monte_carlo_agreement_intervals_where_they_are_given():
 
     first, second = interpreter(), interpreter()
     full = agreement(first, second)
-    for pairs, kappa_floor, ac1_floor in ((60, 0.85, 0.93), (200, 0.93, 0.93)):
-        kappa_hits, ac1_hits = [], []
+    for pairs in (60, 200):
+        ac1_hits, kappa_hits = [], []
         for _ in range(500):
             chosen = rng.choice(first.size, pairs, replace=False)
             got = agreement(first[chosen], second[chosen], population=first.size)
-            if got["kappa_ci95"] is None:
+            if got["ac1_ci95"] is None:
                 continue
-            kappa_hits.append(got["kappa_ci95"][0] <= full["kappa"] <= got["kappa_ci95"][1])
+            if got["kappa_ci95"] is not None:
+                kappa_hits.append(got["kappa_ci95"][0] <= full["kappa"] <= got["kappa_ci95"][1])
+            else:
+                assert "no kappa interval: one class holds" in got["note"]
             ac1_hits.append(got["ac1_ci95"][0] <= full["ac1"] <= got["ac1_ci95"][1])
-        assert len(kappa_hits) >= 100
-        assert np.mean(kappa_hits) >= kappa_floor and np.mean(ac1_hits) >= ac1_floor, (pairs, np.mean(kappa_hits))
+        assert len(ac1_hits) >= 100
+        assert np.mean(ac1_hits) >= 0.93, (pairs, np.mean(ac1_hits))
+        assert not kappa_hits  # the sample's dominant share stays above DOMINANT_SHARE (0.7)

@@ -64,11 +64,11 @@ def test_report_json_names_every_interval_and_flags_thin_areas(tmp_path):
         data = json.loads(json.dumps(review_report(store).as_json()))
     accuracy = data["map_accuracy"]
     assert accuracy["overall_accuracy_interval"] == "korn-graubard" and len(accuracy["overall_accuracy_ci95"]) == 2
-    assert any("truncated to [0, map area]" in n for n in accuracy["notes"])
+    assert any("share of the map's area, times the map's area" in n for n in accuracy["notes"])
     by_value = {c["value"]: c for c in accuracy["classes"]}
     assert by_value[1]["producers_accuracy_interval"] == by_value[1]["area_proportion_interval"] == "korn-graubard"
     assert by_value[2]["users_accuracy_interval"] == "clopper-pearson"  # 10 of 1,000: fraction 1 %
-    assert by_value[2]["area_ha_interval"] == "normal" and by_value[2]["reference_items"] == 13
+    assert by_value[2]["area_ha_interval"] == "korn-graubard" and by_value[2]["reference_items"] == 13
     assert 0 <= by_value[2]["area_ha_bounds"][0] < by_value[2]["area_ha"] < by_value[2]["area_ha_bounds"][1]
     assert by_value[1]["area_ha_note"] == "" and by_value[2]["area_ha_note"] == ""
     thin = [(1, 1, 1, 1)] * 30 + [(2, 2, 2, 2)] * 6 + [(2, 2, 2, 1)] * 3
@@ -109,7 +109,7 @@ def test_a_partial_grid_gives_no_figure_until_every_item_has_a_verdict(tmp_path)
     with _review(tmp_path, "grid", {0: 1_000_000}, _grid_rows(160)) as store:
         report = review_report(store)
     assert report.label_errors.complete is False and report.label_errors.rate is None
-    assert "240 of 400 grid items without a verdict" in report.label_errors.note
+    assert "of 400 grid items, 240 without a verdict" in report.label_errors.note
     accuracy = report.map_accuracy
     assert accuracy.complete is False and accuracy.overall_accuracy is None and accuracy.classes == ()
     assert any("systematic sample stands for the whole map" in n for n in accuracy.notes)
@@ -143,8 +143,12 @@ def test_a_label_class_split_thinly_across_strata_has_its_rate_withheld(tmp_path
 def test_an_old_review_without_label_cells_says_the_check_was_not_made(tmp_path):
     with _review(tmp_path, "stratified", {1: 800_000, 2: 1_500}, _split_label_rows(2)) as store:
         errors = review_report(store).label_errors
-    assert {c.value: c for c in errors.per_class}[5].rate is not None
+    withheld = {c.value: c for c in errors.per_class}[5]
+    assert withheld.rate is None and withheld.ci95 is None and "split across 2 strata" in withheld.note
     assert "does not record the pixels of each stratum x label class" in errors.note
+    with _review(tmp_path, "stratified", {1: 800_000, 2: 1_500}, _split_label_rows(6), name="old6") as store:
+        kept = {c.value: c for c in review_report(store).label_errors.per_class}[5]
+    assert kept.rate is not None and kept.ci95 is not None
 
 
 def test_agreement_counts_every_class_of_the_review_for_ac1(tmp_path):
@@ -211,7 +215,8 @@ print("MESSAGE", json.dumps(review_dependency_error("linux")))
     assert accuracy["overall_accuracy_ci95"] is None and "python3-scipy" in accuracy["overall_accuracy_note"]
     for entry in accuracy["classes"]:
         assert entry["users_accuracy"] is not None and entry["users_accuracy_ci95"] is None
-        assert entry["area_ha_bounds"] is not None  # the areas' normal interval needs no scipy
+        assert entry["area_ha"] is not None and entry["area_ha_bounds"] is None  # Korn-Graubard needs scipy
+        assert "python3-scipy" in entry["area_ha_note"]
 
 
 def test_csv_appends_the_intervals_columns(tmp_path):
