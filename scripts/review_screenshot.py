@@ -1,6 +1,7 @@
 """Run inside the QGIS desktop (``qgis --code``): segment a real patch, create a review of its
 labels from the Review tab, give a few verdicts with the keys, save a screenshot of the window.
-See scripts/review-screenshot."""
+``FLAIR_SHOT_ALL=1`` gives a verdict to every item (most "correct", every ninth a class key) and
+scrolls to the figures table. See scripts/review-screenshot."""
 
 import os
 
@@ -51,8 +52,15 @@ def wait() -> None:
             QTimer.singleShot(500, wait)
             return
         panel.create_box.setCollapsed(True)
-        for key in (Qt.Key.Key_C, Qt.Key.Key_C, Qt.Key.Key_3, Qt.Key.Key_C, Qt.Key.Key_U, Qt.Key.Key_C, Qt.Key.Key_7):
+        keys = [Qt.Key.Key_C, Qt.Key.Key_C, Qt.Key.Key_3, Qt.Key.Key_C, Qt.Key.Key_U, Qt.Key.Key_C, Qt.Key.Key_7]
+        if os.environ.get("FLAIR_SHOT_ALL"):
+            keys = [Qt.Key.Key_3 if i % 9 == 8 else Qt.Key.Key_C for i in range(len(panel.session.items))]
+        for key in keys:
             panel.handle_key(key, Qt.KeyboardModifier.NoModifier)
+        if os.environ.get("FLAIR_SHOT_ALL"):
+            area = next(a for a in plugins["flair_qgis"].dock.scroll_areas if a.isAncestorOf(panel))
+            panel.figures.setCollapsed(False)
+            area.ensureWidgetVisible(panel.figures)
         QTimer.singleShot(4000, shoot)
     except Exception:
         fail()

@@ -39,10 +39,14 @@ def _decided_review(inputs, folder) -> str:
     return path
 
 
+FIGURE = re.compile(r"<p><b>(.*?)</b><br/>(.*?) (\[.*?\]|<i>.*?</i>)(?:<span> · (.*?)</span>)?</p>")
+
+
 def _cells(text: str) -> list[list[str]]:
-    rows = re.findall(r"<tr>(.*?)</tr>", text)
-    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r) for r in rows]
-    return [[html.unescape(re.sub(r"<[^>]+>|&nbsp;", "", c)) for c in row] for row in cells]
+    """The figures as shown: [figure, estimate, interval, method] per paragraph."""
+    rows = [list(m.groups(default="")) for m in FIGURE.finditer(text)]
+    assert len(rows) == text.count("<p>"), "every paragraph is a figure"
+    return [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in row] for row in rows]
 
 
 def test_each_figure_has_its_interval_and_method(plugin, qgis_canvas, inputs, tmp_path):
@@ -52,8 +56,8 @@ def test_each_figure_has_its_interval_and_method(plugin, qgis_canvas, inputs, tm
     panel = show_review_tab(plugin, qgis_canvas, inputs[2])
     assert panel.open_review(path)
     assert not panel.figures.isHidden()
-    rows = _cells(panel.figures.text())
-    assert rows[0] == ["Figure", "Estimate", "95 % interval", "Method"]
+    assert panel.figures.title() == "Figures and intervals"
+    rows = [["header"], *_cells(panel.figures.text())]
     by_name = {r[0]: r for r in rows[1:]}
     oa = report.map_accuracy
     low, high = oa.overall_accuracy_ci95
@@ -74,8 +78,8 @@ def test_the_figures_speak_french(french_qgis, plugin, qgis_canvas, inputs, tmp_
     path = _decided_review(inputs, tmp_path)
     panel = show_review_tab(plugin, qgis_canvas, inputs[2])
     assert panel.open_review(path)
-    rows = _cells(panel.figures.text())
-    assert rows[0] == ["Indicateur", "Estimation", "Intervalle à 95 %", "Méthode"]
+    assert panel.figures.title() == "Indicateurs et intervalles"
+    rows = [["header"], *_cells(panel.figures.text())]
     names = [r[0] for r in rows[1:]]
     assert "Précision globale" in names and "Erreurs d'étiquette" in names
     assert any(n.endswith(" : surface") for n in names) and any(n.endswith(" : précision utilisateur") for n in names)
@@ -86,3 +90,15 @@ def test_the_figures_speak_french(french_qgis, plugin, qgis_canvas, inputs, tmp_
         "exact, population finie",
     }
     assert all(r[1].endswith(" ha") for r in rows[1:] if r[0].endswith(" : surface"))
+
+
+def test_the_figures_fit_the_dock_in_french(french_qgis, plugin, qgis_canvas, inputs, tmp_path, qtbot):  # noqa: F811
+    """Opened, the figures box of a decided review stays within a normal dock's width (a table of
+    four columns and a long box title once pushed the whole tab past it)."""
+    from layout_helpers import horizontal_overflow, show_at_dock_width
+
+    panel = show_review_tab(plugin, qgis_canvas, inputs[2])
+    assert panel.open_review(_decided_review(inputs, tmp_path))
+    panel.figures.setCollapsed(False)
+    show_at_dock_width(plugin.dock, qtbot)
+    assert horizontal_overflow(plugin.dock, qtbot) == []

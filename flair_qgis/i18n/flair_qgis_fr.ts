@@ -2408,18 +2408,8 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     </message>
     <message>
         <location filename="../gui/review/review_figures.py" line="1" />
-        <source>Figure</source>
-        <translation>Indicateur</translation>
-    </message>
-    <message>
-        <location filename="../gui/review/review_figures.py" line="1" />
-        <source>Estimate</source>
-        <translation>Estimation</translation>
-    </message>
-    <message>
-        <location filename="../gui/review/review_figures.py" line="1" />
-        <source>95 % interval</source>
-        <translation>Intervalle à 95 %</translation>
+        <source>Figures and intervals</source>
+        <translation>Indicateurs et intervalles</translation>
     </message>
     <message>
         <location filename="../gui/review/review_figures.py" line="1" />

@@ -1,15 +1,16 @@
 """The Review tab's figures: each estimate with its 95 % interval and the interval's method by name
-(issue 42), under the headline; the report's figures, as ``flair:review_report`` writes them."""
+(issue 42), in a box below the controls; the report's figures, as ``flair:review_report`` writes them."""
 
 from __future__ import annotations
 
 import html
 
+from qgis.gui import QgsCollapsibleGroupBox
 from qgis.PyQt.QtCore import Qt
-from qgis.PyQt.QtWidgets import QLabel
+from qgis.PyQt.QtWidgets import QLabel, QVBoxLayout
 
 from ...core.review import ReviewReport, ReviewSession
-from ...i18n import decimal, percent
+from ...i18n import class_label, decimal, percent
 from ..widgets import tr
 
 
@@ -31,17 +32,19 @@ def _hectares(value: float | None) -> str:
 
 
 def _row(figure: str, value: str, bounds, method: str | None, shown=percent, none: str = "") -> str:
-    """One line of the table: figure, estimate, interval (or why there is none) and method."""
+    """One figure as two short lines (the tab is as narrow as a dock): its name, then the estimate,
+    the interval (or why there is none) and the interval's method."""
     if bounds:
         interval = f"[{shown(bounds[0])}–{shown(bounds[1])}]"
+        method_text = f"<span> · {html.escape(method_name(method))}</span>"
     else:
         interval = f"<i>{html.escape(none or tr('not enough items for an interval'))}</i>"
-    cells = (html.escape(figure), value, interval, html.escape(method_name(method) if bounds else ""))
-    return "<tr>" + "".join(f"<td>{c}&nbsp;</td>" for c in cells) + "</tr>"
+        method_text = ""
+    return f"<p><b>{html.escape(figure)}</b><br/>{value} {interval}{method_text}</p>"
 
 
 def figures_html(report: ReviewReport | None) -> str:
-    """The table of figures, "" before any figure exists (partial grid, missing strata, no verdict)."""
+    """The figures, one per paragraph; "" before any figure exists (partial grid, missing strata, no verdict)."""
     if report is None:
         return ""
     rows = []
@@ -54,7 +57,7 @@ def figures_html(report: ReviewReport | None) -> str:
         rows.append(_row(tr("Overall accuracy"), percent(accuracy.overall_accuracy), oa, method))
         for c in accuracy.classes:
             empty = tr("no item") if not c.reference_items and c.users_accuracy is None else ""
-            name = c.name
+            name = class_label(c.name)
             ua, pa = c.users_accuracy_ci95, c.producers_accuracy_ci95
             rows.append(
                 _row(
@@ -86,12 +89,7 @@ def figures_html(report: ReviewReport | None) -> str:
     rows.extend(_agreement_rows(report))
     if not rows:
         return ""
-    head = "".join(f"<th align='left'>{html.escape(h)}&nbsp;</th>" for h in _headers())
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
-
-
-def _headers() -> tuple[str, ...]:
-    return (tr("Figure"), tr("Estimate"), tr("95 % interval"), tr("Method"))
+    return "".join(rows)
 
 
 def _agreement_rows(report: ReviewReport) -> list[str]:
@@ -108,19 +106,28 @@ def _agreement_rows(report: ReviewReport) -> list[str]:
     return out
 
 
-class FiguresLabel(QLabel):
-    """The table of :func:`figures_html`, hidden while it is empty."""
+class FiguresBox(QgsCollapsibleGroupBox):
+    """The figures of :func:`figures_html` in a box below the review's controls, collapsed until the
+    person opens it (the item and its verdict buttons stay where the eye works), hidden while empty."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(tr("Figures and intervals"))
         self.setObjectName("review_figures")
-        self.setTextFormat(Qt.TextFormat.RichText)
-        self.setWordWrap(True)
+        self.setCollapsed(True)
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.label)
         self.setVisible(False)
+
+    def text(self) -> str:
+        """The figures as shown."""
+        return self.label.text()
 
     def show_report(self, report: ReviewReport | None) -> None:
         text = figures_html(report)
-        self.setText(text)
+        self.label.setText(text)
         self.setVisible(bool(text))
 
 

@@ -37,7 +37,7 @@ from ...core.review import ItemNotSeenError, ReviewSession, ReviewStore
 from ...i18n.errors import error_text
 from ..widgets import ClassTable, compact, tr
 from .review_create import ReviewCreateBox
-from .review_figures import FiguresLabel, strata_with_pixels
+from .review_figures import FiguresBox, strata_with_pixels
 from .review_keys import digit_of
 from .review_view import ItemHighlight, card_html, headline_text, toggle_layer
 
@@ -114,8 +114,8 @@ class ReviewPanel(QWidget):
         self.note_edit = QLineEdit()
         self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
         self.note_edit.returnPressed.connect(self._save_note)
-        self.figures = FiguresLabel()
-        for widget in (self.progress, self.headline, self.figures, self.card, self.note_edit):
+        self.figures = FiguresBox()
+        for widget in (self.progress, self.headline, self.card, self.note_edit):
             layout.addWidget(widget)
         layout.addLayout(self._verdict_buttons())
         self.unreviewed_check = QCheckBox(tr("Unreviewed items only"))
@@ -133,6 +133,7 @@ class ReviewPanel(QWidget):
         self.class_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.class_table)
         layout.addLayout(self._layer_form())
+        layout.addWidget(self.figures)
         layout.addStretch(1)
         self.show_current()
 
