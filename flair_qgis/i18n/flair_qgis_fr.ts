@@ -2798,8 +2798,33 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
     </message>
     <message>
         <location filename="../core/score/messages.py" line="35" />
-        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): choose the field that holds the integer class codes.</source>
-        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : choisissez le champ qui contient les codes de classes entiers.</translation>
+        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): give CROSSWALK, a CSV reference,class saying which class each value counts as, or choose the field that holds the integer class codes.</source>
+        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : donnez CROSSWALK, un CSV reference,class qui dit à quelle classe correspond chaque valeur, ou choisissez le champ qui contient les codes de classes entiers.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>Cannot read the crosswalk {path} ({error}): give a UTF-8 CSV file.</source>
+        <translation>Impossible de lire la table de correspondance {path} ({error}) : donnez un fichier CSV en UTF-8.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>The crosswalk {name} starts with &apos;{header}&apos;: its first line must be the header reference,class.</source>
+        <translation>La table de correspondance {name} commence par « {header} » : sa première ligne doit être l&apos;en-tête reference,class.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>Line {line} of the crosswalk {name} does not hold a reference value and a class: write value,class.</source>
+        <translation>La ligne {line} de la table de correspondance {name} ne contient pas une valeur de référence et une classe : écrivez valeur,classe.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>The crosswalk {name} gives two classes to the value &apos;{value}&apos;: keep one line for it.</source>
+        <translation>La table de correspondance {name} donne deux classes à la valeur « {value} » : gardez une seule ligne pour elle.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>The crosswalk {name} names the class &apos;{target}&apos;, which is neither a class value nor a class name (the classes: {classes}).</source>
+        <translation>La table de correspondance {name} nomme la classe « {target} », qui n&apos;est ni une valeur ni un nom de classe (les classes : {classes}).</translation>
     </message>
     <message>
         <location filename="../core/score/messages.py" line="39" />
