@@ -260,3 +260,14 @@ def crosswalk_classes(protocol: Protocol, alignment: ClassAlignment) -> tuple[Cl
         ClassInfo(int(alignment.mapping.get(c.value, c.value)), c.name, c.color) for c in alignment.declared
     )
     return (*protocol.classes, *protocol.raw_classes, *declared)
+
+
+def crosswalk_codes(
+    crosswalk: Crosswalk | None, protocol: Protocol, alignment: ClassAlignment
+) -> CrosswalkCodes | None:
+    """``crosswalk`` resolved on the classes of :func:`crosswalk_classes`; None without one.
+
+    Raises:
+        InputError: a ``class`` cell names no class.
+    """
+    return None if crosswalk is None else crosswalk.resolve(crosswalk_classes(protocol, alignment))

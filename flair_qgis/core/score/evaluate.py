@@ -29,7 +29,7 @@ from ..engine.grid import Grid, plan_grid
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo, default_color
 from .alignment import ClassAlignment, align_classes
-from .crosswalk import Crosswalk, CrosswalkCodes, UnlistedTally, crosswalk_classes
+from .crosswalk import Crosswalk, CrosswalkCodes, UnlistedTally, crosswalk_codes
 from .errormap_writer import ErrorMapOutput
 from .metrics import ConfusionMatrix, build_scores
 from .polygons import PolygonSource
@@ -177,8 +177,7 @@ def score(
         extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS; None = the whole prediction.
         error_map_path: optional GeoTIFF error map on the scored grid.
         class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
-        crosswalk: which class each reference value counts as (``CROSSWALK``); values it does not
-            list are not scored and are named in the report under ``crosswalk``.
+        crosswalk: which class each reference value counts as (``CROSSWALK``; unlisted: not scored).
         is_canceled: polled between windows.
         on_progress: called with 0..100.
         window_px: pixels per window (memory bound).
@@ -196,8 +195,7 @@ def score(
         check_output_path(error_map_path, "error map")
     grid = prediction_grid(prediction_path, extent)
     alignment = align_classes(raster_classes(prediction_path), protocol, class_map, what="class map")
-    codes = crosswalk.resolve(crosswalk_classes(protocol, alignment)) if crosswalk is not None else None
-    source = reference_source(reference, grid, extent, codes)
+    source = reference_source(reference, grid, extent, crosswalk_codes(crosswalk, protocol, alignment))
     scores, error_map, tally = _score(
         prediction_path, grid, source, protocol, alignment, error_map_path, is_canceled, on_progress, window_px
     )

@@ -35,7 +35,7 @@ from ..crs import same_crs
 from ..engine.grid import Grid
 from ..errors import InputError
 from .alignment import ClassAlignment, align_classes
-from .crosswalk import Crosswalk, crosswalk_classes, reference_key
+from .crosswalk import Crosswalk, crosswalk_codes, reference_key
 from .evaluate import Reference, each_window, prediction_grid, reference_source
 from .polygons import PolygonSource
 from .protocols import Protocol, get_protocol
@@ -213,8 +213,7 @@ def rank_labels(
         layer: layer of a multi-layer input file.
         layer_name: name of the output layer.
         class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
-        crosswalk: which class each value of ``field`` counts as (``CROSSWALK``); polygons whose
-            value it does not list get no suspicion, and the output gains ``reference_code``.
+        crosswalk: which class each value of ``field`` counts as (``CROSSWALK``; adds ``reference_code``).
         is_canceled: polled between windows.
         on_progress: called with 0..100.
 
@@ -233,9 +232,8 @@ def rank_labels(
     grid = prediction_grid(prediction_path, extent)
     declared = raster_classes(prediction_path)
     alignment = align_classes(declared, protocol, class_map, what="class map")
-    codes = crosswalk.resolve(crosswalk_classes(protocol, alignment)) if crosswalk is not None else None
-    reference = Reference(polygons=reference_gdf_or_path, field=field, layer=layer)
-    source = reference_source(reference, grid, extent, codes)
+    codes = crosswalk_codes(crosswalk, protocol, alignment)
+    source = reference_source(Reference(polygons=reference_gdf_or_path, field=field, layer=layer), grid, extent, codes)
     assert isinstance(source, PolygonSource)
     confidence = _confidence_source(confidence_path, grid)
     prediction = ClassRasterSource(prediction_path, grid)
