@@ -691,14 +691,18 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <location filename="../processing/evaluate_algorithm.py" line="61" />
         <source>Scores a class-map raster against a reference: a raster mask (any CRS or resolution, aligned with nearest neighbour) or polygons with a class field (rasterised at pixel centres). Writes a JSON report (mIoU, OA, per-class IoU/precision/recall/F1/support, confusion matrix), a CSV of per-class figures and a PNG of the row-normalised confusion matrix next to it, and optionally an error map.
 
-PROTOCOL: flair1 (codes 13..19 regrouped to 'other', mIoU over 1..12, absent classes skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype (5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom (REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.
+PROTOCOL: flair1 (codes 13..19 regrouped to &apos;other&apos;, mIoU over 1..12, absent classes skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype (5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom (REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.
 
-Nodata on either side is not counted. Values the protocol does not declare stop the run with their list.</source>
+Nodata on either side is not counted. Values the protocol does not declare stop the run with their list.
+
+CROSSWALK: a CSV with the header reference,class, one line per value of the reference (text such as OCS GE&apos;s CS2.1.1.1, or numbers) and the class it counts as (value or name). Values it does not list are not scored; the report names them under &apos;crosswalk&apos;.</source>
         <translation>Évalue un raster de classes par rapport à une référence : un masque raster (tout SCR ou résolution, aligné au plus proche voisin) ou des polygones avec un champ de classe (rastérisés aux centres des pixels). Écrit un rapport JSON (mIoU, OA, IoU/précision/rappel/F1/effectif par classe, matrice de confusion), à côté un CSV des chiffres par classe et un PNG de la matrice de confusion normalisée par ligne, et en option une carte des erreurs.
 
 PROTOCOL : flair1 (codes 13..19 regroupés en « autre », mIoU sur 1..12, classes absentes ignorées), flairhub-landcover (15 classes, 15..18 exclues, absente = 0), flairhub-croptype (5 et 9 exclues, absente = 0), weedsense (17 classes, 255 ignoré, absente = 1.0), custom (REMAP par ex. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES : valeurs jamais comptées. ABSENT_CLASS_SCORE remplace ce que vaut une classe absente des deux côtés.
 
-Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des valeurs que le protocole ne déclare pas arrêtent le traitement, avec leur liste.</translation>
+Les pixels sans donnée d&apos;un côté ou de l&apos;autre ne sont pas comptés. Des valeurs que le protocole ne déclare pas arrêtent le traitement, avec leur liste.
+
+CROSSWALK : un CSV d&apos;en-tête reference,class, une ligne par valeur de la référence (du texte comme CS2.1.1.1 de l&apos;OCS GE, ou des nombres) et la classe qu&apos;elle représente (valeur ou nom). Les valeurs absentes ne sont pas évaluées ; le rapport les nomme sous « crosswalk ».</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="60" />
@@ -787,16 +791,16 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
     </message>
     <message>
         <location filename="../processing/rank_labels_algorithm.py" line="51" />
-        <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model's majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model's mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
+        <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model&apos;s majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model&apos;s mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
 
 Equal suspicions are ordered by the area in disagreement (disagreeing_px).
 
-PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol's codes is aligned by class name; CLASS_MAP gives the mapping explicitly.</source>
-        <translation>Écrit les polygones de référence dans un GeoPackage, du plus suspect au moins suspect, chacun avec son étiquette, la classe majoritaire du modèle, la part de ses pixels où modèle et étiquette s'accordent (accord), les pixels évalués et, avec un raster CONFIDENCE, la confiance moyenne du modèle. suspicion = (1 - accord) x confiance moyenne (x 1 sans confiance).
+PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol&apos;s codes is aligned by class name; CLASS_MAP gives the mapping explicitly. CROSSWALK (CSV reference,class) says which class each value of a text field counts as; the output then keeps the reference&apos;s own code in reference_code.</source>
+        <translation>Écrit les polygones de référence dans un GeoPackage, du plus suspect au moins suspect, chacun avec son étiquette, la classe majoritaire du modèle, la part de ses pixels où modèle et étiquette s&apos;accordent (accord), les pixels évalués et, avec un raster CONFIDENCE, la confiance moyenne du modèle. suspicion = (1 - accord) x confiance moyenne (x 1 sans confiance).
 
-À suspicion égale, la plus grande surface en désaccord passe d'abord (disagreeing_px).
+À suspicion égale, la plus grande surface en désaccord passe d&apos;abord (disagreeing_px).
 
-PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP. Une carte des classes dont les valeurs ne sont pas les codes du protocole est alignée par nom de classe ; CLASS_MAP donne la correspondance explicitement.</translation>
+PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP. Une carte des classes dont les valeurs ne sont pas les codes du protocole est alignée par nom de classe ; CLASS_MAP donne la correspondance explicitement. CROSSWALK (CSV reference,class) dit à quelle classe correspond chaque valeur d&apos;un champ texte ; la sortie garde alors le code propre à la référence dans reference_code.</translation>
     </message>
     <message>
         <location filename="../processing/rank_labels_algorithm.py" line="64" />
@@ -3809,6 +3813,21 @@ Lancez plutôt cette commande dans un terminal :
         <location filename="../scale/messages.py" line="93" />
         <source>--vector-min-area, --vector-simplify and --vector-fill-holes need --vector PATH.gpkg.</source>
         <translation>--vector-min-area, --vector-simplify et --vector-fill-holes demandent --vector CHEMIN.gpkg.</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="1" />
+        <source>Crosswalk CSV (reference,class): the class each reference value counts as (text codes)</source>
+        <translation>Table de correspondance CSV (reference,class) : la classe de chaque valeur de la référence (codes texte)</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="1" />
+        <source>Crosswalk {file} (sha256 {sha}).</source>
+        <translation>Table de correspondance {file} (sha256 {sha}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="1" />
+        <source>Reference value &apos;{value}&apos; is not in the crosswalk: {pixels} px ({share} of the extent) not scored.</source>
+        <translation>La valeur de référence « {value} » n&apos;est pas dans la table de correspondance : {pixels} px ({share} de l&apos;emprise) non évalués.</translation>
     </message>
 </context>
 </TS>

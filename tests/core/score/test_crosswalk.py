@@ -9,27 +9,11 @@ import geopandas as gpd
 import numpy as np
 import pytest
 import rasterio
+from crosswalk_helpers import CSV, PATCH, UNLISTED, text_and_integer_polygons
 from eval_helpers import image_crs, perturb, read_mask, write_raster
-from rasterio.features import shapes
-from shapely.geometry import shape
 
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.score import Reference, get_protocol, parse_crosswalk, rank_labels, read_crosswalk, score
-
-PATCH = "024577"  # classes 1, 2, 3, 5, 7, 8, 10
-# FLAIR code -> OCS GE-like cover code written in the reference; deciduous (7) gets two codes.
-TEXT = {1: "CS1.1.1.1", 2: "CS2.2.2", 3: "CS1.1.1.2", 5: "CS1.2.2", 8: "CS2.1.2", 10: "CS2.2.1"}
-DECIDUOUS = ("CS2.1.1.1", "CS2.1.1.3")
-UNLISTED = "CS2.2.1"  # herbaceous: left out of the crosswalk, so not scored
-CSV = """reference,class
-CS1.1.1.1,building
-CS1.1.1.2,3
-CS2.2.2,pervious surface
-CS1.2.2,Surface d’eau
-CS2.1.1.1,deciduous
-CS2.1.1.3,7
-CS2.1.2,8
-"""
 
 
 @pytest.fixture(scope="module")
@@ -40,22 +24,7 @@ def case(tmp_path_factory):
     crs = image_crs()
     pred = perturb(mask, seed=40, rate=0.1, values=list(range(1, 14)))
     pred_path = write_raster(tmp / "pred.tif", pred, profile, crs=crs)
-    geoms, codes = [], []
-    for geom, value in shapes(mask, transform=profile["transform"]):
-        geoms.append(shape(geom))
-        codes.append(int(value))
-    seen_deciduous = 0
-    text = []
-    for code in codes:
-        if code == 7:
-            text.append(DECIDUOUS[seen_deciduous % 2])
-            seen_deciduous += 1
-        else:
-            text.append(TEXT[code])
-    assert seen_deciduous >= 2 and set(text) >= set(DECIDUOUS)
-    text_gdf = gpd.GeoDataFrame({"cs": text}, geometry=geoms, crs=crs)
-    keep = [c != 10 for c in codes]
-    int_gdf = gpd.GeoDataFrame({"code": codes}, geometry=geoms, crs=crs)[keep]
+    text_gdf, int_gdf = text_and_integer_polygons(mask, profile["transform"], crs)
     csv_path = tmp / "ocsge_flair1.csv"
     csv_path.write_text(CSV, encoding="utf-8")
     return {"tmp": tmp, "mask": mask, "profile": profile, "pred": pred_path, "text": text_gdf, "int": int_gdf,
