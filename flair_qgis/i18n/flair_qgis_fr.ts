@@ -1514,8 +1514,12 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
     </message>
     <message>
-        <source>Writes a corrected copy of the reference: each raster cell under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A polygon takes a new class only when the items in it agree; items that disagree are listed in the log and in table 'conflicts' and the polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before' and 'review_items'. Unsure items change nothing. REFERENCE must be the layer the review was sampled from. The original reference and the review are never modified.</source>
-        <translation>Écrit une copie corrigée de la référence : chaque cellule raster sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Un polygone ne prend une nouvelle classe que si ses éléments concordent ; des éléments en désaccord sont listés dans le journal et dans la table « conflicts », et le polygone reste inchangé. Un élément dont le point est hors de son polygone source_fid est refusé. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before » et « review_items ». Les éléments incertains ne changent rien. REFERENCE doit être la couche sur laquelle la revue a été échantillonnée. La référence d'origine et la revue ne sont jamais modifiées.</translation>
+        <source>Writes a corrected copy of the reference: each raster cell under an item reviewed &apos;correct&apos; or &apos;wrong&apos; takes the item&apos;s true class where it differs. A polygon takes a new class only when the items in it agree; items that disagree are listed in the log and in table &apos;conflicts&apos; and the polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus &apos;label_before&apos; and &apos;review_items&apos;. Unsure items change nothing. REFERENCE must be the layer the review was sampled from. The original reference and the review are never modified.
+
+A reference coded in its own nomenclature is written back in its own codes, through CROSSWALK (default: the crosswalk the review was drawn with). Where several codes count as the class decided, the code the verdict names is written; a verdict naming none leaves the polygon unchanged and listed.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster sous un élément revu « correct » ou « wrong » prend la vraie classe de l&apos;élément là où elle diffère. Un polygone ne prend une nouvelle classe que si ses éléments concordent ; des éléments en désaccord sont listés dans le journal et dans la table « conflicts », et le polygone reste inchangé. Un élément dont le point est hors de son polygone source_fid est refusé. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before » et « review_items ». Les éléments incertains ne changent rien. REFERENCE doit être la couche sur laquelle la revue a été échantillonnée. La référence d&apos;origine et la revue ne sont jamais modifiées.
+
+Une référence codée dans sa propre nomenclature est réécrite dans ses propres codes, via CROSSWALK (par défaut : la table de correspondance avec laquelle la revue a été tirée). Là où plusieurs codes correspondent à la classe décidée, le code nommé par le verdict est écrit ; un verdict qui n&apos;en nomme aucun laisse le polygone inchangé et listé.</translation>
     </message>
     <message>
         <location filename="../processing/sample_algorithm.py" line="66" />
@@ -1554,8 +1558,8 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
     </message>
     <message>
         <location filename="../processing/review_report_algorithm.py" line="34" />
-        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate (overall and per label class) and map accuracy (overall, user's and producer's accuracy, area proportions, area in ha) with 95 % intervals that follow the sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a probability sample). Items marked unsure are left out and counted.</source>
-        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l'onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d'erreur des étiquettes (global et par classe d'étiquette) et précision de la carte (globale, utilisateur et producteur, proportions de surface, surface en ha) avec des intervalles à 95 % qui suivent le plan d'échantillonnage : estimateurs stratifiés (Olofsson et al. 2014, Stehman 2014) pour le plan stratifié, intervalles de Wilson pour les échantillons aléatoire et en grille, simples comptes pour le plan « suspicious » (pas un échantillon probabiliste). Les éléments marqués incertains sont écartés et comptés.</translation>
+        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate (overall and per label class) and map accuracy (overall, user&apos;s and producer&apos;s accuracy, area proportions, area in ha) with 95 % intervals that follow the sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a probability sample). Items marked unsure are left out and counted. With CROSSWALK (default: the crosswalk the review was drawn with) the report adds the verdicts per reference code.</source>
+        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l&apos;onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d&apos;erreur des étiquettes (global et par classe d&apos;étiquette) et précision de la carte (globale, utilisateur et producteur, proportions de surface, surface en ha) avec des intervalles à 95 % qui suivent le plan d&apos;échantillonnage : estimateurs stratifiés (Olofsson et al. 2014, Stehman 2014) pour le plan stratifié, intervalles de Wilson pour les échantillons aléatoire et en grille, simples comptes pour le plan « suspicious » (pas un échantillon probabiliste). Les éléments marqués incertains sont écartés et comptés. Avec CROSSWALK (par défaut : la table de correspondance avec laquelle la revue a été tirée), le rapport ajoute les verdicts par code de la référence.</translation>
     </message>
     <message>
         <location filename="../processing/review_report_algorithm.py" line="48" />
@@ -3828,6 +3832,26 @@ Lancez plutôt cette commande dans un terminal :
         <location filename="../processing/scoring_params.py" line="1" />
         <source>Reference value &apos;{value}&apos; is not in the crosswalk: {pixels} px ({share} of the extent) not scored.</source>
         <translation>La valeur de référence « {value} » n&apos;est pas dans la table de correspondance : {pixels} px ({share} de l&apos;emprise) non évalués.</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>several reference codes count as the class decided and no verdict names one</source>
+        <translation>plusieurs codes de la référence correspondent à la classe décidée et aucun verdict n&apos;en nomme un</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>its items name different reference codes</source>
+        <translation>ses éléments nomment des codes de référence différents</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>the reference code named does not count as the class decided</source>
+        <translation>le code de référence nommé ne correspond pas à la classe décidée</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>no reference code counts as the class decided</source>
+        <translation>aucun code de la référence ne correspond à la classe décidée</translation>
     </message>
 </context>
 </TS>

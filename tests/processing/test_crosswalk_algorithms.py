@@ -68,3 +68,36 @@ def test_text_field_without_crosswalk_is_refused_naming_it(run_alg, case):
                                    "PROTOCOL": "flair1", "OUTPUT_REPORT": str(case["tmp"] / "r.json")})  # fmt: skip
     assert "'CS" in str(info.value)
     assert not (case["tmp"] / "r.json").exists()
+
+
+def test_review_algorithms_take_the_crosswalk(run_alg, case):
+    import rasterio
+
+    from flair_qgis.core.nomenclature import FLAIR1_MODEL_CLASSES
+    from flair_qgis.core.review.store import ReviewStore
+
+    tmp = case["tmp"]
+    declared = [{"value": c.value, "name": c.name, "color": c.color} for c in FLAIR1_MODEL_CLASSES]
+    with rasterio.open(case["pred"], "r+") as dst:  # as flair:segment writes it: class names declared
+        dst.update_tags(1, CLASSES=json.dumps(declared))
+    review = str(tmp / "review.gpkg")
+    run_alg("flair:sample", {"PREDICTION": case["pred"], "REFERENCE": case["text"], "REFERENCE_FIELD": "cs",
+                             "DESIGN": "suspicious", "SAMPLES": 5, "CROSSWALK": case["csv"], "OUTPUT": review})  # fmt: skip
+    with ReviewStore.open(review) as store:
+        own = store.column("reference_code")
+        first = store.items()[0]
+        # Wrong: the ground is building (one code: CS1.1.1.1).
+        store.set_verdict(first.item_id, "wrong", 1, "a")
+    assert set(own.values()) <= {"CS1.1.1.1", "CS2.2.2", "CS1.1.1.2", "CS1.2.2", "CS2.1.1.1", "CS2.1.1.3", "CS2.1.2"}
+    run_alg("flair:review_report", {"REVIEW": review, "CROSSWALK": case["csv"],
+                                    "OUTPUT_REPORT": str(tmp / "review.json")})  # fmt: skip
+    entry = json.loads((tmp / "review.json").read_text())["crosswalk"]
+    assert entry["drawn_with"] is True and sum(row["wrong"] for row in entry["codes"]) == 1
+    res = run_alg("flair:apply_review", {"REFERENCE": case["text"], "REFERENCE_FIELD": "cs", "REVIEW": review,
+                                         "CROSSWALK": case["csv"], "OUTPUT": str(tmp / "fixed.gpkg")})  # fmt: skip
+    fixed = gpd.read_file(tmp / "fixed.gpkg", layer="reference_corrected")
+    original = gpd.read_file(case["text"])
+    changed = fixed["cs"] != original["cs"]
+    expected = 0 if own[first.item_id] == "CS1.1.1.1" else 1
+    assert res["CHANGED"] == expected and int(changed.sum()) == expected
+    assert set(fixed.loc[changed, "cs"]) <= {"CS1.1.1.1"}
