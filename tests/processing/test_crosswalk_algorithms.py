@@ -81,8 +81,8 @@ def test_review_algorithms_take_the_crosswalk(run_alg, case):
     with rasterio.open(case["pred"], "r+") as dst:  # as flair:segment writes it: class names declared
         dst.update_tags(1, CLASSES=json.dumps(declared))
     review = str(tmp / "review.gpkg")
-    run_alg("flair:sample", {"PREDICTION": case["pred"], "REFERENCE": case["text"], "REFERENCE_FIELD": "cs",
-                             "DESIGN": "suspicious", "SAMPLES": 5, "CROSSWALK": case["csv"], "OUTPUT": review})  # fmt: skip
+    sample = {"PREDICTION": case["pred"], "REFERENCE": case["text"], "REFERENCE_FIELD": "cs", "DESIGN": "suspicious"}
+    run_alg("flair:sample", {**sample, "SAMPLES": 5, "CROSSWALK": case["csv"], "OUTPUT": review})
     with ReviewStore.open(review) as store:
         own = store.column("reference_code")
         first = store.items()[0]
