@@ -126,3 +126,10 @@ def test_semicolons_bom_and_numbers_in_text_fields():
     # A text "01" is "01"; a number 3 or 3.0 is "3".
     assert codes.code_of("01") == 2 and codes.code_of(1) is None
     assert codes.code_of(3.0) == 4 and codes.code_of(3) == 4 and codes.code_of(None) is None
+
+
+def test_recode_nulls_unlisted_and_numbers():
+    codes = parse_crosswalk("reference,class\nA,1\nB,1\n3,2\n", "x.csv").resolve(())
+    values, unlisted, names = codes.recode(["A", None, "Z", 3.0, float("nan"), " B ", "Y", 3, "Z"])
+    assert values.tolist() == [1, -1, -1, 2, -1, 1, -1, 2, -1]
+    assert names == ("Y", "Z") and unlisted.tolist() == [0, 0, 2, 0, 0, 0, 1, 0, 2]
