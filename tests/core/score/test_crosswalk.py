@@ -133,3 +133,15 @@ def test_recode_nulls_unlisted_and_numbers():
     values, unlisted, names = codes.recode(["A", None, "Z", 3.0, float("nan"), " B ", "Y", 3, "Z"])
     assert values.tolist() == [1, -1, -1, 2, -1, 1, -1, 2, -1]
     assert names == ("Y", "Z") and unlisted.tolist() == [0, 0, 2, 0, 0, 0, 1, 0, 2]
+
+
+def test_the_shipped_ocs_ge_example_resolves_on_flair1():
+    """resources/crosswalks: every class it names is a FLAIR #1 class, each OCS GE cover code once."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "resources" / "crosswalks" / "ocsge_couverture_to_flair1.csv"
+    codes = read_crosswalk(path).resolve(get_protocol("flair1").raw_classes)
+    assert codes.code_of("CS1.1.1.1") == 1 and codes.code_of("CS2.1.1.1") == 7 and codes.code_of("CS2.1.1.2") == 6
+    assert codes.values_of(2) == ("CS1.1.2.1", "CS1.1.2.2")
+    # Left out: the cover alone cannot say vineyard/orchard or herbaceous/agricultural land.
+    assert codes.code_of("CS2.1.3") is None and codes.code_of("CS2.2.1") is None and codes.code_of("CS2.2.2") is None
