@@ -3853,5 +3853,90 @@ Lancez plutôt cette commande dans un terminal :
         <source>no reference code counts as the class decided</source>
         <translation>aucun code de la référence ne correspond à la classe décidée</translation>
     </message>
+    <message>
+        <location filename="../adapters/crosswalk_project.py" line="1" />
+        <source>FLAIR: reading the values of {field}</source>
+        <translation>FLAIR : lecture des valeurs de {field}</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Crosswalk: {field}</source>
+        <translation>Table de correspondance : {field}</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Reading the field&apos;s values in the map view…</source>
+        <translation>Lecture des valeurs du champ dans la vue de la carte…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Features</source>
+        <translation>Entités</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Load CSV…</source>
+        <translation>Charger un CSV…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Save CSV…</source>
+        <translation>Enregistrer en CSV…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>{n} values over {features} features in the map view.</source>
+        <translation>{n} valeurs sur {features} entités dans la vue de la carte.</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>not scored</source>
+        <translation>non évalué</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Load crosswalk</source>
+        <translation>Charger une table de correspondance</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Save crosswalk</source>
+        <translation>Enregistrer la table de correspondance</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Crosswalk…</source>
+        <translation>Correspondance…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Which model class each value of the class field counts as (text codes, another nomenclature)</source>
+        <translation>La classe du modèle que représente chaque valeur du champ de classe (codes texte, autre nomenclature)</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Text codes: say which class each value counts as.</source>
+        <translation>Codes texte : dites à quelle classe correspond chaque valeur.</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Crosswalk: {n} values scored; the others are not.</source>
+        <translation>Correspondance : {n} valeurs évaluées ; les autres ne le sont pas.</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_scores.py" line="1" />
+        <source>, and {n} more</source>
+        <translation>, et {n} autres</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_scores.py" line="1" />
+        <source>Not scored (not in the crosswalk): {values}</source>
+        <translation>Non évalué (absent de la correspondance) : {values}</translation>
+    </message>
 </context>
 </TS>

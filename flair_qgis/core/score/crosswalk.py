@@ -189,17 +189,13 @@ class CrosswalkCodes:
             int32 ``unlisted`` (``k + 1`` where the value is ``names[k]``, not listed; 0 elsewhere),
             and the unlisted values found, sorted.
         """
-        import pandas as pd
-
         # Each distinct value is looked up once (a layer has millions of polygons, a nomenclature tens of codes).
-        index, distinct = pd.factorize(pd.Series(list(values), dtype=object), use_na_sentinel=True)
-        keys = [reference_key(v) for v in distinct.tolist()]
+        seen: dict = {}
+        keys = [seen[v] if v in seen else seen.setdefault(v, reference_key(v)) for v in values]
         found = sorted({k for k in keys if k is not None and k not in self.codes})
         position = {k: i + 1 for i, k in enumerate(found)}
-        code_lut = np.array([self.codes.get(k, -1) if k is not None else -1 for k in keys] + [-1], dtype=np.int64)
-        unlisted_lut = np.array([position.get(k, 0) if k is not None else 0 for k in keys] + [0], dtype=np.int32)
-        # index -1 (a null) reads the last entry of each table: no class, not unlisted.
-        codes, unlisted = code_lut[index], unlisted_lut[index]
+        codes = np.fromiter((self.codes.get(k, -1) if k is not None else -1 for k in keys), np.int64, len(keys))
+        unlisted = np.fromiter((position.get(k, 0) if k is not None else 0 for k in keys), np.int32, len(keys))
         return codes, unlisted, tuple(found)
 
     def recode_raster(
