@@ -89,6 +89,7 @@ class CrosswalkDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.resize(560, 480)  # a window of its own: the class names fit, whatever the dock's width
         self._fill({value: None for value in self.start})
         self.read_values(view)
 
@@ -124,7 +125,8 @@ class CrosswalkDialog(QDialog):
             n = counts[value]
             self.table.setItem(row, FEATURES, QTableWidgetItem("—" if n is None else i18n.integer(n)))
             self.table.setCellWidget(row, CLASS, self._picker(self.start.get(value)))
-        self.table.resizeColumnsToContents()
+        self.table.resizeColumnToContents(VALUE)
+        self.table.resizeColumnToContents(FEATURES)
 
     def _picker(self, target: str | None) -> QComboBox:
         combo = QComboBox()

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from qgis.core import QgsApplication, QgsMapLayer, QgsMapLayerProxyModel, QgsVectorLayer
 from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
-from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...adapters import settings
 from ...adapters.crosswalk_project import is_text_field, project_crosswalk
@@ -84,7 +93,13 @@ class LayersSection(QGroupBox):
         self.crosswalk_button.setToolTip(
             tr("Which model class each value of the class field counts as (text codes, another nomenclature)")
         )
-        self.crosswalk_row = _offer_row(self.crosswalk_label, self.crosswalk_button)
+        # Text above its button: at the dock's default width a side-by-side row squeezes both.
+        self.crosswalk_row = QWidget()
+        column = QVBoxLayout(self.crosswalk_row)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.crosswalk_label.setWordWrap(True)
+        column.addWidget(self.crosswalk_label)
+        column.addWidget(self.crosswalk_button)
         return self.crosswalk_row
 
     def _on_reference_changed(self, layer: QgsMapLayer | None) -> None:
