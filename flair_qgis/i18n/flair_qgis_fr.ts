@@ -3938,5 +3938,15 @@ Lancez plutôt cette commande dans un terminal :
         <source>Not scored (not in the crosswalk): {values}</source>
         <translation>Non évalué (absent de la correspondance) : {values}</translation>
     </message>
+    <message>
+        <location filename="../gui/review/review_codes.py" line="1" />
+        <source>Reference code</source>
+        <translation>Code de la référence</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_codes.py" line="1" />
+        <source>which one?</source>
+        <translation>lequel ?</translation>
+    </message>
 </context>
 </TS>

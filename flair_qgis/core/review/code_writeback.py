@@ -15,12 +15,15 @@ class.
 
 :func:`review_crosswalk` gives the crosswalk to apply: the one given, else the one the review was
 drawn with (its lines are kept in the review's design table). :func:`codes_summary` is the
-review report's ``crosswalk`` entry: the verdicts per reference code.
+review report's ``crosswalk`` entry: the verdicts per reference code. :class:`ReferenceCodes` is
+what the Review tab shows and offers: each item's own code, and a class's codes, the most frequent
+first.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -117,3 +120,37 @@ def codes_summary(store: ReviewStore, items: Sequence[ReviewItem], given: Crossw
         "drawn_with": bool(recorded) and recorded.get("sha256") == crosswalk.sha256,
         "codes": sorted(table.values(), key=lambda r: (-r["items"], r["code"])),
     }
+
+
+@dataclass(frozen=True)
+class ReferenceCodes:
+    """The reference codes of a review drawn through a crosswalk.
+
+    Attributes:
+        codes: the crosswalk resolved on the review's classes.
+        own: item id -> the reference's own code at the item.
+        frequency: code -> items whose own code it is.
+    """
+
+    codes: CrosswalkCodes
+    own: Mapping[int, object]
+    frequency: Mapping[str, int]
+
+    @classmethod
+    def of(cls, store: ReviewStore) -> ReferenceCodes | None:
+        """The codes of an open review; None for a review drawn without a crosswalk."""
+        crosswalk = review_crosswalk(None, store.design)
+        if crosswalk is None:
+            return None
+        own = store.column("reference_code")
+        frequency = Counter(str(code) for code in own.values() if code is not None)
+        return cls(crosswalk.resolve(review_classes(store.design)), own, dict(frequency))
+
+    def codes_for(self, class_value: int) -> tuple[str, ...]:
+        """The codes that count as ``class_value``, the most frequent among the items first."""
+        listed = self.codes.values_of(class_value)
+        return tuple(sorted(listed, key=lambda code: (-self.frequency.get(code, 0), listed.index(code))))
+
+    def class_of(self, code: str) -> int | None:
+        """The class a code counts as (None: a code the crosswalk leaves out)."""
+        return self.codes.code_of(code)

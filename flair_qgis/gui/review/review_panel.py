@@ -36,9 +36,10 @@ from ...core.errors import FlairError
 from ...core.review import ItemNotSeenError, ReviewSession, ReviewStore
 from ...i18n.errors import error_text
 from ..widgets import ClassTable, compact, tr
+from .review_codes import CodeChooser
 from .review_create import ReviewCreateBox
 from .review_keys import digit_of
-from .review_view import ItemHighlight, card_html, headline_text, toggle_layer
+from .review_view import ItemHighlight, card_html, headline_text, strata_with_pixels, toggle_layer
 
 LAST_REVIEW_KEY = "review/last_path"
 REVIEWER_KEY = "review/reviewer"
@@ -113,7 +114,8 @@ class ReviewPanel(QWidget):
         self.note_edit = QLineEdit()
         self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
         self.note_edit.returnPressed.connect(self._save_note)
-        for widget in (self.progress, self.headline, self.card, self.note_edit):
+        self.code_chooser = CodeChooser(lambda code: self._act(lambda s: s.choose_code(code), verdict=True))
+        for widget in (self.progress, self.headline, self.card, self.code_chooser, self.note_edit):
             layout.addWidget(widget)
         layout.addLayout(self._verdict_buttons())
         self.unreviewed_check = QCheckBox(tr("Unreviewed items only"))
@@ -301,10 +303,12 @@ class ReviewPanel(QWidget):
         item = session.current if session is not None else None
         classes = {k.info.value: k.info for k in session.keys} if session is not None else {}
         total = len(session.items) if session is not None else 0
-        self.card.setText(card_html(item, session.index if session else 0, total, classes))
+        code = session.reference_code(item) if session is not None else None
+        self.card.setText(card_html(item, session.index if session else 0, total, classes, code))
+        self.code_chooser.show_for(session, item)
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(session.reviewed_count() if session else 0)
-        headline = headline_text(session.report(), strata=_strata_with_pixels(session)) if session else ""
+        headline = headline_text(session.report(), strata=strata_with_pixels(session)) if session else ""
         if session is not None and session.mode == "adjudicate" and item is not None:
             first, second, _decided = session.opinions(item)
             named = {v: f"{classes[v].name} ({v})" if v in classes else str(v) for v in (first, second)}
@@ -393,8 +397,3 @@ class ReviewPanel(QWidget):
         if event.type() == QEvent.Type.KeyPress and self.isVisible() and not event.isAutoRepeat():
             return self.handle_key(event.key(), event.modifiers(), event.nativeScanCode())
         return False
-
-
-def _strata_with_pixels(session: ReviewSession) -> int:
-    """The review's strata that hold pixels (the headline counts them)."""
-    return sum(1 for pixels in session.store.strata.values() if pixels > 0)
