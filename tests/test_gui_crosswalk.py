@@ -103,3 +103,17 @@ def test_save_and_load_csv(plugin, qtbot, layers, tmp_path):
     # Loaded classes by name; a value of the CSV absent from the view is listed too; the rest not scored.
     assert picked["CS2.1.2"] == "8" and picked["CS9"] == "5" and picked["CS1.1.1.1"] is None
     assert np.count_nonzero([t is not None for t in picked.values()]) == 2
+
+
+def test_a_text_field_without_crosswalk_points_to_the_button(plugin, qtbot, layers, qgis_iface):
+    from qgis.core import Qgis
+
+    qa = plugin.dock.qa
+    qa.prediction_combo.setLayer(layers["prediction"])
+    qa.reference_combo.setLayer(layers["reference"])
+    qa.field_combo.setField("cs")
+    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
+    qa.score_view()
+    qtbot.waitUntil(lambda: qa.task is None, timeout=30000)
+    shown = qgis_iface.messageBar().get_messages(Qgis.MessageLevel.Warning)
+    assert any("Crosswalk…" in text and "'CS" in text for text in shown), shown

@@ -3948,5 +3948,10 @@ Lancez plutôt cette commande dans un terminal :
         <source>which one?</source>
         <translation>lequel ?</translation>
     </message>
+    <message>
+        <location filename="../i18n/errors.py" line="1" />
+        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): click Crosswalk… under the class field to say which class each value counts as, or choose the field that holds the class codes.</source>
+        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : cliquez sur Correspondance… sous le champ de classe pour dire à quelle classe correspond chaque valeur, ou choisissez le champ qui contient les codes de classes.</translation>
+    </message>
 </context>
 </TS>
