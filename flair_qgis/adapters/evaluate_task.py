@@ -30,6 +30,7 @@ from qgis.core import (
 from ..core import vocabulary
 from ..core.errors import Canceled
 from ..core.score import (
+    Crosswalk,
     ScoreReport,
     ScoreRequest,
     ScoreResult,
@@ -96,6 +97,7 @@ def prepare_evaluation(
     suspicious: bool = False,
     confidence: QgsMapLayer | None = None,
     folder: str = "",
+    crosswalk: Crosswalk | None = None,
 ) -> PreparedEvaluation:
     """Capture a scoring of the map view on the main thread.
 
@@ -121,6 +123,7 @@ def prepare_evaluation(
         ranked_path=ranked_path,
         confidence_path=confidence_path,
         reference_source=reference.source() if reference is not None else None,
+        crosswalk=crosswalk,
     )
     return PreparedEvaluation(request, prediction.id())
 

@@ -18,6 +18,7 @@ from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
 
 from ..core.errors import Canceled, InputError
 from ..core.review import DEFAULT_SAMPLES, SampleRequest, SampleResult, create_review
+from ..core.score import Crosswalk
 from ..i18n import tr
 from ..i18n.removed import removed_files
 from .polygon_stream import reference_identity
@@ -72,6 +73,7 @@ def capture_sample(
     extent: tuple[float, float, float, float] | None,
     output: str,
     design: SampleDesign,
+    crosswalk: Crosswalk | None = None,
 ) -> CapturedSample:
     """Capture a sampling on the main thread (reads no feature).
 
@@ -83,6 +85,7 @@ def capture_sample(
         extent: only this area, in the prediction's CRS; None for all of it.
         output: the review GeoPackage (``.gpkg`` is added when missing).
         design: the sampling parameters.
+        crosswalk: which map class each label value counts as (``CROSSWALK``), or None.
 
     Raises:
         InputError: a layer that is not a file, no items asked for, bad labels or class field (an
@@ -106,6 +109,7 @@ def capture_sample(
         reference_provider=reference.providerType() if reference is not None else "",
         confidence_path=confidence_path,
         extent=extent,
+        crosswalk=crosswalk,
         **dataclasses.asdict(design),
     )
     return CapturedSample(request, captured)

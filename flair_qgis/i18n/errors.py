@@ -178,7 +178,18 @@ def _min_per_class(params: dict, where: str) -> str:
     return _catalogued("min_per_class_too_low", params, where)
 
 
+def _field_not_classes(params: dict, where: str) -> str:
+    if where != DOCK:
+        return _catalogued("field_not_classes", params, where)
+    text = tr(
+        "Field '{field}' holds values that are not class values ({values}{more}): click Crosswalk… under the "
+        "class field to say which class each value counts as, or choose the field that holds the class codes."
+    )
+    return text.format(field=params.get("field", ""), values=params.get("values", ""), more=params.get("more", ""))
+
+
 _TEXTS: dict[str, Callable[[dict, str], str]] = {
+    "field_not_classes": _field_not_classes,
     "undeclared_values": _undeclared,
     "classes_not_aligned": _not_aligned,
     "no_common_pixel": _no_common_pixel,

@@ -688,19 +688,6 @@ Les modèles à plusieurs entrées (métadonnée « inputs » avec une « modali
         <translation>Évaluer une carte des classes par rapport à une référence</translation>
     </message>
     <message>
-        <location filename="../processing/evaluate_algorithm.py" line="61" />
-        <source>Scores a class-map raster against a reference: a raster mask (any CRS or resolution, aligned with nearest neighbour) or polygons with a class field (rasterised at pixel centres). Writes a JSON report (mIoU, OA, per-class IoU/precision/recall/F1/support, confusion matrix), a CSV of per-class figures and a PNG of the row-normalised confusion matrix next to it, and optionally an error map.
-
-PROTOCOL: flair1 (codes 13..19 regrouped to 'other', mIoU over 1..12, absent classes skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype (5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom (REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.
-
-Nodata on either side is not counted. Values the protocol does not declare stop the run with their list.</source>
-        <translation>Évalue un raster de classes par rapport à une référence : un masque raster (tout SCR ou résolution, aligné au plus proche voisin) ou des polygones avec un champ de classe (rastérisés aux centres des pixels). Écrit un rapport JSON (mIoU, OA, IoU/précision/rappel/F1/effectif par classe, matrice de confusion), à côté un CSV des chiffres par classe et un PNG de la matrice de confusion normalisée par ligne, et en option une carte des erreurs.
-
-PROTOCOL : flair1 (codes 13..19 regroupés en « autre », mIoU sur 1..12, classes absentes ignorées), flairhub-landcover (15 classes, 15..18 exclues, absente = 0), flairhub-croptype (5 et 9 exclues, absente = 0), weedsense (17 classes, 255 ignoré, absente = 1.0), custom (REMAP par ex. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES : valeurs jamais comptées. ABSENT_CLASS_SCORE remplace ce que vaut une classe absente des deux côtés.
-
-Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des valeurs que le protocole ne déclare pas arrêtent le traitement, avec leur liste.</translation>
-    </message>
-    <message>
         <location filename="../processing/sample_algorithm.py" line="60" />
         <source>Prediction (class map)</source>
         <translation>Prédiction (carte des classes)</translation>
@@ -784,19 +771,6 @@ Les pixels sans donnée d'un côté ou de l'autre ne sont pas comptés. Des vale
         <location filename="../processing/rank_labels_algorithm.py" line="48" />
         <source>Rank suspicious labels</source>
         <translation>Classer les étiquettes suspectes</translation>
-    </message>
-    <message>
-        <location filename="../processing/rank_labels_algorithm.py" line="51" />
-        <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model's majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model's mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
-
-Equal suspicions are ordered by the area in disagreement (disagreeing_px).
-
-PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol's codes is aligned by class name; CLASS_MAP gives the mapping explicitly.</source>
-        <translation>Écrit les polygones de référence dans un GeoPackage, du plus suspect au moins suspect, chacun avec son étiquette, la classe majoritaire du modèle, la part de ses pixels où modèle et étiquette s'accordent (accord), les pixels évalués et, avec un raster CONFIDENCE, la confiance moyenne du modèle. suspicion = (1 - accord) x confiance moyenne (x 1 sans confiance).
-
-À suspicion égale, la plus grande surface en désaccord passe d'abord (disagreeing_px).
-
-PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP. Une carte des classes dont les valeurs ne sont pas les codes du protocole est alignée par nom de classe ; CLASS_MAP donne la correspondance explicitement.</translation>
     </message>
     <message>
         <location filename="../processing/rank_labels_algorithm.py" line="64" />
@@ -1510,10 +1484,6 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <translation>Appliquer la revue des étiquettes (référence corrigée)</translation>
     </message>
     <message>
-        <source>Writes a corrected copy of the reference: each raster cell under an item reviewed 'correct' or 'wrong' takes the item's true class where it differs. A polygon takes a new class only when the items in it agree; items that disagree are listed in the log and in table 'conflicts' and the polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus 'label_before' and 'review_items'. Unsure items change nothing. REFERENCE must be the layer the review was sampled from. The original reference and the review are never modified.</source>
-        <translation>Écrit une copie corrigée de la référence : chaque cellule raster sous un élément revu « correct » ou « wrong » prend la vraie classe de l'élément là où elle diffère. Un polygone ne prend une nouvelle classe que si ses éléments concordent ; des éléments en désaccord sont listés dans le journal et dans la table « conflicts », et le polygone reste inchangé. Un élément dont le point est hors de son polygone source_fid est refusé. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before » et « review_items ». Les éléments incertains ne changent rien. REFERENCE doit être la couche sur laquelle la revue a été échantillonnée. La référence d'origine et la revue ne sont jamais modifiées.</translation>
-    </message>
-    <message>
         <location filename="../processing/sample_algorithm.py" line="66" />
         <source>Class field (polygons)</source>
         <translation>Champ de classe (polygones)</translation>
@@ -1547,11 +1517,6 @@ OUTPUT_VECTOR écrit aussi la carte de classes en polygones, nettoyés par MIN_A
         <location filename="../processing/review_report_algorithm.py" line="31" />
         <source>Label review report</source>
         <translation>Rapport de revue des étiquettes</translation>
-    </message>
-    <message>
-        <location filename="../processing/review_report_algorithm.py" line="34" />
-        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate (overall and per label class) and map accuracy (overall, user's and producer's accuracy, area proportions, area in ha) with 95 % intervals that follow the sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a probability sample). Items marked unsure are left out and counted.</source>
-        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l'onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d'erreur des étiquettes (global et par classe d'étiquette) et précision de la carte (globale, utilisateur et producteur, proportions de surface, surface en ha) avec des intervalles à 95 % qui suivent le plan d'échantillonnage : estimateurs stratifiés (Olofsson et al. 2014, Stehman 2014) pour le plan stratifié, intervalles de Wilson pour les échantillons aléatoire et en grille, simples comptes pour le plan « suspicious » (pas un échantillon probabiliste). Les éléments marqués incertains sont écartés et comptés.</translation>
     </message>
     <message>
         <location filename="../processing/review_report_algorithm.py" line="48" />
@@ -2902,11 +2867,6 @@ Le raster est lu bande par bande : la mémoire ne croît pas avec sa taille.</tr
         <translation>Le masque de validité ne correspond pas à la forme de la fenêtre.</translation>
     </message>
     <message>
-        <location filename="../core/score/messages.py" line="35" />
-        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): choose the field that holds the integer class codes.</source>
-        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : choisissez le champ qui contient les codes de classes entiers.</translation>
-    </message>
-    <message>
         <location filename="../core/score/messages.py" line="39" />
         <source>The reference file does not exist: {path}.</source>
         <translation>Le fichier de référence n&apos;existe pas : {path}.</translation>
@@ -4227,6 +4187,214 @@ Avec : {python}</translation>
         <location filename="../adapters/deps_plan.py" line="1" />
         <source>{size}, most of it NVIDIA&apos;s CUDA and cuDNN wheels for the GPU</source>
         <translation>{size}, surtout les paquets CUDA et cuDNN de NVIDIA pour le GPU</translation>
+    </message>
+    <message>
+        <location filename="../processing/evaluate_algorithm.py" line="61" />
+        <source>Scores a class-map raster against a reference: a raster mask (any CRS or resolution, aligned with nearest neighbour) or polygons with a class field (rasterised at pixel centres). Writes a JSON report (mIoU, OA, per-class IoU/precision/recall/F1/support, confusion matrix), a CSV of per-class figures and a PNG of the row-normalised confusion matrix next to it, and optionally an error map.
+
+PROTOCOL: flair1 (codes 13..19 regrouped to &apos;other&apos;, mIoU over 1..12, absent classes skipped), flairhub-landcover (15 classes, 15..18 dropped, absent = 0), flairhub-croptype (5 and 9 dropped, absent = 0), weedsense (17 classes, 255 ignored, absent = 1.0), custom (REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.
+
+Nodata on either side is not counted. Values the protocol does not declare stop the run with their list.
+
+CROSSWALK: a CSV with the header reference,class, one line per value of the reference (text such as OCS GE&apos;s CS2.1.1.1, or numbers) and the class it counts as (value or name). Values it does not list are not scored; the report names them under &apos;crosswalk&apos;.</source>
+        <translation>Évalue un raster de classes par rapport à une référence : un masque raster (tout SCR ou résolution, aligné au plus proche voisin) ou des polygones avec un champ de classe (rastérisés aux centres des pixels). Écrit un rapport JSON (mIoU, OA, IoU/précision/rappel/F1/effectif par classe, matrice de confusion), à côté un CSV des chiffres par classe et un PNG de la matrice de confusion normalisée par ligne, et en option une carte des erreurs.
+
+PROTOCOL : flair1 (codes 13..19 regroupés en « autre », mIoU sur 1..12, classes absentes ignorées), flairhub-landcover (15 classes, 15..18 exclues, absente = 0), flairhub-croptype (5 et 9 exclues, absente = 0), weedsense (17 classes, 255 ignoré, absente = 1.0), custom (REMAP par ex. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES : valeurs jamais comptées. ABSENT_CLASS_SCORE remplace ce que vaut une classe absente des deux côtés.
+
+Les pixels sans donnée d&apos;un côté ou de l&apos;autre ne sont pas comptés. Des valeurs que le protocole ne déclare pas arrêtent le traitement, avec leur liste.
+
+CROSSWALK : un CSV d&apos;en-tête reference,class, une ligne par valeur de la référence (du texte comme CS2.1.1.1 de l&apos;OCS GE, ou des nombres) et la classe qu&apos;elle représente (valeur ou nom). Les valeurs absentes ne sont pas évaluées ; le rapport les nomme sous « crosswalk ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/rank_labels_algorithm.py" line="51" />
+        <source>Writes the reference polygons to a GeoPackage ordered from most to least suspicious, each with its label, the model&apos;s majority class, the share of its pixels where model and label agree (agreement), the pixels scored and, with a CONFIDENCE raster, the model&apos;s mean confidence. suspicion = (1 - agreement) x mean confidence (x 1 without confidence).
+
+Equal suspicions are ordered by the area in disagreement (disagreeing_px).
+
+PROTOCOL regroups values before comparing (flair1: 13..19 -&gt; 13); custom uses REMAP. A class map whose values are not the protocol&apos;s codes is aligned by class name; CLASS_MAP gives the mapping explicitly. CROSSWALK (CSV reference,class) says which class each value of a text field counts as; the output then keeps the reference&apos;s own code in reference_code.</source>
+        <translation>Écrit les polygones de référence dans un GeoPackage, du plus suspect au moins suspect, chacun avec son étiquette, la classe majoritaire du modèle, la part de ses pixels où modèle et étiquette s&apos;accordent (accord), les pixels évalués et, avec un raster CONFIDENCE, la confiance moyenne du modèle. suspicion = (1 - accord) x confiance moyenne (x 1 sans confiance).
+
+À suspicion égale, la plus grande surface en désaccord passe d&apos;abord (disagreeing_px).
+
+PROTOCOL regroupe les valeurs avant la comparaison (flair1 : 13..19 -&gt; 13) ; custom utilise REMAP. Une carte des classes dont les valeurs ne sont pas les codes du protocole est alignée par nom de classe ; CLASS_MAP donne la correspondance explicitement. CROSSWALK (CSV reference,class) dit à quelle classe correspond chaque valeur d&apos;un champ texte ; la sortie garde alors le code propre à la référence dans reference_code.</translation>
+    </message>
+    <message>
+        <source>Writes a corrected copy of the reference: each raster cell under an item reviewed &apos;correct&apos; or &apos;wrong&apos; takes the item&apos;s true class where it differs. A polygon takes a new class only when the items in it agree; items that disagree are listed in the log and in table &apos;conflicts&apos; and the polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus &apos;label_before&apos; and &apos;review_items&apos;. Unsure items change nothing. REFERENCE must be the layer the review was sampled from. The original reference and the review are never modified.
+
+A reference coded in its own nomenclature is written back in its own codes, through CROSSWALK (default: the crosswalk the review was drawn with). Where several codes count as the class decided, the code the verdict names is written; a verdict naming none leaves the polygon unchanged and listed.</source>
+        <translation>Écrit une copie corrigée de la référence : chaque cellule raster sous un élément revu « correct » ou « wrong » prend la vraie classe de l&apos;élément là où elle diffère. Un polygone ne prend une nouvelle classe que si ses éléments concordent ; des éléments en désaccord sont listés dans le journal et dans la table « conflicts », et le polygone reste inchangé. Un élément dont le point est hors de son polygone source_fid est refusé. Une référence raster donne un GeoTIFF ; des polygones donnent un GeoPackage qui garde tous les champs plus « label_before » et « review_items ». Les éléments incertains ne changent rien. REFERENCE doit être la couche sur laquelle la revue a été échantillonnée. La référence d&apos;origine et la revue ne sont jamais modifiées.
+
+Une référence codée dans sa propre nomenclature est réécrite dans ses propres codes, via CROSSWALK (par défaut : la table de correspondance avec laquelle la revue a été tirée). Là où plusieurs codes correspondent à la classe décidée, le code nommé par le verdict est écrit ; un verdict qui n&apos;en nomme aucun laisse le polygone inchangé et listé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/review_report_algorithm.py" line="34" />
+        <source>Reads a review GeoPackage (flair:sample, verdicts from the Review tab) and writes a JSON report and a per-class CSV beside it: label-error rate (overall and per label class) and map accuracy (overall, user&apos;s and producer&apos;s accuracy, area proportions, area in ha) with 95 % intervals that follow the sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a probability sample). Items marked unsure are left out and counted. With CROSSWALK (default: the crosswalk the review was drawn with) the report adds the verdicts per reference code.</source>
+        <translation>Lit un GeoPackage de revue (flair:sample, verdicts de l&apos;onglet Revue) et écrit un rapport JSON et un CSV par classe à côté : taux d&apos;erreur des étiquettes (global et par classe d&apos;étiquette) et précision de la carte (globale, utilisateur et producteur, proportions de surface, surface en ha) avec des intervalles à 95 % qui suivent le plan d&apos;échantillonnage : estimateurs stratifiés (Olofsson et al. 2014, Stehman 2014) pour le plan stratifié, intervalles de Wilson pour les échantillons aléatoire et en grille, simples comptes pour le plan « suspicious » (pas un échantillon probabiliste). Les éléments marqués incertains sont écartés et comptés. Avec CROSSWALK (par défaut : la table de correspondance avec laquelle la revue a été tirée), le rapport ajoute les verdicts par code de la référence.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): give CROSSWALK, a CSV reference,class saying which class each value counts as, or choose the field that holds the integer class codes.</source>
+        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : donnez CROSSWALK, un CSV reference,class qui dit à quelle classe correspond chaque valeur, ou choisissez le champ qui contient les codes de classes entiers.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>Cannot read the crosswalk {path} ({error}): give a UTF-8 CSV file.</source>
+        <translation>Impossible de lire la table de correspondance {path} ({error}) : donnez un fichier CSV en UTF-8.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>The crosswalk {name} starts with &apos;{header}&apos;: its first line must be the header reference,class.</source>
+        <translation>La table de correspondance {name} commence par « {header} » : sa première ligne doit être l&apos;en-tête reference,class.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>Line {line} of the crosswalk {name} does not hold a reference value and a class: write value,class.</source>
+        <translation>La ligne {line} de la table de correspondance {name} ne contient pas une valeur de référence et une classe : écrivez valeur,classe.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>The crosswalk {name} gives two classes to the value &apos;{value}&apos;: keep one line for it.</source>
+        <translation>La table de correspondance {name} donne deux classes à la valeur « {value} » : gardez une seule ligne pour elle.</translation>
+    </message>
+    <message>
+        <location filename="../core/score/messages.py" line="35" />
+        <source>The crosswalk {name} names the class &apos;{target}&apos;, which is neither a class value nor a class name (the classes: {classes}).</source>
+        <translation>La table de correspondance {name} nomme la classe « {target} », qui n&apos;est ni une valeur ni un nom de classe (les classes : {classes}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="1" />
+        <source>Crosswalk CSV (reference,class): the class each reference value counts as (text codes)</source>
+        <translation>Table de correspondance CSV (reference,class) : la classe de chaque valeur de la référence (codes texte)</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="1" />
+        <source>Crosswalk {file} (sha256 {sha}).</source>
+        <translation>Table de correspondance {file} (sha256 {sha}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/scoring_params.py" line="1" />
+        <source>Reference value &apos;{value}&apos; is not in the crosswalk: {pixels} px ({share} of the extent) not scored.</source>
+        <translation>La valeur de référence « {value} » n&apos;est pas dans la table de correspondance : {pixels} px ({share} de l&apos;emprise) non évalués.</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>several reference codes count as the class decided and no verdict names one</source>
+        <translation>plusieurs codes de la référence correspondent à la classe décidée et aucun verdict n&apos;en nomme un</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>its items name different reference codes</source>
+        <translation>ses éléments nomment des codes de référence différents</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>the reference code named does not count as the class decided</source>
+        <translation>le code de référence nommé ne correspond pas à la classe décidée</translation>
+    </message>
+    <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>no reference code counts as the class decided</source>
+        <translation>aucun code de la référence ne correspond à la classe décidée</translation>
+    </message>
+    <message>
+        <location filename="../adapters/crosswalk_project.py" line="1" />
+        <source>FLAIR: reading the values of {field}</source>
+        <translation>FLAIR : lecture des valeurs de {field}</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Crosswalk: {field}</source>
+        <translation>Table de correspondance : {field}</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Reading the field&apos;s values in the map view…</source>
+        <translation>Lecture des valeurs du champ dans la vue de la carte…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Features</source>
+        <translation>Entités</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Load CSV…</source>
+        <translation>Charger un CSV…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Save CSV…</source>
+        <translation>Enregistrer en CSV…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>{n} values over {features} features in the map view.</source>
+        <translation>{n} valeurs sur {features} entités dans la vue de la carte.</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>not scored</source>
+        <translation>non évalué</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Load crosswalk</source>
+        <translation>Charger une table de correspondance</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>Save crosswalk</source>
+        <translation>Enregistrer la table de correspondance</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/crosswalk_dialog.py" line="1" />
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Crosswalk…</source>
+        <translation>Correspondance…</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Which model class each value of the class field counts as (text codes, another nomenclature)</source>
+        <translation>La classe du modèle que représente chaque valeur du champ de classe (codes texte, autre nomenclature)</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Text codes: say which class each value counts as.</source>
+        <translation>Codes texte : dites à quelle classe correspond chaque valeur.</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Crosswalk: {n} values scored; the others are not.</source>
+        <translation>Correspondance : {n} valeurs évaluées ; les autres ne le sont pas.</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_scores.py" line="1" />
+        <source>, and {n} more</source>
+        <translation>, et {n} autres</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_scores.py" line="1" />
+        <source>Not scored (not in the crosswalk): {values}</source>
+        <translation>Non évalué (absent de la correspondance) : {values}</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_codes.py" line="1" />
+        <source>Reference code</source>
+        <translation>Code de la référence</translation>
+    </message>
+    <message>
+        <location filename="../gui/review/review_codes.py" line="1" />
+        <source>which one?</source>
+        <translation>lequel ?</translation>
+    </message>
+    <message>
+        <location filename="../i18n/errors.py" line="1" />
+        <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): click Crosswalk… under the class field to say which class each value counts as, or choose the field that holds the class codes.</source>
+        <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : cliquez sur Correspondance… sous le champ de classe pour dire à quelle classe correspond chaque valeur, ou choisissez le champ qui contient les codes de classes.</translation>
     </message>
 </context>
 </TS>

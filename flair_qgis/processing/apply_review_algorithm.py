@@ -17,7 +17,19 @@ from qgis.core import (
 from ..adapters.layer_source import layer_source
 from ..adapters.polygon_stream import LayerFeatures, reference_identity
 from ..adapters.reference_input import capture_reference
-from ..core.review import DISAGREE, MISSING_FID, OUTSIDE_FID, ApplyResult, apply_review_polygons, apply_review_raster
+from ..core.review import (
+    CODE_NOT_CLASS,
+    CODES_DISAGREE,
+    DISAGREE,
+    MISSING_FID,
+    NO_CODE,
+    OUTSIDE_FID,
+    SEVERAL_CODES,
+    ApplyResult,
+    apply_review_polygons,
+    apply_review_raster,
+)
+from . import scoring_params
 from .base import FlairAlgorithm, tr
 from .scoring_params import reference_layer_parameter, reference_parameters
 
@@ -35,6 +47,10 @@ def _reason(reason: str) -> str:
         DISAGREE: tr("its items disagree"),
         OUTSIDE_FID: tr("the item's point is outside its source_fid polygon"),
         MISSING_FID: tr("the layer has no feature with the item's source_fid"),
+        SEVERAL_CODES: tr("several reference codes count as the class decided and no verdict names one"),
+        CODES_DISAGREE: tr("its items name different reference codes"),
+        CODE_NOT_CLASS: tr("the reference code named does not count as the class decided"),
+        NO_CODE: tr("no reference code counts as the class decided"),
     }.get(reason, reason)
 
 
@@ -60,7 +76,11 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             "polygon is left unchanged. An item whose point is outside its source_fid polygon is refused. "
             "A raster reference gives a GeoTIFF; polygons give a GeoPackage keeping every field plus "
             "'label_before' and 'review_items'. Unsure items change nothing. REFERENCE must be the layer the "
-            "review was sampled from. The original reference and the review are never modified."
+            "review was sampled from. The original reference and the review are never modified.\n\n"
+            "A reference coded in its own nomenclature is written back in its own codes, through CROSSWALK "
+            "(default: the crosswalk the review was drawn with). Where several codes count as the class "
+            "decided, the code the verdict names is written; a verdict naming none leaves the polygon "
+            "unchanged and listed."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -75,6 +95,7 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
                 fileFilter="GeoTIFF (*.tif);;GeoPackage (*.gpkg)",
             )
         )
+        self.addParameter(scoring_params.crosswalk_parameter())
         self.addOutput(QgsProcessingOutputNumber("CHANGED", tr("Cells or polygons changed")))
 
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
@@ -86,6 +107,7 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
         self.identity = reference_identity(layer)
         self.reference_file = _file_of(layer)
         self.review_path = self.parameterAsFile(parameters, self.REVIEW, context)
+        self.crosswalk = scoring_params.crosswalk_of(self, parameters, context)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         wanted = ".tif" if self.reference.raster_path else ".gpkg"
         if os.path.splitext(output)[1].lower() not in (".tif", ".tiff", ".gpkg"):
@@ -107,6 +129,7 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
                 self.output_path,
                 reference_path=self.reference_file,
                 identity=self.identity,
+                crosswalk=self.crosswalk,
                 is_canceled=is_canceled,
                 on_progress=on_progress,
             )

@@ -59,7 +59,10 @@ class EvaluateAlgorithm(FlairAlgorithm):
             "(REMAP e.g. 13-19:13, CLASSES, EVALUATED_CLASSES). IGNORE_CLASSES: values never counted. "
             "ABSENT_CLASS_SCORE overrides what a class absent from both sides counts as.\n\n"
             "Nodata on either side is not counted. Values the protocol does not declare stop the run "
-            "with their list."
+            "with their list.\n\n"
+            "CROSSWALK: a CSV with the header reference,class, one line per value of the reference "
+            "(text such as OCS GE's CS2.1.1.1, or numbers) and the class it counts as (value or name). "
+            "Values it does not list are not scored; the report names them under 'crosswalk'."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -97,6 +100,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
             ),
             scoring_params.class_map_parameter(),
         ]
+        self.addParameter(scoring_params.crosswalk_parameter())
         for param in advanced:
             param.setFlags(param.flags() | param.FlagAdvanced)
             self.addParameter(param)
@@ -113,6 +117,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         self.reference = reference_of(reference_layer, field)
         self.protocol = self._protocol(parameters, context)
         self.class_map = scoring_params.class_map_of(self, parameters, context)
+        self.crosswalk = scoring_params.crosswalk_of(self, parameters, context)
         self.extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
         self.report_path, self.csv_path, self.chart_path = report_paths(
             self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
@@ -148,6 +153,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
             self.protocol,
             self.extent,
             self.class_map,
+            crosswalk=self.crosswalk,
             error_map_path=self.error_map_path,
             report_path=self.report_path,
             csv_path=self.csv_path,
@@ -159,6 +165,7 @@ class EvaluateAlgorithm(FlairAlgorithm):
         report = result.report
         scoring_params.log_notes(result.notes, feedback)
         _log_scores(report, feedback)
+        scoring_params.log_crosswalk(report.crosswalk, feedback)
         miou, oa = report.scores.miou, report.scores.oa
         return {
             "MIOU": float("nan") if miou is None else miou,

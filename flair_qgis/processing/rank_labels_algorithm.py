@@ -49,7 +49,8 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             "Equal suspicions are ordered by the area in disagreement (disagreeing_px).\n\n"
             "PROTOCOL regroups values before comparing (flair1: 13..19 -> 13); custom uses REMAP. A class "
             "map whose values are not the protocol's codes is aligned by class name; CLASS_MAP gives the "
-            "mapping explicitly."
+            "mapping explicitly. CROSSWALK (CSV reference,class) says which class each value of a text "
+            "field counts as; the output then keeps the reference's own code in reference_code."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -68,6 +69,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             QgsProcessingParameterFileDestination(self.OUTPUT, tr("Ranked labels"), fileFilter="GeoPackage (*.gpkg)")
         )
         self.addParameter(scoring_params.class_map_parameter())
+        self.addParameter(scoring_params.crosswalk_parameter())
         self.addOutput(QgsProcessingOutputNumber("POLYGONS", tr("Polygons ranked")))
         self.addOutput(
             QgsProcessingOutputNumber("DISAGREEING", tr("Polygons whose majority class differs from the label"))
@@ -87,6 +89,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             remap=self.parameterAsString(parameters, self.REMAP, context),
         )
         self.class_map = scoring_params.class_map_of(self, parameters, context)
+        self.crosswalk = scoring_params.crosswalk_of(self, parameters, context)
         self.extent = scoring_params.extent_of(self, parameters, self.EXTENT, context, prediction.crs())
         self.output_path = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         if not self.output_path.lower().endswith(".gpkg"):
@@ -103,6 +106,7 @@ class RankLabelsAlgorithm(FlairAlgorithm):
             self.protocol,
             self.extent,
             self.class_map,
+            crosswalk=self.crosswalk,
             metrics=False,
             ranked_path=self.output_path,
             confidence_path=self.confidence_path,

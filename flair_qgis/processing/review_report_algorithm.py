@@ -15,6 +15,7 @@ from qgis.core import (
 
 from ..adapters.deps_check import review_dependency_error
 from ..core.review import ReviewReport, ReviewStore, review_report, write_review_report
+from . import scoring_params
 from .base import FlairAlgorithm, tr
 
 
@@ -37,7 +38,8 @@ class ReviewReportAlgorithm(FlairAlgorithm):
             "user's and producer's accuracy, area proportions, area in ha) with 95 % intervals that follow the "
             "sampling design: stratified estimators (Olofsson et al. 2014, Stehman 2014) for the stratified "
             "design, Wilson intervals for random and grid samples, counts only for the suspicious design (not a "
-            "probability sample). Items marked unsure are left out and counted."
+            "probability sample). Items marked unsure are left out and counted. With CROSSWALK (default: the "
+            "crosswalk the review was drawn with) the report adds the verdicts per reference code."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
@@ -45,6 +47,7 @@ class ReviewReportAlgorithm(FlairAlgorithm):
         self.addParameter(
             QgsProcessingParameterFileDestination(self.OUTPUT_REPORT, tr("Report (JSON)"), fileFilter="JSON (*.json)")
         )
+        self.addParameter(scoring_params.crosswalk_parameter())
         self.addOutput(QgsProcessingOutputFile("OUTPUT_CSV", tr("Per-class CSV")))
         self.addOutput(QgsProcessingOutputNumber("REVIEWED", tr("Items reviewed")))
         self.addOutput(QgsProcessingOutputNumber("LABEL_ERROR_RATE", tr("Label-error rate")))
@@ -56,10 +59,11 @@ class ReviewReportAlgorithm(FlairAlgorithm):
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         if not report_path.lower().endswith(".json"):
             report_path += ".json"
+        crosswalk = self.run_core(feedback, lambda: scoring_params.crosswalk_of(self, parameters, context))
 
         def work() -> tuple[ReviewReport, str]:
             with ReviewStore.open(review_path) as store:
-                report = review_report(store)
+                report = review_report(store, crosswalk=crosswalk)
             return report, write_review_report(report, report_path, review_path)
 
         report, csv_path = self.run_core(feedback, work)

@@ -99,6 +99,7 @@ class SampleAlgorithm(FlairAlgorithm):
                 self.OUTPUT, tr("Review GeoPackage"), fileFilter="GeoPackage (*.gpkg)"
             )
         )
+        self.addParameter(scoring_params.crosswalk_parameter())
         self.addOutput(QgsProcessingOutputNumber("ITEMS", tr("Items to review")))
 
     def capture(self, parameters: dict, context: QgsProcessingContext) -> None:
@@ -119,6 +120,7 @@ class SampleAlgorithm(FlairAlgorithm):
                 low_confidence_share=self.parameterAsDouble(parameters, self.LOW_CONFIDENCE_SHARE, context),
                 double_review=self.parameterAsDouble(parameters, self.DOUBLE_REVIEW, context),
             ),
+            crosswalk=scoring_params.crosswalk_of(self, parameters, context),
         )
 
     def processAlgorithm(

@@ -18,6 +18,7 @@ from qgis.core import (
     QgsProcessingParameterEnum,
     QgsProcessingParameterExtent,
     QgsProcessingParameterField,
+    QgsProcessingParameterFile,
     QgsProcessingParameterMapLayer,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
@@ -26,7 +27,7 @@ from qgis.core import (
 
 from ..adapters.score_capture import prediction_file
 from ..core.errors import InputError
-from ..core.score import PROTOCOLS, parse_class_map
+from ..core.score import PROTOCOLS, Crosswalk, parse_class_map, read_crosswalk
 from .base import tr
 
 PREDICTION = "PREDICTION"
@@ -36,6 +37,7 @@ CONFIDENCE = "CONFIDENCE"
 PROTOCOL = "PROTOCOL"
 EXTENT = "EXTENT"
 CLASS_MAP = "CLASS_MAP"
+CROSSWALK = "CROSSWALK"
 
 
 def reference_layer_parameter(label: str, optional: bool = False) -> QgsProcessingParameterMapLayer:
@@ -161,6 +163,39 @@ def class_map_of(algorithm, parameters: dict, context: QgsProcessingContext) -> 
     """
     text = algorithm.parameterAsString(parameters, CLASS_MAP, context) if CLASS_MAP in parameters else ""
     return parse_class_map(text) or None
+
+
+def crosswalk_parameter() -> QgsProcessingParameterFile:
+    """The optional ``CROSSWALK``: a CSV ``reference,class`` saying which class each reference value is."""
+    return QgsProcessingParameterFile(
+        CROSSWALK,
+        tr("Crosswalk CSV (reference,class): the class each reference value counts as (text codes)"),
+        extension="csv",
+        optional=True,
+    )
+
+
+def crosswalk_of(algorithm, parameters: dict, context: QgsProcessingContext) -> Crosswalk | None:
+    """The ``CROSSWALK`` file read; None when not given.
+
+    Raises:
+        InputError: unreadable or malformed CSV.
+    """
+    path = algorithm.parameterAsFile(parameters, CROSSWALK, context) if CROSSWALK in parameters else ""
+    return read_crosswalk(path) if path else None
+
+
+def log_crosswalk(entry: dict | None, feedback: QgsProcessingFeedback) -> None:
+    """Say which crosswalk was applied and which reference values it left out (not scored)."""
+    if not entry:
+        return
+    feedback.pushInfo(tr("Crosswalk {file} (sha256 {sha}).").format(file=entry["file"], sha=entry["sha256"][:12]))
+    for row in entry.get("unmapped", []):
+        feedback.pushWarning(
+            tr(
+                "Reference value '{value}' is not in the crosswalk: {pixels} px ({share} of the extent) not scored."
+            ).format(value=row["value"], pixels=row["pixels"], share=f"{100 * row['share']:.2f} %")
+        )
 
 
 def extent_of(

@@ -9,6 +9,7 @@ Entry points: :func:`job.create_review` (the sampling job: a :class:`SampleReque
 from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .agreement import MIN_PAIRS
 from .apply import ApplyResult, Conflict, apply_review_raster
+from .code_writeback import CODE_NOT_CLASS, CODES_DISAGREE, NO_CODE, SEVERAL_CODES
 from .identity import file_identity
 from .job import SampleRequest, SampleResult, create_review
 from .polygon_apply import (
@@ -37,12 +38,16 @@ from .session import ItemNotSeenError, ReviewSession
 from .store import ReviewStore
 
 __all__ = [
+    "CODES_DISAGREE",
+    "CODE_NOT_CLASS",
     "DEFAULT_SAMPLES",
     "DISAGREE",
     "MIN_PAIRS",
     "MIN_PER_CLASS_LOWEST",
     "MISSING_FID",
+    "NO_CODE",
     "OUTSIDE_FID",
+    "SEVERAL_CODES",
     "Agreement",
     "ApplyResult",
     "ClassAccuracy",

@@ -27,7 +27,16 @@ from ..crs import same_crs
 from ..engine.grid import Grid, affine_xy
 from ..errors import InputError
 from ..nomenclature import default_color
-from ..score import BoxIndex, ClassRasterSource, PolygonSource, bounds_overlap, grid_bounds_in, raster_info
+from ..score import (
+    BoxIndex,
+    ClassRasterSource,
+    CrosswalkCodes,
+    PolygonSource,
+    bounds_overlap,
+    grid_bounds_in,
+    raster_info,
+    reference_key,
+)
 from ..vocabulary import DESIGN_STRATIFIED_LABEL, STRATIFIED_DESIGNS
 from .identity import file_identity
 from .label_strata import LABEL_FACTOR, LabelSplit, label_cells_of_strata
@@ -78,12 +87,22 @@ def map_classes_of(design: str, strata: np.ndarray) -> np.ndarray:
     return strata // LABEL_FACTOR if design == DESIGN_STRATIFIED_LABEL else strata
 
 
+def crosswalk_codes_of(request: SampleRequest) -> CrosswalkCodes | None:
+    """The request's crosswalk resolved on the class map's declared classes (None without one).
+
+    Raises:
+        InputError: a ``class`` cell names no class of the map.
+    """
+    return None if request.crosswalk is None else request.crosswalk.resolve(raster_classes(request.prediction_path))
+
+
 def labels_of(request: SampleRequest) -> LabelSplit | None:
     """The labels of a request as a :class:`LabelSplit` (None without a reference)."""
+    codes = crosswalk_codes_of(request)
     if request.reference_raster:
-        return LabelSplit(raster_path=request.reference_raster)
+        return LabelSplit(raster_path=request.reference_raster, crosswalk=codes)
     if request.reference_polygons is not None:
-        return LabelSplit(polygons=request.reference_polygons, field=request.reference_field)
+        return LabelSplit(polygons=request.reference_polygons, field=request.reference_field, crosswalk=codes)
     return None
 
 
@@ -119,7 +138,7 @@ def pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     rows, cols, strata = pixels[:, 0], pixels[:, 1], pixels[:, 2]
     classes = map_classes_of(request.design, strata)
     xs, ys = affine_xy(grid.transform, cols + 0.5, rows + 0.5)
-    labels = _labels_at(request, grid, rows, cols, np.asarray(xs), np.asarray(ys))
+    labels, own_codes = _labels_at(request, grid, rows, cols, np.asarray(xs), np.asarray(ys))
     confidence = (
         _raster_at(request.confidence_path, grid, rows, cols, "confidence raster")
         if request.confidence_path
@@ -129,39 +148,50 @@ def pixel_items(request: SampleRequest, grid: Grid, pixels: np.ndarray):
     with np.errstate(invalid="ignore"):
         disagree = (labels != classes).astype(np.float64)
         suspicion = np.where(has_label, disagree * np.where(np.isnan(confidence), 1.0, confidence), 1.0 - confidence)
-    return gpd.GeoDataFrame(
-        {
-            "item_id": np.arange(1, len(pixels) + 1),
-            "stratum": strata if request.design in STRATIFIED_DESIGNS else np.zeros(len(pixels), dtype=np.int64),
-            "map_class": classes,
-            "label_class": labels,
-            "confidence": confidence,
-            "suspicion": suspicion,
-        },
-        geometry=gpd.points_from_xy(xs, ys),
-        crs=grid.crs_wkt,
-    )
+    columns: dict[str, object] = {
+        "item_id": np.arange(1, len(pixels) + 1),
+        "stratum": strata if request.design in STRATIFIED_DESIGNS else np.zeros(len(pixels), dtype=np.int64),
+        "map_class": classes,
+        "label_class": labels,
+        "confidence": confidence,
+        "suspicion": suspicion,
+    }
+    if own_codes is not None:
+        columns["reference_code"] = own_codes
+    return gpd.GeoDataFrame(columns, geometry=gpd.points_from_xy(xs, ys), crs=grid.crs_wkt)
 
 
-def _labels_at(request: SampleRequest, grid: Grid, rows: np.ndarray, cols: np.ndarray, xs, ys) -> np.ndarray:
-    """Reference class at each pixel (NaN where none)."""
+def _labels_at(
+    request: SampleRequest, grid: Grid, rows: np.ndarray, cols: np.ndarray, xs, ys
+) -> tuple[np.ndarray, list | None]:
+    """Reference class at each pixel (NaN where none) and, with a crosswalk, the reference's own
+    code there (None where none; a value the crosswalk leaves out has a code and no class)."""
+    codes = crosswalk_codes_of(request)
     if request.reference_raster:
-        return _raster_at(request.reference_raster, grid, rows, cols, "reference")
+        raw = _raster_at(request.reference_raster, grid, rows, cols, "reference")
+        if codes is None:
+            return raw, None
+        own = [None if np.isnan(v) else reference_key(float(v)) for v in raw.tolist()]
+        mapped = [codes.code_of(v) for v in own]
+        return np.array([np.nan if c is None else c for c in mapped], dtype=np.float64), own
     if request.reference_polygons is None:
-        return np.full(len(rows), np.nan)
+        return np.full(len(rows), np.nan), None
     from shapely.geometry import Point
 
-    source = PolygonSource(request.reference_polygons, request.reference_field, grid)
+    source = PolygonSource(request.reference_polygons, request.reference_field, grid, crosswalk=codes)
     geometries = list(source.geometries)
     index = BoxIndex(geometries)
+    raw_values = source.gdf[source.field].tolist()
     out = np.full(len(rows), np.nan)
+    own_codes: list[str | None] = [None] * len(rows)
     for k, (x, y) in enumerate(zip(np.asarray(xs).tolist(), np.asarray(ys).tolist())):
         point = Point(x, y)
         hits = [int(h) for h in index.query((x, y, x, y)) if geometries[int(h)].intersects(point)]
         if hits:
             value = source.values[max(hits)]  # later features win, as when scoring
             out[k] = value if value >= 0 else np.nan
-    return out
+            own_codes[k] = reference_key(raw_values[max(hits)])
+    return out, (own_codes if codes is not None else None)
 
 
 def _raster_at(path: str, grid: Grid, rows: np.ndarray, cols: np.ndarray, what: str) -> np.ndarray:
@@ -202,6 +232,7 @@ def suspicious_items(request: SampleRequest, is_canceled, on_progress):
             os.path.join(folder, "ranked.gpkg"),
             confidence_path=request.confidence_path,
             extent=request.extent,
+            crosswalk=request.crosswalk,
             is_canceled=is_canceled,
             on_progress=on_progress,
         )
@@ -209,19 +240,18 @@ def suspicious_items(request: SampleRequest, is_canceled, on_progress):
     if len(ranked) == 0:
         raise InputError.of("no_scored_polygon")
     predicted = ranked["predicted"].astype(np.int64).to_numpy()
-    items = gpd.GeoDataFrame(
-        {
-            "item_id": np.arange(1, len(ranked) + 1),
-            "source_fid": ranked["source_fid"].to_numpy(),
-            "stratum": predicted,
-            "map_class": predicted,
-            "label_class": ranked["label"].to_numpy(),
-            "confidence": ranked["mean_confidence"].to_numpy(dtype=np.float64),
-            "suspicion": ranked["suspicion"].to_numpy(dtype=np.float64),
-        },
-        geometry=ranked.geometry.values,
-        crs=ranked.crs,
-    )
+    columns: dict[str, object] = {
+        "item_id": np.arange(1, len(ranked) + 1),
+        "source_fid": ranked["source_fid"].to_numpy(),
+        "stratum": predicted,
+        "map_class": predicted,
+        "label_class": ranked["label"].to_numpy(),
+        "confidence": ranked["mean_confidence"].to_numpy(dtype=np.float64),
+        "suspicion": ranked["suspicion"].to_numpy(dtype=np.float64),
+    }
+    if "reference_code" in ranked.columns:
+        columns["reference_code"] = ranked["reference_code"].tolist()
+    items = gpd.GeoDataFrame(columns, geometry=ranked.geometry.values, crs=ranked.crs)
     return grid, strata, items
 
 
@@ -266,5 +296,15 @@ def design_table(
         "pixel_area_m2": sum(strata[h] * pixel_area_m2[h] for h in strata) / sum(strata.values()),
         "pixel_size": abs(grid.transform.a),
         "classes": json.dumps(classes),
+        "crosswalk": json.dumps(_crosswalk_entry(request)),
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def _crosswalk_entry(request: SampleRequest) -> dict | None:
+    """The crosswalk a review was drawn with (file, SHA-256, lines), so that applying and reporting it
+    can check they use the same one and write the reference's own codes back."""
+    crosswalk = request.crosswalk
+    if crosswalk is None:
+        return None
+    return {**crosswalk.describe(), "rows": [list(row) for row in crosswalk.rows]}

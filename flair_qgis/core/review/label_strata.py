@@ -14,10 +14,14 @@ its accuracy). :func:`stratum_map_class` and :func:`stratum_label` read it back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..score import CrosswalkCodes
 
 LABEL_FACTOR = 65_536
 """Room for label values 0..65,534 in a stratum value."""
@@ -30,6 +34,7 @@ class LabelSplit:
     raster_path: str | None = None
     polygons: object | None = None
     field: str = ""
+    crosswalk: CrosswalkCodes | None = None  # labels in the map's classes through CROSSWALK
 
     def source(self, grid):
         """The labels' reader on ``grid`` (``open()`` gives ``read(row, col, rows, cols) -> values, valid``).
@@ -40,7 +45,10 @@ class LabelSplit:
         from ..score import Reference, reference_source
 
         return reference_source(
-            Reference(raster_path=self.raster_path, polygons=self.polygons, field=self.field), grid, None
+            Reference(raster_path=self.raster_path, polygons=self.polygons, field=self.field),
+            grid,
+            None,
+            self.crosswalk,
         )
 
 

@@ -39,8 +39,9 @@ from typing import Any, Protocol
 from ..atomic import check_output_path, write_atomic
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs
-from ..score import polygons_crs_wkt
+from ..score import Crosswalk, polygons_crs_wkt, reference_key
 from .apply import ApplyResult, Conflict, decided_items, item_points
+from .code_writeback import CodeWriteBack, review_classes, review_crosswalk
 from .identity import check_reference_identity
 from .polygon_writer import write_corrected_copy
 from .schema import ReviewItem
@@ -199,22 +200,35 @@ def _same_class(label: object, value: int) -> bool:
 class PolygonPlan:
     """What the copy changes: new class per polygon id, items behind each, conflicts."""
 
-    relabel: dict[int, int]
+    relabel: dict[int, object]
     support: dict[int, int]
     conflicts: list[Conflict]
 
 
-def plan_polygon_changes(decisions: dict[int, _Decision], refused: list[Conflict]) -> PolygonPlan:
-    """Relabel a polygon only when its decided items agree; list the others as conflicts."""
-    relabel, support, conflicts = {}, {}, list(refused)
+def plan_polygon_changes(
+    decisions: dict[int, _Decision], refused: list[Conflict], codes: CodeWriteBack | None = None
+) -> PolygonPlan:
+    """Relabel a polygon only when its decided items agree; list the others as conflicts. With
+    ``codes`` (a crosswalk) the new label is a reference code (:mod:`.code_writeback`)."""
+    relabel: dict[int, object] = {}
+    support, conflicts = {}, list(refused)
     for fid in sorted(decisions):
         decision = decisions[fid]
-        if len(decision.classes) == 1:
+        if len(decision.classes) != 1:
+            conflicts.append(_conflict_row(fid, decision.label, decision.items, DISAGREE))
+            continue
+        if codes is None:
             support[fid] = len(decision.items)
             if not _same_class(decision.label, decision.classes[0]):
                 relabel[fid] = decision.classes[0]
-        else:
-            conflicts.append(_conflict_row(fid, decision.label, decision.items, DISAGREE))
+            continue
+        code, reason = codes.target(decision.label, decision.classes[0], decision.items)
+        if reason:
+            conflicts.append(_conflict_row(fid, decision.label, decision.items, reason))
+            continue
+        support[fid] = len(decision.items)
+        if reference_key(code) != reference_key(decision.label):
+            relabel[fid] = code
     return PolygonPlan(relabel, support, conflicts)
 
 
@@ -226,6 +240,7 @@ def apply_review_polygons(
     reference_path: str | None = None,
     *,
     identity: dict | None = None,
+    crosswalk: Crosswalk | None = None,
     is_canceled: Callable[[], bool] | None = None,
     on_progress: Callable[[float], None] | None = None,
 ) -> ApplyResult:
@@ -241,12 +256,12 @@ def apply_review_polygons(
         reference_path: the file behind ``polygons``, to refuse writing over it.
         identity: the reference's identity (:mod:`.identity`), checked against the one the review
             recorded; None skips the check.
+        crosswalk: write reference codes (``CROSSWALK``, default the review's; :mod:`.code_writeback`).
         is_canceled: cancel hook; on cancel nothing is written.
         on_progress: progress in percent.
 
     Returns:
-        Polygons changed, decided items, items in no polygon, items refused, conflicts, changes
-        that rest on one item, log warnings.
+        Changed, decided, outside, refused, conflicts, changes on one item, warnings.
 
     Raises:
         InputError: output is an input, another reference than the review's, missing field.
@@ -260,14 +275,13 @@ def apply_review_polygons(
     warnings = check_reference_identity(recorded, identity) if identity is not None else []
     xy = item_points(items, review_wkt, polygons.crs_wkt)
     decisions, refused, outside = _match_items(polygons, field_index, items, xy, fids)
-    plan = plan_polygon_changes(decisions, refused)
+    plan = plan_polygon_changes(decisions, refused, _code_write_back(review_path, crosswalk))
 
     def write(tmp: str) -> None:
         os.remove(tmp)
         write_corrected_copy(tmp, polygons, field, kind, plan, is_canceled, on_progress)
 
     write_atomic(output_path, write, suffix=".gpkg")
-    single_item = sum(1 for fid in plan.relabel if plan.support[fid] == 1)
     return ApplyResult(
         output_path,
         len(plan.relabel),
@@ -276,7 +290,7 @@ def apply_review_polygons(
         tuple(warnings),
         refused=len(refused),
         conflicts=tuple(plan.conflicts),
-        single_item=single_item,
+        single_item=sum(1 for fid in plan.relabel if plan.support[fid] == 1),
     )
 
 
@@ -312,3 +326,13 @@ def _read_review(review_path: str) -> tuple[list[ReviewItem], str, dict[int, obj
     with ReviewStore.open(review_path) as store:
         recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
         return decided_items(store), store.design.get("crs_wkt", ""), store.column("source_fid"), recorded
+
+
+def _code_write_back(review_path: str, crosswalk: Crosswalk | None) -> CodeWriteBack | None:
+    """How corrected labels become reference codes: the crosswalk (given, or the review's) resolved
+    on the review's classes, and the codes the verdicts named; None without a crosswalk."""
+    with ReviewStore.open(review_path) as store:
+        chosen = review_crosswalk(crosswalk, store.design)
+        if chosen is None:
+            return None
+        return CodeWriteBack(chosen.resolve(review_classes(store.design)), store.column("true_code"))

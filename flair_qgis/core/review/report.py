@@ -48,7 +48,9 @@ import statistics
 
 from ..atomic import check_output_path, write_text_atomic
 from ..paths import check_outputs_not_inputs, check_sidecars_not_input
+from ..score import Crosswalk
 from .agreement import agreement
+from .code_writeback import codes_summary
 from .label_strata import stratum_map_class
 from .report_figures import GRID_NOTE, NOT_PROBABILITY, STEHMAN_NOTE, label_errors, map_accuracy, stratum_name
 from .report_types import Agreement, ClassAccuracy, Response, ReviewReport, Seconds
@@ -167,12 +169,16 @@ def _seconds(store: ReviewStore, items: list[ReviewItem]) -> Seconds:
     return Seconds(len(rows), medians(0), medians(1))
 
 
-def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> ReviewReport:
+def review_report(
+    store: ReviewStore, items: list[ReviewItem] | None = None, crosswalk: Crosswalk | None = None
+) -> ReviewReport:
     """The report of a review (see the module docstring; :meth:`ReviewReport.as_json` gives the JSON).
 
     Args:
         store: the open review.
         items: the items as already read (default: read them now).
+        crosswalk: the reference's codes (``CROSSWALK``; default: the one the review was drawn with),
+            for the verdicts per reference code.
     """
     first = store.items() if items is None else items
     items = adjudicated(store, first)
@@ -189,6 +195,7 @@ def review_report(store: ReviewStore, items: list[ReviewItem] | None = None) -> 
         agreement=_agreement(store, first),
         disagreements=tuple(store.disagreements(first)),
         seconds=_seconds(store, first),
+        crosswalk=codes_summary(store, items, crosswalk),
     )
 
 

@@ -272,6 +272,8 @@ class ReviewReport:
         review: the review GeoPackage; design: its sampling design.
         items, reviewed, unsure: item counts (``reviewed`` includes ``unsure``).
         disagreements: items whose two interpreters' classes differ, in review order.
+        crosswalk: verdicts per reference code (:func:`~flair_qgis.core.review.code_writeback.codes_summary`),
+            or None for a review without a crosswalk.
     """
 
     review: str
@@ -285,10 +287,11 @@ class ReviewReport:
     agreement: Agreement
     disagreements: tuple[int, ...]
     seconds: Seconds
+    crosswalk: dict | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The JSON content written by :func:`~flair_qgis.core.review.report.write_review_report`."""
-        return {
+        document = {
             "review": self.review,
             "design": self.design,
             "items": self.items,
@@ -305,3 +308,6 @@ class ReviewReport:
                 "median_per_class": dict(self.seconds.median_per_class),
             },
         }
+        if self.crosswalk is not None:
+            document["crosswalk"] = self.crosswalk
+        return document

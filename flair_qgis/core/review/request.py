@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..score import Crosswalk
 from ..vocabulary import DESIGNS, STRATIFIED_DESIGNS
 
 DEFAULT_SAMPLES = 200
@@ -42,6 +43,8 @@ class SampleRequest:
         reference_source: where the labels are read from (file path or data-source URI without
             password), recorded so that a resumed review reloads them.
         reference_provider: the QGIS provider of ``reference_source`` (``ogr``, ``postgres``…).
+        crosswalk: which map class each reference value counts as (``CROSSWALK``: text codes,
+            several codes to one class); items then also keep the reference's own code.
     """
 
     prediction_path: str
@@ -62,6 +65,7 @@ class SampleRequest:
     double_review: float = 0.0
     reference_source: str = ""
     reference_provider: str = ""
+    crosswalk: Crosswalk | None = None
 
 
 def check_request(request: SampleRequest) -> None:

@@ -126,7 +126,8 @@ def create_review_file(
         InputError: bad output path.
     """
     path = check_output_path(path, "review GeoPackage")
-    base_columns = ["item_id"] + (["source_fid"] if "source_fid" in items.columns else [])
+    # Extra fields kept as they are: the polygon an item is, and the reference's own code (issue 40).
+    base_columns = ["item_id"] + [name for name in ("source_fid", "reference_code") if name in items.columns]
     frame = items[[*base_columns, items.geometry.name]].copy()
 
     def write(tmp: str) -> None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..nomenclature import ClassInfo, default_color
 from ..vocabulary import REVIEW_MODES as MODES
+from .code_writeback import ReferenceCodes
 from .report import review_report
 from .report_types import ReviewReport
 from .schema import ReviewItem
@@ -115,6 +116,7 @@ class ReviewSession:
         self._seen_item: int | None = None  # the item last shown over a loaded layer
         every = store.items()
         self.keys = class_keys(review_classes(store, every))
+        self.codes = ReferenceCodes.of(store)  # None: the labels are in the model's classes
         self.items = [self._shown(i) for i in self._queue(every)]
         self.only_unreviewed = False
         self.index = self.first_unreviewed()
@@ -229,8 +231,9 @@ class ReviewSession:
         if item is None or self._seen_item != item.item_id or not self.layer_shown():
             raise ItemNotSeenError.of("item_not_seen")
 
-    def decide(self, verdict: str, true_class: int | None) -> ReviewItem | None:
-        """Write a verdict for the current item (durable when this returns).
+    def decide(self, verdict: str, true_class: int | None, true_code: str | None = None) -> ReviewItem | None:
+        """Write a verdict for the current item (durable when this returns); ``true_code`` names the
+        reference's own code seen (first interpreter, reviews drawn through a crosswalk).
 
         Raises:
             ItemNotSeenError: see :meth:`check_seen`; nothing is written.
@@ -246,7 +249,9 @@ class ReviewSession:
         elif self.mode == "adjudicate":
             self.store.set_adjudication(item.item_id, true_class if verdict != "unsure" else None, self.reviewer)
         else:
-            self.store.set_verdict(item.item_id, verdict, true_class, self.reviewer, seconds=seconds)
+            self.store.set_verdict(
+                item.item_id, verdict, true_class, self.reviewer, seconds=seconds, true_code=true_code
+            )
         return self.refresh()
 
     def confirm(self) -> ReviewItem | None:
@@ -256,6 +261,22 @@ class ReviewSession:
     def choose_class(self, value: int) -> ReviewItem | None:
         """The interpreter sees class ``value``: correct when it is the label, else wrong."""
         return self.decide("correct" if value == self.expected_class() else "wrong", value)
+
+    def choose_code(self, code: str) -> ReviewItem | None:
+        """The interpreter sees the reference code ``code`` (where several codes count as one class):
+        its class is the true class, and the code is kept for ``flair:apply_review``."""
+        value = self.codes.class_of(code) if self.codes is not None else None
+        if value is None:
+            return self.current
+        return self.decide("correct" if value == self.expected_class() else "wrong", value, code)
+
+    def reference_code(self, item: ReviewItem | None = None) -> str | None:
+        """The reference's own code at an item (the current one by default); None without a crosswalk."""
+        item = item or self.current
+        if self.codes is None or item is None:
+            return None
+        code = self.codes.own.get(item.item_id)
+        return None if code is None else str(code)
 
     def unsure(self) -> ReviewItem | None:
         """``U``: cannot tell."""

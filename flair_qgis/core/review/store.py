@@ -169,6 +169,7 @@ class ReviewStore:
         reviewer: str = "",
         note: str | None = None,
         seconds: float | None = None,
+        true_code: str | None = None,
     ) -> None:
         """Record a verdict for one item, durably (one transaction; the last write wins).
 
@@ -180,6 +181,8 @@ class ReviewStore:
             note: a free note (None leaves the stored note).
             seconds: time from showing the item to the verdict (None leaves it; ignored on reviews
                 made before the field existed).
+            true_code: the reference's own code seen on the ground, where several codes count as
+                ``true_class`` (issue 40; field ``true_code``, added by the first verdict naming one).
 
         Raises:
             InputError: unknown verdict or item, or the file stays locked by another program.
@@ -194,6 +197,11 @@ class ReviewStore:
         if seconds is not None and self._has_column("seconds"):
             query += ", seconds = ?"
             args.append(float(seconds))
+        if true_code is not None and not self._has_column("true_code"):
+            self._write(sql("ALTER TABLE {table} ADD COLUMN true_code TEXT", table=REVIEW_LAYER), (), rows=None)
+        if self._has_column("true_code"):
+            query += ", true_code = ?"
+            args.append(true_code if verdict and true_code else None)
         self._write(query + " WHERE item_id = ?", (*args, int(item_id)))
 
     def _has_column(self, name: str) -> bool:

@@ -11,6 +11,7 @@ The names below are the package's public surface: callers outside ``core`` impor
 
 from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .alignment import ClassAlignment, align_classes
+from .crosswalk import Crosswalk, CrosswalkCodes, UnlistedTally, parse_crosswalk, read_crosswalk, reference_key
 from .errormap import CORRECT, ERROR_WORDS, NOT_EVALUATED
 from .evaluate import Reference, prediction_grid, reference_source, score, windows
 from .job import ReferenceInput, ScoreRequest, ScoreResult, run_score
@@ -43,6 +44,8 @@ __all__ = [
     "ClassRasterSource",
     "ClassScore",
     "ConfusionMatrix",
+    "Crosswalk",
+    "CrosswalkCodes",
     "PolygonSource",
     "Protocol",
     "Published",
@@ -52,6 +55,7 @@ __all__ = [
     "ScoreRequest",
     "ScoreResult",
     "Scores",
+    "UnlistedTally",
     "align_classes",
     "bounds_overlap",
     "build_scores",
@@ -59,12 +63,15 @@ __all__ = [
     "get_protocol",
     "grid_bounds_in",
     "parse_class_map",
+    "parse_crosswalk",
     "polygons_crs_wkt",
     "prediction_grid",
     "protocol_from_parameters",
     "publish_report",
     "rank_labels",
     "raster_info",
+    "read_crosswalk",
+    "reference_key",
     "reference_source",
     "report_paths",
     "run_score",

@@ -29,6 +29,7 @@ from ..engine.grid import Grid, plan_grid
 from ..errors import Canceled, InputError
 from ..nomenclature import ClassInfo, default_color
 from .alignment import ClassAlignment, align_classes
+from .crosswalk import Crosswalk, CrosswalkCodes, UnlistedTally, crosswalk_codes
 from .errormap_writer import ErrorMapOutput
 from .metrics import ConfusionMatrix, build_scores
 from .polygons import PolygonSource
@@ -128,8 +129,10 @@ def _no_overlap(what: str, extent: tuple | None) -> InputError:
     return InputError.of("no_overlap", what=what)
 
 
-def reference_source(reference: Reference, grid: Grid, extent: tuple | None) -> ClassRasterSource | PolygonSource:
-    """The reader of a reference on the prediction grid.
+def reference_source(
+    reference: Reference, grid: Grid, extent: tuple | None, crosswalk: CrosswalkCodes | None = None
+) -> ClassRasterSource | PolygonSource:
+    """The reader of a reference on the prediction grid (its values through ``crosswalk`` when given).
 
     Raises:
         InputError: unreadable layer, bad field or geometries, or no overlap with the grid.
@@ -139,11 +142,14 @@ def reference_source(reference: Reference, grid: Grid, extent: tuple | None) -> 
         if not bounds_overlap(grid.bounds, grid_bounds_in(grid, info.bounds, info.crs_wkt)):
             raise _no_overlap("reference", extent)
         return ClassRasterSource(
-            os.fspath(reference.raster_path), grid, assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt)
+            os.fspath(reference.raster_path),
+            grid,
+            assume_grid_crs=same_crs(grid.crs_wkt, info.crs_wkt),
+            crosswalk=crosswalk,
         )
     if reference.polygons is None:
         raise InputError.of("no_reference")
-    source = PolygonSource(reference.polygons, reference.field, grid, layer=reference.layer)
+    source = PolygonSource(reference.polygons, reference.field, grid, layer=reference.layer, crosswalk=crosswalk)
     if len(source.values) == 0 or not bounds_overlap(grid.bounds, source.bounds):
         raise _no_overlap("reference polygons", extent)
     return source
@@ -157,6 +163,7 @@ def score(
     extent: tuple[float, float, float, float] | None = None,
     error_map_path: str | None = None,
     class_map: Mapping[int, int] | None = None,
+    crosswalk: Crosswalk | None = None,
     is_canceled: Callable[[], bool] | None = None,
     on_progress: Callable[[float], None] | None = None,
     window_px: int = WINDOW_PX,
@@ -170,6 +177,7 @@ def score(
         extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS; None = the whole prediction.
         error_map_path: optional GeoTIFF error map on the scored grid.
         class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
+        crosswalk: which class each reference value counts as (``CROSSWALK``; unlisted: not scored).
         is_canceled: polled between windows.
         on_progress: called with 0..100.
         window_px: pixels per window (memory bound).
@@ -186,9 +194,9 @@ def score(
     if error_map_path:
         check_output_path(error_map_path, "error map")
     grid = prediction_grid(prediction_path, extent)
-    source = reference_source(reference, grid, extent)
     alignment = align_classes(raster_classes(prediction_path), protocol, class_map, what="class map")
-    scores, error_map = _score(
+    source = reference_source(reference, grid, extent, crosswalk_codes(crosswalk, protocol, alignment))
+    scores, error_map, tally = _score(
         prediction_path, grid, source, protocol, alignment, error_map_path, is_canceled, on_progress, window_px
     )
     reference_wkt, resampled, field = _reference_provenance(source, reference)
@@ -205,6 +213,7 @@ def score(
         reference_resampled=resampled,
         reference_field=field,
         error_map=error_map,
+        crosswalk=tally.report(crosswalk, grid.width * grid.height) if crosswalk is not None else None,
     )
 
 
@@ -260,9 +269,10 @@ def _score(
     is_canceled: Callable[[], bool] | None,
     on_progress: Callable[[float], None] | None,
     window_px: int,
-) -> tuple[Scores, str | None]:
-    """Count the pairs window by window (writing the error map), then the figures; returns them
-    and the error map published (None without one)."""
+) -> tuple[Scores, str | None, UnlistedTally]:
+    """Count the pairs window by window (writing the error map), then the figures; returns them,
+    the error map published (None without one) and the reference values a crosswalk left out."""
+    tally = UnlistedTally()
     matrix = ConfusionMatrix()
     # An open protocol's error map cannot wait for the values found: it lists every uint8 value.
     map_protocol = _named(protocol, alignment.declared, range(256)) if protocol.is_open else protocol
@@ -277,6 +287,7 @@ def _score(
                 matrix.update(ref, pred, valid)
                 if error_map is not None:
                     error_map.write(ref, pred, valid, row, col)
+            tally = getattr(ref_reader, "tally", tally)
         if matrix.total == 0:
             raise InputError.of("no_common_pixel")
         if protocol.is_open and alignment.declared:
@@ -290,7 +301,7 @@ def _score(
         if error_map is not None:
             error_map.abort()
         raise
-    return scores, published
+    return scores, published, tally
 
 
 def evaluate_rasters(

@@ -28,6 +28,7 @@ from typing import cast
 
 from ..atomic import JobOutputs, job_outputs
 from ..errors import InputError
+from .crosswalk import Crosswalk
 from .evaluate import Reference, score
 from .labels import rank_labels
 from .outputs import check_score_outputs
@@ -59,6 +60,7 @@ class ScoreRequest:
         protocol: the scoring protocol (regrouping and ignored values also apply to the ranking).
         extent: ``(xmin, ymin, xmax, ymax)`` in the prediction's CRS; None = the whole prediction.
         class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
+        crosswalk: which class each reference value counts as (``CROSSWALK``), or None.
         metrics: compute the figures; False only ranks the labels (``flair:rank_labels``).
         error_map_path: error-map GeoTIFF to write, or None.
         ranked_path: GeoPackage of suspicious labels to write (polygon references), or None.
@@ -76,6 +78,7 @@ class ScoreRequest:
     protocol: Protocol
     extent: tuple[float, float, float, float] | None = None
     class_map: Mapping[int, int] | None = None
+    crosswalk: Crosswalk | None = None
     metrics: bool = True
     error_map_path: str | None = None
     ranked_path: str | None = None
@@ -150,6 +153,7 @@ def run_score(
                 extent=request.extent,
                 error_map_path=request.error_map_path,
                 class_map=request.class_map,
+                crosswalk=request.crosswalk,
                 is_canceled=is_canceled,
                 on_progress=lambda v: on_progress(v * share / 100.0),
             )
@@ -181,6 +185,7 @@ def _rank(request: ScoreRequest, reference: Reference, is_canceled, on_progress)
         protocol=request.protocol,
         extent=request.extent,
         class_map=request.class_map,
+        crosswalk=request.crosswalk,
         is_canceled=is_canceled,
         on_progress=on_progress,
     )

@@ -36,6 +36,7 @@ from ..crs import same_crs
 from ..engine.grid import Grid
 from ..errors import InputError
 from .alignment import ClassAlignment, align_classes
+from .crosswalk import Crosswalk, crosswalk_codes, reference_key
 from .evaluate import Reference, each_window, prediction_grid, reference_source
 from .polygons import PolygonSource
 from .protocols import Protocol, get_protocol
@@ -174,6 +175,9 @@ def _ranked(
         geometry=source.geometries.values,
         crs=source.gdf.crs if source.gdf.crs is not None else source.crs_wkt,
     )
+    if source.crosswalk is not None:
+        # The label in the reference's own nomenclature, beside the class it counts as.
+        out.insert(3, "reference_code", [reference_key(v) for v in source.gdf[source.field].tolist()])
     # Most suspicious first; ties by the area in disagreement, then by the pixels scored.
     order = np.lexsort((-pixels, -disagreeing, -np.nan_to_num(suspicion, nan=-1.0)))
     out = out.iloc[order].reset_index(drop=True)
@@ -193,6 +197,7 @@ def rank_labels(
     layer: str | None = None,
     layer_name: str = "suspicious_labels",
     class_map: Mapping[int, int] | None = None,
+    crosswalk: Crosswalk | None = None,
     is_canceled: Callable[[], bool] | None = None,
     on_progress: Callable[[float], None] | None = None,
 ):
@@ -209,6 +214,7 @@ def rank_labels(
         layer: layer of a multi-layer input file.
         layer_name: name of the output layer.
         class_map: explicit ``value -> code`` alignment of the class map (``CLASS_MAP``).
+        crosswalk: which class each value of ``field`` counts as (``CROSSWALK``; adds ``reference_code``).
         is_canceled: polled between windows.
         on_progress: called with 0..100.
 
@@ -225,11 +231,12 @@ def rank_labels(
     prediction_path = os.fspath(prediction_path)
     protocol = protocol or get_protocol("custom")
     grid = prediction_grid(prediction_path, extent)
-    source = reference_source(Reference(polygons=reference_gdf_or_path, field=field, layer=layer), grid, extent)
-    source = cast(PolygonSource, source)  # polygons given: a polygon source
-    confidence = _confidence_source(confidence_path, grid)
     declared = raster_classes(prediction_path)
     alignment = align_classes(declared, protocol, class_map, what="class map")
+    codes = crosswalk_codes(crosswalk, protocol, alignment)
+    source = reference_source(Reference(polygons=reference_gdf_or_path, field=field, layer=layer), grid, extent, codes)
+    source = cast(PolygonSource, source)  # polygons given: a polygon source
+    confidence = _confidence_source(confidence_path, grid)
     prediction = ClassRasterSource(prediction_path, grid)
     counts = _count(prediction, source, confidence, protocol, alignment, is_canceled, on_progress)
     names = {c.value: c.name for c in protocol.classes}

@@ -33,8 +33,22 @@ MESSAGES = register(
         "mask_shape_differs": "The validity mask does not match the window shape.",
         # polygons.py
         "field_not_classes": (
-            "Field '{field}' holds values that are not class values ({values}{more}): choose the field that "
-            "holds the integer class codes."
+            "Field '{field}' holds values that are not class values ({values}{more}): give CROSSWALK, a CSV "
+            "reference,class saying which class each value counts as, or choose the field that holds the "
+            "integer class codes."
+        ),
+        # crosswalk.py
+        "crosswalk_unreadable": "Cannot read the crosswalk {path} ({error}): give a UTF-8 CSV file.",
+        "crosswalk_header": (
+            "The crosswalk {name} starts with '{header}': its first line must be the header reference,class."
+        ),
+        "crosswalk_bad_line": (
+            "Line {line} of the crosswalk {name} does not hold a reference value and a class: write value,class."
+        ),
+        "crosswalk_twice": "The crosswalk {name} gives two classes to the value '{value}': keep one line for it.",
+        "crosswalk_unknown_class": (
+            "The crosswalk {name} names the class '{target}', which is neither a class value nor a class name "
+            "(the classes: {classes})."
         ),
         "reference_file_missing": "The reference file does not exist: {path}.",
         "unreadable_vector": "Cannot read {path} as a vector layer ({error}).",

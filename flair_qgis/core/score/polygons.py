@@ -21,6 +21,7 @@ from rasterio.windows import Window
 from ..crs import cannot_reproject, effective_wkt, same_crs
 from ..engine.grid import Grid, window_bounds
 from ..errors import InputError
+from .crosswalk import CrosswalkCodes, UnlistedTally
 
 # A GeoDataFrame captured on QGIS's main thread carries its CRS as WKT under this key of
 # ``gdf.attrs`` and has no CRS of its own: a pyproj CRS holds PROJ objects that must not be used
@@ -80,6 +81,7 @@ def _class_values(series, field: str) -> np.ndarray:
         except (TypeError, ValueError):
             bad.append(value)
     if bad:
+        bad = list(dict.fromkeys(bad))  # each value once, in the order met
         shown = ", ".join(repr(v) for v in bad[:5])
         raise InputError.of("field_not_classes", field=field, values=shown, more=", ..." if len(bad) > 5 else "")
     return values
@@ -93,12 +95,17 @@ class PolygonSource:
         field: the class field.
         grid: the prediction grid.
         layer: layer name inside a multi-layer file (None = first).
+        crosswalk: which class each value of the field counts as (text or numbers); without it the
+            field must hold integer class values. Values it does not list are not counted, and
+            the pixels of each are tallied by the reader (:attr:`PolygonReader.tally`).
 
     Raises:
         InputError: unreadable file, missing field, non-class values, non-polygon geometries.
     """
 
-    def __init__(self, reference, field: str, grid: Grid, layer: str | None = None) -> None:
+    def __init__(
+        self, reference, field: str, grid: Grid, layer: str | None = None, crosswalk: CrosswalkCodes | None = None
+    ) -> None:
         import geopandas as gpd
 
         if isinstance(reference, (str, os.PathLike)):
@@ -130,7 +137,13 @@ class PolygonSource:
             vector_wkt = grid.crs_wkt
         self.crs_wkt = vector_wkt
         self.source_index = np.asarray(gdf.index)
-        self.values = _class_values(gdf[field], field)
+        self.crosswalk = crosswalk
+        if crosswalk is None:
+            self.values = _class_values(gdf[field], field)
+            self.unlisted: np.ndarray = np.zeros(len(gdf), dtype=np.int32)
+            self.unlisted_names: tuple[str, ...] = ()
+        else:
+            self.values, self.unlisted, self.unlisted_names = crosswalk.recode(gdf[field].tolist())
         self.geometries = gdf.geometry.reset_index(drop=True)
         self.gdf = gdf
         self.field = field
@@ -151,9 +164,14 @@ class PolygonReader:
         self.boxes = BoxIndex(list(source.geometries))
         # Index 0 is "no polygon"; polygon i (0-based) is i + 1.
         self.lut = np.concatenate([[0], source.values])
-        top = int(source.values.max(initial=0))
-        low = int(source.values.min(initial=0))
+        counted = source.values[source.values >= 0]
+        top = int(counted.max(initial=0))
+        low = int(counted.min(initial=0))
         self.dtype = np.uint8 if 0 <= low and top <= 255 else np.int64
+        # Polygons not counted read as 0 (their pixels are not valid): the values keep a small type.
+        self.value_lut = np.where(self.lut >= 0, self.lut, 0).astype(self.dtype)
+        self.unlisted_lut = np.concatenate([[0], source.unlisted]) if source.unlisted_names else None
+        self.tally = UnlistedTally()
 
     def read_index(self, row: int, col: int, rows: int, cols: int) -> np.ndarray:
         """``(rows, cols)`` int32: 1 + index of the polygon holding each pixel centre, 0 for none."""
@@ -171,10 +189,13 @@ class PolygonReader:
 
     def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
         index = self.read_index(row, col, rows, cols)
-        values = self.lut[index].astype(self.dtype)
+        values = self.value_lut[index]
         valid = index > 0
-        # A polygon without a class value (null field) is not counted.
+        # A polygon without a class value (null field, or a value the crosswalk leaves out) is not counted.
         valid &= self.lut[index] >= 0
+        if self.unlisted_lut is not None:
+            counts = np.bincount(self.unlisted_lut[index].ravel(), minlength=len(self.source.unlisted_names) + 1)
+            self.tally.add_counts(self.source.unlisted_names, counts)
         return values, valid
 
 

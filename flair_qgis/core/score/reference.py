@@ -33,6 +33,7 @@ from rasterio.windows import Window
 from ..crs import cannot_reproject, effective_wkt, same_crs
 from ..engine.grid import Grid, pixel_offset, window_bounds
 from ..errors import InputError
+from .crosswalk import CrosswalkCodes, UnlistedTally
 
 
 def grid_bounds_in(grid: Grid, bounds: tuple[float, float, float, float], bounds_wkt: str | None) -> tuple:
@@ -104,13 +105,23 @@ class ClassRasterSource:
         band: 1-based band.
         assume_grid_crs: read the raster as if it were in the grid's CRS (the CRSs are the same
             in substance but written differently).
+        crosswalk: which class each raster value counts as; values it does not list read as not
+            valid, their pixels tallied by the reader (``tally``).
     """
 
-    def __init__(self, path: str, grid: Grid, band: int = 1, assume_grid_crs: bool = True) -> None:
+    def __init__(
+        self,
+        path: str,
+        grid: Grid,
+        band: int = 1,
+        assume_grid_crs: bool = True,
+        crosswalk: CrosswalkCodes | None = None,
+    ) -> None:
         self.info = raster_info(path)
         self.grid = grid
         self.band = band
         self.assume_grid_crs = assume_grid_crs
+        self.crosswalk = crosswalk
 
     @property
     def aligned(self) -> bool:
@@ -118,8 +129,13 @@ class ClassRasterSource:
         return self.assume_grid_crs and pixel_offset(self.info.transform, self.grid) is not None
 
     @contextlib.contextmanager
-    def open(self) -> Iterator[_AlignedClassReader | _WarpedClassReader]:
+    def open(self) -> Iterator[_AlignedClassReader | _WarpedClassReader | _CrosswalkReader]:
         """Open in the calling thread."""
+        with self._open() as reader:
+            yield reader if self.crosswalk is None else _CrosswalkReader(reader, self.crosswalk)
+
+    @contextlib.contextmanager
+    def _open(self) -> Iterator[_AlignedClassReader | _WarpedClassReader]:
         with rasterio.open(self.info.path) as src:
             offset = pixel_offset(src.transform, self.grid) if self.assume_grid_crs else None
             if offset is not None:
@@ -196,3 +212,16 @@ class _WarpedClassReader:
         if data.dtype.kind == "f":
             valid &= np.isfinite(data)
         return data, valid
+
+
+class _CrosswalkReader:
+    """A class raster's reader whose values go through a crosswalk (unlisted values not valid, tallied)."""
+
+    def __init__(self, reader: _AlignedClassReader | _WarpedClassReader, crosswalk: CrosswalkCodes) -> None:
+        self.reader = reader
+        self.crosswalk = crosswalk
+        self.tally = UnlistedTally()
+
+    def read(self, row: int, col: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        data, valid = self.reader.read(row, col, rows, cols)
+        return self.crosswalk.recode_raster(data, valid, self.tally)

@@ -109,6 +109,8 @@ class ScoreReport:
         reference_resampled: (raster reference) whether it was warped to the prediction's grid.
         reference_field: (polygon reference) the class field.
         error_map: the error map written, or None.
+        crosswalk: the report's ``crosswalk`` entry (file, hash, values not listed with their
+            pixels and share of the scored extent) when one was applied, else None.
     """
 
     scores: Scores
@@ -123,6 +125,7 @@ class ScoreReport:
     reference_resampled: bool | None = None
     reference_field: str | None = None
     error_map: str | None = None
+    crosswalk: dict | None = None
 
     def to_report(self) -> dict:
         """The report JSON of DESIGN.md, keys in the order ``flair:evaluate`` has always written them."""
@@ -141,4 +144,6 @@ class ScoreReport:
             report["reference_resampled"] = self.reference_resampled
         else:
             report["reference_field"] = self.reference_field
+        if self.crosswalk is not None:
+            report["crosswalk"] = self.crosswalk
         return report

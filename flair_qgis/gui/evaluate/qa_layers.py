@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from qgis.core import QgsApplication, QgsMapLayer, QgsMapLayerProxyModel, QgsVectorLayer
 from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
-from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...adapters import settings
+from ...adapters.crosswalk_project import is_text_field, project_crosswalk
 from ...adapters.layer_choice import class_field, identifier_message
 from ...adapters.layers import class_name
 from ...adapters.spatial_index import SpatialIndexTask, lacks_spatial_index
@@ -61,6 +71,7 @@ class LayersSection(QGroupBox):
         self.field_warning.setWordWrap(True)
         self.field_warning.setVisible(False)
         form.addRow(self.field_warning)
+        form.addRow(self._crosswalk_row())
         self.field_combo.fieldChanged.connect(lambda _field: self.check_field())
         self.protocol_combo = QComboBox()
         for name in PROTOCOLS:
@@ -74,6 +85,22 @@ class LayersSection(QGroupBox):
         form.addRow(tr("Protocol"), self.protocol_combo)
         self.protocol_combo.currentIndexChanged.connect(lambda _index: self.check_field())
         self._on_reference_changed(self.reference_combo.currentLayer())
+
+    def _crosswalk_row(self) -> QWidget:
+        """The "Crosswalk…" offer under the class field (shown for text fields, see :meth:`show_crosswalk`)."""
+        self.crosswalk_label = QLabel()
+        self.crosswalk_button = QPushButton(tr("Crosswalk…"))
+        self.crosswalk_button.setToolTip(
+            tr("Which model class each value of the class field counts as (text codes, another nomenclature)")
+        )
+        # Text above its button: at the dock's default width a side-by-side row squeezes both.
+        self.crosswalk_row = QWidget()
+        column = QVBoxLayout(self.crosswalk_row)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.crosswalk_label.setWordWrap(True)
+        column.addWidget(self.crosswalk_label)
+        column.addWidget(self.crosswalk_button)
+        return self.crosswalk_row
 
     def _on_reference_changed(self, layer: QgsMapLayer | None) -> None:
         is_vector = isinstance(layer, QgsVectorLayer)
@@ -99,10 +126,38 @@ class LayersSection(QGroupBox):
             class_count = len(self.protocol().classes)
         except FlairError:
             class_count = 0
-        message = identifier_message(layer, self.field_combo.currentField(), class_count)
+        field = self.field_combo.currentField()
+        self.show_crosswalk()
+        if self.crosswalk() is not None:
+            message = None  # the crosswalk says what the values are
+        else:
+            message = identifier_message(layer, field, class_count)
         self.field_warning.setText(message or "")
         self.field_warning.setVisible(bool(message))
         return message
+
+    def crosswalk(self):
+        """The crosswalk kept with the project for the chosen reference and class field, or None."""
+        layer = self.reference_combo.currentLayer()
+        if not isinstance(layer, QgsVectorLayer):
+            return None
+        try:
+            return project_crosswalk(layer, self.field_combo.currentField())
+        except FlairError:
+            return None
+
+    def show_crosswalk(self) -> None:
+        """Offer "Crosswalk…" for a text class field (or one that has a crosswalk), saying what it holds."""
+        layer = self.reference_combo.currentLayer()
+        field = self.field_combo.currentField()
+        crosswalk = self.crosswalk()
+        self.crosswalk_row.setVisible(crosswalk is not None or is_text_field(layer, field))
+        if crosswalk is None:
+            self.crosswalk_label.setText(tr("Text codes: say which class each value counts as."))
+        else:
+            self.crosswalk_label.setText(
+                tr("Crosswalk: {n} values scored; the others are not.").format(n=len(crosswalk.rows))
+            )
 
     def create_spatial_index(self) -> SpatialIndexTask | None:
         """Index the reference layer's file in the background; the offer goes when it is done."""

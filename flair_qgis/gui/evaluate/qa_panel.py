@@ -14,12 +14,20 @@ two (in the real desktop each half blocks its main thread 20-50 ms, the whole 60
 
 from __future__ import annotations
 
-from qgis.core import Qgis, QgsApplication, QgsProject, QgsRasterLayer
+from qgis.core import (
+    Qgis,
+    QgsApplication,
+    QgsCoordinateTransform,
+    QgsCsException,
+    QgsProject,
+    QgsRasterLayer,
+)
 from qgis.PyQt.QtCore import QTimer, pyqtSignal
 from qgis.PyQt.QtWidgets import QFileDialog, QVBoxLayout, QWidget
 
 from ...adapters import settings
 from ...adapters.charts import draw_confusion
+from ...adapters.crosswalk_project import keep_in_project
 from ...adapters.evaluate_task import EvaluateTask, EvaluationOutcome, PreparedEvaluation, prepare_evaluation
 from ...adapters.layer_tree import group_of, run_confidence
 from ...adapters.layers import palette_classes
@@ -29,6 +37,7 @@ from ...core.score import ScoreReport, publish_report, report_paths
 from ...i18n.errors import error_text
 from ...i18n.removed import canceled_text, with_removed
 from ..widgets import tr
+from .crosswalk_dialog import CrosswalkDialog
 from .qa_identify import IdentifySection
 from .qa_layers import LayersSection
 from .qa_scores import ScoresSection
@@ -70,6 +79,8 @@ class QaPanel(QWidget):
         self.scores.score_button.clicked.connect(self.score_view)
         self.scores.export_button.clicked.connect(self._export_dialog)
         self.scores.suspicious_check.toggled.connect(self._on_suspicious_toggled)
+        self.layers.crosswalk_button.clicked.connect(lambda: self.open_crosswalk().open())
+        self.crosswalk_dialog: CrosswalkDialog | None = None
         layout = QVBoxLayout(self)
         for section in (self.layers, self.identify, self.scores):
             layout.addWidget(section)
@@ -130,8 +141,44 @@ class QaPanel(QWidget):
                 suspicious=self.suspicious_check.isChecked(),
                 confidence=self.confidence_combo.currentLayer(),
                 folder=settings.output_folder(),
+                crosswalk=self.layers.crosswalk(),
             )
         )
+
+    def open_crosswalk(self) -> CrosswalkDialog:
+        """The "Crosswalk…" dialog for the chosen reference and class field (not yet shown); its values
+        are read in the map view, and "OK" keeps the crosswalk with the project."""
+        layer = self.reference_combo.currentLayer()
+        field = self.field_combo.currentField()
+        view = self.canvas.extent()
+        transform = QgsCoordinateTransform(
+            self.canvas.mapSettings().destinationCrs(), layer.crs(), QgsProject.instance()
+        )
+        try:
+            view = transform.transformBoundingBox(view)
+        except QgsCsException:
+            view = None  # no way to place the view in the layer: every feature is counted
+        self.crosswalk_dialog = CrosswalkDialog(
+            layer, field, self._model_classes(), view, self.layers.crosswalk(), self
+        )
+        self.crosswalk_dialog.accepted.connect(lambda: self._keep_crosswalk(layer, field))
+        return self.crosswalk_dialog
+
+    def _keep_crosswalk(self, layer, field: str) -> None:
+        if self.crosswalk_dialog is not None:
+            keep_in_project(layer, field, self.crosswalk_dialog.crosswalk())
+        self.layers.check_field()
+
+    def _model_classes(self) -> tuple:
+        """The classes a crosswalk may name: the protocol's raw codes (FLAIR #1's 19), its classes, or
+        the class map's."""
+        try:
+            protocol = self.layers.protocol()
+        except FlairError:
+            protocol = None
+        if protocol is not None and (protocol.raw_classes or protocol.classes):
+            return tuple(protocol.raw_classes or protocol.classes)
+        return tuple(palette_classes(self.prediction_combo.currentLayer()))
 
     def run(self, prepared: PreparedEvaluation):
         """Run a prepared score in a background task, replacing the previous overlays; returns the task."""

@@ -47,6 +47,10 @@ class ScoresSection(QGroupBox):
         self.summary_label = QLabel(tr("Pick a class map and a reference, then score the map view."))
         self.summary_label.setWordWrap(True)
         form.addWidget(self.summary_label)
+        self.unmapped_label = QLabel()  # reference values the crosswalk leaves out, with their share
+        self.unmapped_label.setWordWrap(True)
+        self.unmapped_label.setVisible(False)
+        form.addWidget(self.unmapped_label)
         self.class_table = narrow(ClassTable([tr("IoU"), tr("Support")]))
         self.class_table.setColumnHidden(SUPPORT_COLUMN, True)
         form.addWidget(self.class_table)
@@ -101,9 +105,18 @@ class ScoresSection(QGroupBox):
             for i, r in enumerate(rows)
         ]
         self.class_table.set_rows(classes, [(percent(r.iou), i18n.integer(r.support or 0)) for r in rows])
+        self.show_unmapped(report.crosswalk)
         self.matrix_label.set_image(QPixmap.fromImage(confusion_image(scores.to_report())))
         self.matrix_caption.setVisible(True)
         self.details_button.setEnabled(True)
+
+    def show_unmapped(self, entry: dict | None) -> None:
+        """Name the reference values the crosswalk leaves out (not scored) and their share of the view."""
+        unmapped = (entry or {}).get("unmapped") or []
+        shown = ", ".join(f"{row['value']} ({percent(row['share'])})" for row in unmapped[:8])
+        more = tr(", and {n} more").format(n=len(unmapped) - 8) if len(unmapped) > 8 else ""
+        self.unmapped_label.setText(tr("Not scored (not in the crosswalk): {values}").format(values=shown + more))
+        self.unmapped_label.setVisible(bool(unmapped))
 
     def open_details(self) -> DetailsDialog | None:
         """Every figure of every class of the last report, in a window of its own."""

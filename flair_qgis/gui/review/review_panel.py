@@ -36,30 +36,14 @@ from ...core.errors import FlairError
 from ...core.review import ItemNotSeenError, ReviewSession, ReviewStore
 from ...i18n.errors import error_text
 from ..widgets import ClassTable, compact, tr
+from .review_codes import CodeChooser
 from .review_create import ReviewCreateBox
 from .review_figures import FiguresBox, strata_with_pixels
 from .review_keys import digit_of
-from .review_view import ItemHighlight, card_html, headline_text, toggle_layer
+from .review_view import HeldReview, ItemHighlight, card_html, headline_text, toggle_layer
 
 LAST_REVIEW_KEY = "review/last_path"
 REVIEWER_KEY = "review/reviewer"
-
-
-class _Held:
-    """What the panel holds outside Qt (the open review, the map highlight), released on close or
-    when the panel is destroyed with the dock."""
-
-    def __init__(self) -> None:
-        self.session: ReviewSession | None = None
-        self.highlight: ItemHighlight | None = None
-
-    def release(self, *_args: object) -> None:
-        if self.highlight is not None:
-            self.highlight.clear()
-            self.highlight = None
-        if self.session is not None:
-            self.session.close()
-            self.session = None
 
 
 class ReviewPanel(QWidget):
@@ -74,7 +58,7 @@ class ReviewPanel(QWidget):
         super().__init__()
         self.iface = iface
         self.dock = dock
-        self._held = _Held()
+        self._held = HeldReview()
         self.destroyed.connect(self._held.release)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._build()
@@ -115,7 +99,8 @@ class ReviewPanel(QWidget):
         self.note_edit.setPlaceholderText(tr("Note on this item (Enter saves it)"))
         self.note_edit.returnPressed.connect(self._save_note)
         self.figures = FiguresBox()
-        for widget in (self.progress, self.headline, self.card, self.note_edit):
+        self.code_chooser = CodeChooser(lambda code: self._act(lambda s: s.choose_code(code), verdict=True))
+        for widget in (self.progress, self.headline, self.card, self.code_chooser, self.note_edit):
             layout.addWidget(widget)
         layout.addLayout(self._verdict_buttons())
         self.unreviewed_check = QCheckBox(tr("Unreviewed items only"))
@@ -304,7 +289,9 @@ class ReviewPanel(QWidget):
         item = session.current if session is not None else None
         classes = {k.info.value: k.info for k in session.keys} if session is not None else {}
         total = len(session.items) if session is not None else 0
-        self.card.setText(card_html(item, session.index if session else 0, total, classes))
+        code = session.reference_code(item) if session is not None else None
+        self.card.setText(card_html(item, session.index if session else 0, total, classes, code))
+        self.code_chooser.show_for(session, item)
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(session.reviewed_count() if session else 0)
         report = session.report() if session else None

@@ -17,7 +17,7 @@ from qgis.gui import QgsRubberBand
 from qgis.PyQt.QtGui import QColor
 
 from ...core.nomenclature import ClassInfo
-from ...core.review import LabelErrors, MapAccuracy, ReviewItem, ReviewReport
+from ...core.review import LabelErrors, MapAccuracy, ReviewItem, ReviewReport, ReviewSession
 from ...i18n import class_label, counted, decimal, integer, percent
 from ..widgets import tr
 from .review_create import design_label
@@ -106,8 +106,11 @@ def _class_html(value: int | None, classes: dict[int, ClassInfo]) -> str:
     return f"<span style='color:{colour}'>■</span> {name} ({value})"
 
 
-def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[int, ClassInfo]) -> str:
-    """The item card: position, map class, label class, confidence, suspicion, verdict."""
+def card_html(
+    item: ReviewItem | None, position: int, total: int, classes: dict[int, ClassInfo], code: str | None = None
+) -> str:
+    """The item card: position, map class, label class (and the reference's own ``code`` beside it,
+    for a review drawn through a crosswalk), confidence, suspicion, verdict."""
     if item is None:
         return tr("Open or create a review to start.")
     verdicts = {"correct": tr("label correct"), "wrong": tr("label wrong"), "unsure": tr("unsure")}
@@ -117,7 +120,7 @@ def card_html(item: ReviewItem | None, position: int, total: int, classes: dict[
     rows = [
         (tr("Item"), f"{position + 1} / {total} (id {item.item_id})"),
         (tr("Map class"), _class_html(item.map_class, classes)),
-        (tr("Label class"), _class_html(item.label_class, classes)),
+        (tr("Label class"), _class_html(item.label_class, classes) + (f" — {html.escape(code)}" if code else "")),
         (tr("Confidence"), "–" if item.confidence is None else decimal(item.confidence, 2)),
         (tr("Suspicion"), "–" if item.suspicion is None else decimal(item.suspicion, 2)),
         (tr("Verdict"), f"<b>{verdict}</b>"),
@@ -192,3 +195,20 @@ def _accuracy_parts(accuracy: MapAccuracy | None, by_confidence: bool, strata: i
         margin = f" [{percent(bounds[0])}–{percent(bounds[1])}]" if bounds else f" ({no_interval()})"
         return [tr("map OA {oa}").format(oa=percent(accuracy.overall_accuracy)) + margin]
     return []
+
+
+class HeldReview:
+    """What the panel holds outside Qt (the open review, the map highlight), released on close or
+    when the panel is destroyed with the dock."""
+
+    def __init__(self) -> None:
+        self.session: ReviewSession | None = None
+        self.highlight: ItemHighlight | None = None
+
+    def release(self, *_args: object) -> None:
+        if self.highlight is not None:
+            self.highlight.clear()
+            self.highlight = None
+        if self.session is not None:
+            self.session.close()
+            self.session = None
