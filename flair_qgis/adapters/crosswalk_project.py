@@ -17,12 +17,12 @@ import json
 from collections import Counter
 from collections.abc import Callable
 
-from qgis.core import QgsFeatureRequest, QgsRectangle, QgsTask, QgsVectorLayer, QgsVectorLayerFeatureSource
+from qgis.core import QgsFeatureRequest, QgsRectangle, QgsVectorLayer, QgsVectorLayerFeatureSource
 
 from ..core.score import Crosswalk, parse_crosswalk, reference_key
 from ..i18n import tr
 from .reference_input import attribute_value
-from .task_work import run_work
+from .task_work import JobTask
 
 PROPERTY = "flair_qgis/crosswalks"
 """Layer custom property: JSON ``{field: CSV text}``."""
@@ -78,7 +78,7 @@ def is_text_field(layer: QgsVectorLayer | None, field: str) -> bool:
     return index >= 0 and not layer.fields().at(index).isNumeric()
 
 
-class DistinctValuesTask(QgsTask):
+class DistinctValuesTask(JobTask):
     """Features per value of a class field inside a rectangle of the layer's CRS, counted in a task.
 
     Attributes:
@@ -88,7 +88,7 @@ class DistinctValuesTask(QgsTask):
     def __init__(
         self, layer: QgsVectorLayer, field: str, rect: QgsRectangle | None, done: Callable[[DistinctValuesTask], None]
     ) -> None:
-        super().__init__(tr("FLAIR: reading the values of {field}").format(field=field), QgsTask.Flag.CanCancel)
+        super().__init__(tr("FLAIR: reading the values of {field}").format(field=field), done)
         self.source = QgsVectorLayerFeatureSource(layer)
         self.request = QgsFeatureRequest()
         self.request.setSubsetOfAttributes([field], layer.fields())
@@ -96,16 +96,9 @@ class DistinctValuesTask(QgsTask):
         if rect is not None and not rect.isEmpty():
             self.request.setFilterRect(rect)
         self.field = field
-        self.done = done
         self.counts: Counter = Counter()
-        self.error: BaseException | None = None
-        self.error_traceback = ""
-        self.canceled = None
 
-    def run(self) -> bool:
-        return run_work(self, self._count)
-
-    def _count(self) -> None:
+    def _work(self) -> None:
         for n, feature in enumerate(self.source.getFeatures(self.request)):
             if n % _CANCEL_EVERY == 0 and self.isCanceled():
                 return

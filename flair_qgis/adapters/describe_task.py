@@ -15,13 +15,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from qgis.core import QgsTask
-
 from ..core.describe import DescribeRequest, DescribeResult, describe
-from ..core.errors import Canceled
 from ..i18n import tr
 from ..i18n.removed import removed_files
-from .task_work import run_work
+from .task_work import JobTask
 
 
 @dataclass
@@ -45,7 +42,7 @@ class DescribeOutcome:
     removed: tuple[str, ...] = ()
 
 
-class DescribeTask(QgsTask):
+class DescribeTask(JobTask):
     """Writes a described copy of a model in the background.
 
     Args:
@@ -55,16 +52,9 @@ class DescribeTask(QgsTask):
 
     def __init__(self, request: DescribeRequest, done: Callable[[DescribeOutcome], None]) -> None:
         name = os.path.basename(request.model_path)
-        super().__init__(tr("FLAIR: describing {name}").format(name=name), QgsTask.Flag.CanCancel)
+        super().__init__(tr("FLAIR: describing {name}").format(name=name), done)
         self.request = request
-        self.done = done
         self.result: DescribeResult | None = None
-        self.error: BaseException | None = None
-        self.error_traceback = ""
-        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
-
-    def run(self) -> bool:
-        return run_work(self, self._work)
 
     def _work(self) -> None:
         self.result = describe(self.request, self.isCanceled, self.setProgress)

@@ -23,12 +23,10 @@ from qgis.core import (
     QgsProject,
     QgsRasterLayer,
     QgsRectangle,
-    QgsTask,
     QgsVectorLayer,
 )
 
 from ..core import vocabulary
-from ..core.errors import Canceled
 from ..core.score import (
     Crosswalk,
     ScoreReport,
@@ -45,7 +43,7 @@ from . import settings
 from .layer_tree import add_to_group, group_of, raise_group, reveal, run_group, set_legend_header
 from .overlay_styles import error_words, localize_error_legend, style_suspicious
 from .score_capture import confidence_file, prediction_file, reference_of, view_extent
-from .task_work import run_work
+from .task_work import JobTask
 
 
 @dataclass(frozen=True)
@@ -128,22 +126,15 @@ def prepare_evaluation(
     return PreparedEvaluation(request, prediction.id())
 
 
-class EvaluateTask(QgsTask):
+class EvaluateTask(JobTask):
     """Runs the score job (:func:`flair_qgis.core.score.job.run_score`) of a prepared evaluation in the background."""
 
     def __init__(self, prepared: PreparedEvaluation, done: Callable[[EvaluationOutcome], None]) -> None:
-        super().__init__(tr("FLAIR: scoring the view"), QgsTask.Flag.CanCancel)
+        super().__init__(tr("FLAIR: scoring the view"), done)
         self.prepared = prepared
-        self.done = done
         self.report: ScoreReport | None = None
         self.ranked = None
         self.result: ScoreResult | None = None
-        self.error: BaseException | None = None
-        self.error_traceback = ""
-        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
-
-    def run(self) -> bool:
-        return run_work(self, self._work)
 
     def _work(self) -> None:
         # The polygons of the scored extent are read in the job, here and not on the main thread.

@@ -14,16 +14,16 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from qgis.core import QgsDataSourceUri, QgsMapLayer, QgsTask
+from qgis.core import QgsDataSourceUri, QgsMapLayer
 
-from ..core.errors import Canceled, InputError
+from ..core.errors import InputError
 from ..core.review import DEFAULT_SAMPLES, SampleRequest, SampleResult, create_review
 from ..core.score import Crosswalk
 from ..i18n import tr
 from ..i18n.removed import removed_files
 from .polygon_stream import reference_identity
 from .reference_input import CapturedReference, capture_reference, raster_file
-from .task_work import run_work
+from .task_work import JobTask
 
 
 @dataclass(frozen=True)
@@ -146,21 +146,14 @@ class SampleOutcome:
     removed: tuple[str, ...] = ()
 
 
-class SampleTask(QgsTask):
+class SampleTask(JobTask):
     """Runs :func:`~flair_qgis.core.review.create_review` in the background; ``done`` gets the
     :class:`SampleOutcome` on the main thread."""
 
     def __init__(self, captured: CapturedSample, done: Callable[[SampleOutcome], None]) -> None:
-        super().__init__(tr("Sample items for label review"), QgsTask.Flag.CanCancel)
+        super().__init__(tr("Sample items for label review"), done)
         self.captured = captured
-        self.done = done
         self.result: SampleResult | None = None
-        self.error: BaseException | None = None
-        self.error_traceback = ""
-        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
-
-    def run(self) -> bool:
-        return run_work(self, self._work)
 
     def _work(self) -> None:
         request = self.captured.resolved(self.isCanceled)

@@ -16,11 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
-from qgis.core import QgsMapLayer, QgsTask
+from qgis.core import QgsMapLayer
 
 from ..core import vocabulary
 from ..core.engine import TASK_SEGMENTATION, OutputSpec
-from ..core.errors import Canceled
 from ..core.segment import (
     POLYGON_PROGRESS_START,
     SegmentJobResult,
@@ -35,7 +34,7 @@ from .layer_tree import model_name, reveal, run_group, run_group_name, set_legen
 from .layers import add_class_map, add_confidence, add_value_map
 from .polygon_layer import add_polygons
 from .segment_request import PreparedRun
-from .task_work import run_work
+from .task_work import JobTask
 
 
 @dataclass
@@ -71,7 +70,7 @@ def _value_map_name(title: str, head: OutputSpec) -> str:
     return f"{title} — {head.name}{unit}"
 
 
-class SegmentTask(QgsTask):
+class SegmentTask(JobTask):
     """Runs a prepared plan in the background.
 
     Args:
@@ -80,15 +79,11 @@ class SegmentTask(QgsTask):
     """
 
     def __init__(self, prepared: PreparedRun, done: Callable[[RunOutcome], None]) -> None:
-        super().__init__(tr("FLAIR: segmenting {name}").format(name=prepared.layer_names[0]), QgsTask.Flag.CanCancel)
+        super().__init__(tr("FLAIR: segmenting {name}").format(name=prepared.layer_names[0]), done)
         self.prepared = prepared
-        self.done = done
         self.result: SegmentResult | None = None
         self.job_result: SegmentJobResult | None = None
         self.polygons: WrittenPolygons | None = None
-        self.error: BaseException | None = None
-        self.canceled: Canceled | None = None  # the job's cancel, which says what it removed
-        self.error_traceback = ""
         self.abandon_reason = ""
         self.started = 0.0
         self.percent = 0.0
@@ -98,9 +93,6 @@ class SegmentTask(QgsTask):
         """Stop the run because its input went away; the job removes what it wrote (as on a cancel)."""
         self.abandon_reason = reason
         self.cancel()
-
-    def run(self) -> bool:
-        return run_work(self, self._work)
 
     def _work(self) -> None:
         self.started = time.monotonic()
