@@ -1790,6 +1790,11 @@ Ou installez scipy dans le dossier de l'extension avec :
         <translation>Polygone {fid} (classe {label}) laissé inchangé : éléments {items} (vraies classes {classes}) : {reason}.</translation>
     </message>
     <message>
+        <location filename="../processing/apply_review_algorithm.py" line="1" />
+        <source>Cell at row {row}, column {col} (code {label}) left unchanged: items {items} (true classes {classes}): {reason}.</source>
+        <translation>Cellule ligne {row}, colonne {col} (code {label}) laissée inchangée : éléments {items} (vraies classes {classes}) : {reason}.</translation>
+    </message>
+    <message>
         <source>its items disagree</source>
         <translation>ses éléments sont en désaccord</translation>
     </message>
@@ -3179,6 +3184,11 @@ Ajoutez les fichiers manquants, retirez ceux-ci, ou réglez ON_UNPAIRED=skip pou
         <location filename="../core/review/messages.py" line="14" />
         <source>Class {value} does not fit the reference&apos;s {dtype} cells.</source>
         <translation>La classe {value} ne tient pas dans les cellules {dtype} de la référence.</translation>
+    </message>
+    <message>
+        <location filename="../core/review/messages.py" line="15" />
+        <source>Reference code &apos;{code}&apos; of the crosswalk cannot be written to the reference raster&apos;s {dtype} cells: give a CROSSWALK whose reference values are the raster&apos;s own numeric values.</source>
+        <translation>Le code de référence « {code} » de la table de correspondance ne peut pas être écrit dans les cellules {dtype} du raster de référence : donnez un CROSSWALK dont les valeurs de référence sont les valeurs numériques du raster lui-même.</translation>
     </message>
     <message>
         <location filename="../core/review/messages.py" line="16" />

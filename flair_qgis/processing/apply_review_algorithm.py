@@ -26,6 +26,7 @@ from ..core.review import (
     OUTSIDE_FID,
     SEVERAL_CODES,
     ApplyResult,
+    Conflict,
     apply_review_polygons,
     apply_review_raster,
 )
@@ -52,6 +53,19 @@ def _reason(reason: str) -> str:
         CODE_NOT_CLASS: tr("the reference code named does not count as the class decided"),
         NO_CODE: tr("no reference code counts as the class decided"),
     }.get(reason, reason)
+
+
+def _conflict_line(row: Conflict) -> str:
+    """A polygon or raster cell left unchanged, for the log."""
+    values = {"label": row.label, "items": row.item_ids, "classes": row.true_classes, "reason": _reason(row.reason)}
+    if row.cell is not None:
+        return tr(
+            "Cell at row {row}, column {col} (code {label}) left unchanged: items {items} (true classes {classes}): "
+            "{reason}."
+        ).format(row=row.cell[0], col=row.cell[1], **values)
+    return tr("Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}.").format(
+        fid=row.polygon_fid, **values
+    )
 
 
 class ApplyReviewAlgorithm(FlairAlgorithm):
@@ -121,7 +135,9 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
 
         def work() -> ApplyResult:
             if self.reference.raster_path:
-                return apply_review_raster(self.reference.raster_path, self.review_path, self.output_path)
+                return apply_review_raster(
+                    self.reference.raster_path, self.review_path, self.output_path, crosswalk=self.crosswalk
+                )
             return apply_review_polygons(
                 self.features,
                 self.field,
@@ -138,17 +154,7 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
         for warning in result.warnings:
             feedback.pushWarning(warning)
         for row in result.conflicts:
-            feedback.pushWarning(
-                tr(
-                    "Polygon {fid} (class {label}) left unchanged: items {items} (true classes {classes}): {reason}."
-                ).format(
-                    fid=row.polygon_fid,
-                    label=row.label,
-                    items=row.item_ids,
-                    classes=row.true_classes,
-                    reason=_reason(row.reason),
-                )
-            )
+            feedback.pushWarning(_conflict_line(row))
         if result.single_item:
             feedback.pushInfo(
                 tr("{n} of the changed polygons rest on a single reviewed item (field 'review_items').").format(

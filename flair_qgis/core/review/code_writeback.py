@@ -6,8 +6,9 @@ classes through a crosswalk. A corrected copy must hold the reference's codes, n
 class.
 
 * The items recorded a code (the Review tab offers the reference's codes for the class, the most
-  frequent first; stored in ``true_code``): that code, when the items agree on it and it counts as
-  the class.
+  frequent first, in every mode; stored in ``true_code`` of the verdict: layer ``review``, tables
+  ``second_review`` and ``adjudication``; the adjudicated code wins, :func:`named_codes`): that
+  code, when the items agree on it and it counts as the class.
 * None recorded and the polygon's own code already counts as the class: the polygon keeps it.
 * None recorded and one code counts as the class: that code.
 * None recorded and several codes count as the class: nothing is guessed; the polygon is listed
@@ -59,17 +60,43 @@ def review_classes(design: Mapping[str, str]) -> tuple[ClassInfo, ...]:
     return tuple(ClassInfo(int(c["value"]), str(c["name"]), str(c.get("color", ""))) for c in rows)
 
 
+def named_codes(store: ReviewStore) -> dict[int, tuple[str, ...]]:
+    """Item id -> the reference codes its verdicts name for the class decided (items naming none absent).
+
+    The adjudicated code wins: an adjudicated item that names a code gives that code alone. Else
+    the codes named by the first and the second interpreter whose true class is the class decided
+    (the adjudicated class where there is one, else the first interpreter's), so that two codes
+    named for one class are told apart (:data:`CODES_DISAGREE`), never one picked.
+    """
+    codes = {mode: store.true_codes(mode) for mode in ("first", "second", "adjudicate")}
+    adjudicated, second = store.adjudications(), store.second_reviews()
+    out: dict[int, tuple[str, ...]] = {}
+    for item in store.items():
+        key = item.item_id
+        if key in adjudicated and key in codes["adjudicate"]:
+            out[key] = (codes["adjudicate"][key],)
+            continue
+        decided = adjudicated[key][0] if key in adjudicated else item.true_class
+        named = [codes["first"][key]] if key in codes["first"] and item.true_class == decided else []
+        if key in codes["second"] and key in second and second[key].true_class == decided:
+            named.append(codes["second"][key])
+        if named:
+            out[key] = tuple(dict.fromkeys(str(reference_key(code)) for code in named))
+    return out
+
+
 @dataclass(frozen=True)
 class CodeWriteBack:
-    """What a corrected polygon's class field takes, in the reference's codes.
+    """What a corrected polygon's class field (or a raster cell) takes, in the reference's codes.
 
     Attributes:
         codes: the crosswalk, resolved on the review's classes.
-        true_codes: item id -> the reference code its verdict names (items that name none absent).
+        true_codes: item id -> the reference codes its verdicts name (:func:`named_codes`; items
+            that name none absent).
     """
 
     codes: CrosswalkCodes
-    true_codes: Mapping[int, object]
+    true_codes: Mapping[int, Sequence[object]]
 
     def target(self, label: object, true_class: int, items: Sequence[ReviewItem]) -> tuple[object | None, str]:
         """The code a polygon labelled ``label`` takes when its items decide ``true_class``.
@@ -77,7 +104,7 @@ class CodeWriteBack:
         Returns:
             ``(code, "")``, or ``(None, reason)`` when it cannot be told (a conflict).
         """
-        named = {reference_key(self.true_codes[i.item_id]) for i in items if self.true_codes.get(i.item_id)}
+        named = {reference_key(code) for i in items for code in self.true_codes.get(i.item_id, ()) if code}
         if len(named) > 1:
             return None, CODES_DISAGREE
         if named:
@@ -89,6 +116,16 @@ class CodeWriteBack:
         if len(candidates) == 1:
             return candidates[0], ""
         return None, (SEVERAL_CODES if candidates else NO_CODE)
+
+
+def code_write_back(review_path: str, crosswalk: Crosswalk | None) -> CodeWriteBack | None:
+    """How corrected labels become reference codes: the crosswalk (given, or the review's) resolved
+    on the review's classes, and the codes the verdicts named; None without a crosswalk."""
+    with ReviewStore.open(review_path) as store:
+        chosen = review_crosswalk(crosswalk, store.design)
+        if chosen is None:
+            return None
+        return CodeWriteBack(chosen.resolve(review_classes(store.design)), named_codes(store))
 
 
 def codes_summary(store: ReviewStore, items: Sequence[ReviewItem], given: Crosswalk | None) -> dict | None:

@@ -12,6 +12,10 @@ MESSAGES = register(
     {
         # apply.py
         "class_outside_dtype": "Class {value} does not fit the reference's {dtype} cells.",
+        "code_not_for_raster": (
+            "Reference code '{code}' of the crosswalk cannot be written to the reference raster's {dtype} cells: "
+            "give a CROSSWALK whose reference values are the raster's own numeric values."
+        ),
         # create.py
         "layer_outside_prediction": "The {what} does not overlap the prediction: choose layers covering the same area.",
         "suspicious_needs_polygons": (

@@ -40,14 +40,13 @@ from ..atomic import check_output_path, write_atomic
 from ..errors import InputError
 from ..paths import check_outputs_not_inputs
 from ..score import Crosswalk, polygons_crs_wkt, reference_key
-from .apply import ApplyResult, Conflict, decided_items, item_points
-from .code_writeback import CodeWriteBack, review_classes, review_crosswalk
+from .apply import DISAGREE, ApplyResult, Conflict, decided_items, item_points
+from .code_writeback import CodeWriteBack, code_write_back
 from .identity import check_reference_identity
 from .polygon_writer import write_corrected_copy
 from .schema import ReviewItem
 from .store import ReviewStore
 
-DISAGREE = "items disagree"
 OUTSIDE_FID = "point outside its source_fid polygon"
 MISSING_FID = "source_fid not in the layer"
 
@@ -275,7 +274,7 @@ def apply_review_polygons(
     warnings = check_reference_identity(recorded, identity) if identity is not None else []
     xy = item_points(items, review_wkt, polygons.crs_wkt)
     decisions, refused, outside = _match_items(polygons, field_index, items, xy, fids)
-    plan = plan_polygon_changes(decisions, refused, _code_write_back(review_path, crosswalk))
+    plan = plan_polygon_changes(decisions, refused, code_write_back(review_path, crosswalk))
 
     def write(tmp: str) -> None:
         os.remove(tmp)
@@ -326,13 +325,3 @@ def _read_review(review_path: str) -> tuple[list[ReviewItem], str, dict[int, obj
     with ReviewStore.open(review_path) as store:
         recorded = json.loads(store.design["reference_identity"]) if store.design.get("reference_identity") else None
         return decided_items(store), store.design.get("crs_wkt", ""), store.column("source_fid"), recorded
-
-
-def _code_write_back(review_path: str, crosswalk: Crosswalk | None) -> CodeWriteBack | None:
-    """How corrected labels become reference codes: the crosswalk (given, or the review's) resolved
-    on the review's classes, and the codes the verdicts named; None without a crosswalk."""
-    with ReviewStore.open(review_path) as store:
-        chosen = review_crosswalk(crosswalk, store.design)
-        if chosen is None:
-            return None
-        return CodeWriteBack(chosen.resolve(review_classes(store.design)), store.column("true_code"))

@@ -143,6 +143,7 @@ def _write_conflicts(dataset, rows: list[Conflict]) -> None:
     for row in rows:
         out = ogr.Feature(table.GetLayerDefn())
         for name, value in dataclasses.asdict(row).items():
-            _set(out, out.GetFieldIndex(name), value)
+            if name != "cell":  # raster cells only
+                _set(out, out.GetFieldIndex(name), value)
         table.CreateFeature(out)
     table.CommitTransaction()

@@ -233,7 +233,8 @@ class ReviewSession:
 
     def decide(self, verdict: str, true_class: int | None, true_code: str | None = None) -> ReviewItem | None:
         """Write a verdict for the current item (durable when this returns); ``true_code`` names the
-        reference's own code seen (first interpreter, reviews drawn through a crosswalk).
+        reference's own code seen (reviews drawn through a crosswalk; kept in this mode's verdict:
+        layer ``review``, table ``second_review`` or ``adjudication``).
 
         Raises:
             ItemNotSeenError: see :meth:`check_seen`; nothing is written.
@@ -245,9 +246,12 @@ class ReviewSession:
         self.check_seen()
         seconds = max(0.0, self.clock() - self._shown_at)
         if self.mode == "second":
-            self.store.set_second_verdict(item.item_id, verdict, true_class, self.reviewer, seconds)
+            self.store.set_second_verdict(
+                item.item_id, verdict, true_class, self.reviewer, seconds, true_code=true_code
+            )
         elif self.mode == "adjudicate":
-            self.store.set_adjudication(item.item_id, true_class if verdict != "unsure" else None, self.reviewer)
+            decided = true_class if verdict != "unsure" else None
+            self.store.set_adjudication(item.item_id, decided, self.reviewer, true_code=true_code)
         else:
             self.store.set_verdict(
                 item.item_id, verdict, true_class, self.reviewer, seconds=seconds, true_code=true_code
@@ -269,6 +273,14 @@ class ReviewSession:
         if value is None:
             return self.current
         return self.decide("correct" if value == self.expected_class() else "wrong", value, code)
+
+    def true_code(self, item: ReviewItem | None = None) -> str | None:
+        """The reference code this mode's verdict named on an item (the current one by default):
+        the second interpreter sees only their own, never the first one's."""
+        item = item or self.current
+        if item is None:
+            return None
+        return self.store.true_codes(self.mode).get(item.item_id)
 
     def reference_code(self, item: ReviewItem | None = None) -> str | None:
         """The reference's own code at an item (the current one by default); None without a crosswalk."""

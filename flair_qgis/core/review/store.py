@@ -197,15 +197,29 @@ class ReviewStore:
         if seconds is not None and self._has_column("seconds"):
             query += ", seconds = ?"
             args.append(float(seconds))
-        if true_code is not None and not self._has_column("true_code"):
-            self._write(sql("ALTER TABLE {table} ADD COLUMN true_code TEXT", table=REVIEW_LAYER), (), rows=None)
-        if self._has_column("true_code"):
+        if self._add_code_column(REVIEW_LAYER, true_code):
             query += ", true_code = ?"
             args.append(true_code if verdict and true_code else None)
         self._write(query + " WHERE item_id = ?", (*args, int(item_id)))
 
-    def _has_column(self, name: str) -> bool:
-        return name in {row[1] for row in self._conn.execute(f"PRAGMA table_info({REVIEW_LAYER})")}
+    def _has_column(self, name: str, table: str = REVIEW_LAYER) -> bool:
+        return name in {row[1] for row in self._conn.execute(sql("PRAGMA table_info({table})", table=table))}
+
+    def _add_code_column(self, table: str, true_code: str | None) -> list[str]:
+        """Add field ``true_code`` to ``table`` on the first verdict naming a code; the fields to
+        write (``true_code`` where the table has it)."""
+        if true_code and not self._has_column("true_code", table):
+            self._write(sql("ALTER TABLE {table} ADD COLUMN true_code TEXT", table=table), (), rows=None)
+        return ["true_code"] if self._has_column("true_code", table) else []
+
+    def true_codes(self, mode: str = "first") -> dict[int, str]:
+        """``item_id -> reference code`` named by the verdicts of one interpreter (``mode`` as in
+        :data:`~.session.MODES`: ``first``, ``second`` or ``adjudicate``); empty where none named one."""
+        table = {"first": REVIEW_LAYER, "second": SECOND_TABLE, "adjudicate": ADJUDICATION_TABLE}[mode]
+        if not self._has_table(table) or not self._has_column("true_code", table):
+            return {}
+        rows = self._conn.execute(sql("SELECT item_id, true_code FROM {table} WHERE true_code <> ''", table=table))
+        return {int(k): str(v) for k, v in rows if v is not None}
 
     def _has_table(self, name: str) -> bool:
         query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
@@ -248,8 +262,10 @@ class ReviewStore:
         reviewer: str,
         seconds: float | None = None,
         note: str = "",
+        true_code: str | None = None,
     ) -> None:
-        """Record the second interpreter's verdict on a ``double`` item, durably ("" clears it).
+        """Record the second interpreter's verdict on a ``double`` item, durably ("" clears it);
+        ``true_code`` as in :meth:`set_verdict` (field ``true_code`` of table ``second_review``).
 
         Raises:
             InputError: unknown verdict or item, an item not marked ``double``, the same reviewer as
@@ -262,9 +278,16 @@ class ReviewStore:
             self._write(sql("DELETE FROM {table} WHERE item_id = ?", table=SECOND_TABLE), (int(item_id),), rows=None)
             return
         when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        columns = ["item_id", "verdict", "true_class", "reviewer", "reviewed_at", "seconds", "note"]
+        code = self._add_code_column(SECOND_TABLE, true_code)
         self._write(
-            sql("INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?, ?, ?)", table=SECOND_TABLE),
-            (int(item_id), verdict, true_class, reviewer, when, seconds, note),
+            sql(
+                "INSERT OR REPLACE INTO {table} ({columns}) VALUES ({marks})",
+                len(columns) + len(code),
+                table=SECOND_TABLE,
+                columns=columns + code,
+            ),
+            (int(item_id), verdict, true_class, reviewer, when, seconds, note, *([true_code or None] if code else [])),
         )
 
     def adjudications(self) -> dict[int, tuple[int, str, str]]:
@@ -276,8 +299,11 @@ class ReviewStore:
         )
         return {int(r[0]): (int(r[1]), r[2] or "", r[3] or "") for r in rows if r[1] is not None}
 
-    def set_adjudication(self, item_id: int, true_class: int | None, reviewer: str) -> None:
-        """Record the class decided for an item the two interpreters disagree on (None clears it).
+    def set_adjudication(
+        self, item_id: int, true_class: int | None, reviewer: str, true_code: str | None = None
+    ) -> None:
+        """Record the class decided for an item the two interpreters disagree on (None clears it),
+        and the reference code seen (``true_code`` as in :meth:`set_verdict`; table ``adjudication``).
 
         Raises:
             InputError: unknown item, or the file stays locked.
@@ -290,9 +316,16 @@ class ReviewStore:
             )
             return
         when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        columns = ["item_id", "true_class", "reviewer", "decided_at"]
+        code = self._add_code_column(ADJUDICATION_TABLE, true_code)
         self._write(
-            sql("INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", table=ADJUDICATION_TABLE),
-            (int(item_id), int(true_class), reviewer, when),
+            sql(
+                "INSERT OR REPLACE INTO {table} ({columns}) VALUES ({marks})",
+                len(columns) + len(code),
+                table=ADJUDICATION_TABLE,
+                columns=columns + code,
+            ),
+            (int(item_id), int(true_class), reviewer, when, *([true_code or None] if code else [])),
         )
 
     def disagreements(self, items: list[ReviewItem] | None = None) -> list[int]:

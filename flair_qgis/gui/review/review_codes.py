@@ -1,6 +1,7 @@
 """The Review tab's "Reference code" picker (issue 40): where several codes of the reference's own
 nomenclature count as the class decided, the interpreter names the one seen, the most frequent
-first. Shown only for reviews drawn through a crosswalk, once the item's class has several codes."""
+first. Shown only for reviews drawn through a crosswalk, once the item's class has several codes, in
+every mode (first, blind second, adjudication): the code picked goes with that mode's verdict."""
 
 from __future__ import annotations
 
@@ -38,6 +39,6 @@ class CodeChooser(QWidget):
         self.combo.addItem(tr("which one?"), None)
         for code in codes:
             self.combo.addItem(code, code)
-        named = session.store.column("true_code").get(item.item_id) if codes and item is not None else None
+        named = session.true_code(item) if codes and session is not None else None
         self.combo.setCurrentIndex(max(0, self.combo.findData(named)) if named else 0)
         self.setVisible(len(codes) > 1)
