@@ -10,7 +10,7 @@ import hashlib
 import numpy as np
 import pytest
 import rasterio
-from eval_helpers import perturb, read_mask, write_raster
+from raster_codes_helpers import CSV, NODATA, cell_of, raster_case
 
 from flair_qgis.core.errors import InputError
 from flair_qgis.core.review import CODE_NOT_CLASS, CODES_DISAGREE, SEVERAL_CODES, SampleRequest, create_review
@@ -18,39 +18,15 @@ from flair_qgis.core.review.apply import apply_review_raster
 from flair_qgis.core.review.store import ReviewStore
 from flair_qgis.core.score import parse_crosswalk
 
-PATCH = "024577"  # classes 1, 2, 3, 5, 7, 8, 10
-OWN = {1: 11, 2: 20, 3: 30, 5: 50, 8: 80, 10: 99}  # 7 -> 71 / 72 by half
-CSV = "reference,class\n11,1\n20,2\n30,3\n50,5\n71,7\n72,7\n80,8\n"  # 99 not listed
-NODATA = 0
-
-
-def own_codes(mask: np.ndarray) -> np.ndarray:
-    codes = np.zeros_like(mask)
-    for value, code in OWN.items():
-        codes[mask == value] = code
-    half = mask.shape[1] // 2
-    codes[:, :half][mask[:, :half] == 7] = 71
-    codes[:, half:][mask[:, half:] == 7] = 72
-    return codes
-
 
 @pytest.fixture
 def case(tmp_path):
-    mask, profile = read_mask(PATCH)
-    reference = write_raster(tmp_path / "own.tif", own_codes(mask), profile, nodata=NODATA)
-    prediction = write_raster(tmp_path / "pred.tif", perturb(mask, seed=5, rate=0.3, values=[1, 7, 8]), profile)
+    reference, prediction = raster_case(tmp_path)
     review = tmp_path / "review.gpkg"
     crosswalk = parse_crosswalk(CSV, "own.csv", "e" * 64)
     create_review(SampleRequest(str(prediction), str(review), design="random", samples=120, seed=3,
                                 reference_raster=str(reference), crosswalk=crosswalk, double_review=0.2))  # fmt: skip
     return reference, review, tmp_path
-
-
-def cell_of(src, item) -> tuple[int, int]:
-    from shapely import wkt
-
-    point = wkt.loads(item.wkt).representative_point()
-    return src.index(point.x, point.y)
 
 
 def test_raster_written_in_its_own_codes_never_guessed(case):
