@@ -25,7 +25,7 @@ CODES = ["CS1.1.1.1", "CS2.1.1.1", "CS2.1.1.3", "CS2.1.1.3", "CS2.1.1.3", "CS1.1
 PREDICTED = [7, 1, 1, 1, 1, 7]
 
 
-def _review(tmp_path):
+def _review(tmp_path, double_review: float = 0.0):
     classes = np.repeat(np.array(PREDICTED, dtype=np.uint8), 10)[None, None, :].repeat(20, axis=1)
     prediction = write_raster(tmp_path / "map.tif", classes)
     declared = [{"value": c.value, "name": c.name, "color": c.color} for c in FLAIR1_MODEL_CLASSES]
@@ -37,7 +37,8 @@ def _review(tmp_path):
     gdf = gpd.GeoDataFrame({"cs": CODES}, geometry=cells, crs="EPSG:2154")
     review = tmp_path / "review.gpkg"
     create_review(SampleRequest(str(prediction), str(review), design="suspicious", samples=10, reference_polygons=gdf,
-                                reference_field="cs", crosswalk=parse_crosswalk(CSV, "ocsge.csv")))  # fmt: skip
+                                reference_field="cs", crosswalk=parse_crosswalk(CSV, "ocsge.csv"),
+                                double_review=double_review))  # fmt: skip
     return prediction, gdf, review
 
 
@@ -71,3 +72,56 @@ def test_codes_beside_the_class_and_offered_most_frequent_first(plugin, qgis_can
     apply_review_polygons(gdf, "cs", str(review), str(tmp_path / "b.gpkg"))
     fixed = gpd.read_file(tmp_path / "b.gpkg", layer="reference_corrected")
     assert fixed["cs"].tolist()[0] == "CS2.1.1.1"
+
+
+def _row_of(panel, value: int) -> int:
+    return next(r for r in range(panel.class_table.rowCount()) if panel.class_table.item(r, 0).text() == str(value))
+
+
+def _as(panel, name: str, mode: str, item_id: int) -> None:
+    """Reopen the review as ``name`` in ``mode``, on item ``item_id``."""
+    panel.reviewer_edit.setText(name)
+    panel.reviewer_edit.editingFinished.emit()
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
+    panel.session.go_to(next(k for k, i in enumerate(panel.session.items) if i.item_id == item_id))
+    panel.show_current()
+
+
+def test_code_picker_in_blind_second_review_and_adjudication(plugin, qgis_canvas, qtbot, tmp_path):
+    prediction, gdf, review = _review(tmp_path, double_review=1.0)
+    panel = show_review_tab(plugin, qgis_canvas, prediction)
+    assert panel.open_review(str(review))
+    with ReviewStore.open(review) as store:
+        item_id = next(k for k, v in store.column("reference_code").items() if v == "CS1.1.1.1")
+    combo = panel.code_chooser.combo
+    panel.advance_check.setChecked(False)
+    try:
+        _as(panel, "ana", "first", item_id)
+        panel._on_class_clicked(_row_of(panel, 7), 0)
+        combo.activated.emit(2)  # the first interpreter names CS2.1.1.1
+        _as(panel, "ben", "second", item_id)
+        assert not panel.code_chooser.isVisibleTo(panel)  # no verdict of ben's yet
+        panel._on_class_clicked(_row_of(panel, 7), 0)
+        # Blind: the first interpreter's code is not shown as chosen.
+        assert panel.code_chooser.isVisibleTo(panel) and combo.currentIndex() == 0
+        combo.activated.emit(1)  # CS2.1.1.3, the most frequent
+        assert combo.currentText() == "CS2.1.1.3"
+        with ReviewStore.open(review) as store:
+            assert store.true_codes("second") == {item_id: "CS2.1.1.3"}
+            assert store.true_codes("first") == {item_id: "CS2.1.1.1"}
+        panel._on_class_clicked(_row_of(panel, 1), 0)  # ben now sees building: a disagreement
+        _as(panel, "chief", "adjudicate", item_id)
+        panel._on_class_clicked(_row_of(panel, 7), 0)
+        assert panel.code_chooser.isVisibleTo(panel) and combo.currentIndex() == 0
+        combo.activated.emit(1)
+        with ReviewStore.open(review) as store:
+            assert store.adjudications()[item_id][0] == 7
+            assert store.true_codes("adjudicate") == {item_id: "CS2.1.1.3"}
+        assert combo.currentText() == "CS2.1.1.3"
+    finally:
+        panel.mode_combo.setCurrentIndex(0)
+        panel.close_review()
+    # The adjudicated code wins over the first interpreter's CS2.1.1.1.
+    apply_review_polygons(gdf, "cs", str(review), str(tmp_path / "fixed.gpkg"))
+    fixed = gpd.read_file(tmp_path / "fixed.gpkg", layer="reference_corrected")
+    assert fixed["cs"].tolist()[0] == "CS2.1.1.3"

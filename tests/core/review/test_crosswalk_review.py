@@ -23,7 +23,7 @@ CODES = ["CS1.1.1.1", "CS2.1.1.1", "CS2.1.1.3", "CS2.2.1"]  # the last is not in
 PREDICTED = [7, 7, 1, 1]  # per 10-column cell
 
 
-def _case(tmp_path):
+def _case(tmp_path, double_review: float = 0.0):
     classes = np.repeat(np.array(PREDICTED, dtype=np.uint8), 10)[None, None, :].repeat(20, axis=1)
     prediction = write_raster(tmp_path / "map.tif", classes)
     declared = [{"value": c.value, "name": c.name, "color": c.color} for c in FLAIR1_MODEL_CLASSES]
@@ -36,7 +36,8 @@ def _case(tmp_path):
     crosswalk = parse_crosswalk(CSV, "ocsge.csv", "f" * 64)
     review = tmp_path / "review.gpkg"
     request = SampleRequest(str(prediction), str(review), design="suspicious", samples=10,
-                            reference_polygons=gdf, reference_field="cs", crosswalk=crosswalk)  # fmt: skip
+                            reference_polygons=gdf, reference_field="cs", crosswalk=crosswalk,
+                            double_review=double_review)  # fmt: skip
     create_review(request)
     return gdf, review
 
@@ -88,3 +89,44 @@ def test_review_report_counts_verdicts_per_reference_code(tmp_path):
     by_code = {row["code"]: row for row in entry["codes"]}
     assert by_code["CS2.1.1.3"] == {"code": "CS2.1.1.3", "class": 7, "items": 1, "correct": 0, "wrong": 1, "unsure": 0}
     assert by_code["CS2.1.1.1"]["unsure"] == 1 and by_code["CS1.1.1.1"]["items"] == 1
+
+
+def test_codes_named_by_the_second_interpreter_and_the_adjudicator(tmp_path):
+    from flair_qgis.core.review import CODES_DISAGREE, ReviewSession
+
+    gdf, review = _case(tmp_path, double_review=1.0)
+    with ReviewStore.open(review) as store:
+        target = _item_of(store, "CS1.1.1.1")  # polygon 0, labelled building
+
+    def session(reviewer: str, mode: str) -> ReviewSession:
+        opened = ReviewSession(ReviewStore.open(review), reviewer=reviewer, mode=mode)
+        opened.go_to(next(k for k, i in enumerate(opened.items) if i.item_id == target))
+        return opened
+
+    first = session("ana", "first")
+    first.choose_code("CS2.1.1.1")  # deciduous, one of its two codes
+    assert first.true_code() == "CS2.1.1.1"
+    first.close()
+    second = session("ben", "second")
+    assert second.true_code() is None  # blind: the first interpreter's code is not shown
+    second.choose_code("CS2.1.1.3")
+    assert (second.current.true_class, second.true_code()) == (7, "CS2.1.1.3")
+    second.close()
+    with ReviewStore.open(review) as store:
+        assert store.true_codes("first") == {target: "CS2.1.1.1"}
+        assert store.true_codes("second") == {target: "CS2.1.1.3"}
+    # One class, two codes named: listed, not guessed.
+    result = apply_review_polygons(gdf, "cs", str(review), str(tmp_path / "a.gpkg"))
+    assert [(c.polygon_fid, c.reason) for c in result.conflicts] == [(0, CODES_DISAGREE)] and result.changed == 0
+    second = session("ben", "second")
+    second.choose_class(1)  # the second interpreter now sees building: a disagreement
+    second.close()
+    chief = session("chief", "adjudicate")
+    assert [i.item_id for i in chief.items] == [target] and chief.true_code() is None
+    chief.choose_code("CS2.1.1.3")
+    assert chief.true_code() == "CS2.1.1.3"
+    chief.close()
+    # The adjudicated code wins over the first interpreter's.
+    result = apply_review_polygons(gdf, "cs", str(review), str(tmp_path / "b.gpkg"))
+    fixed = gpd.read_file(tmp_path / "b.gpkg", layer="reference_corrected")
+    assert fixed["cs"].tolist()[0] == "CS2.1.1.3" and result.changed == 1 and not result.conflicts
