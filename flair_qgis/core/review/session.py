@@ -268,7 +268,8 @@ class ReviewSession:
 
     def choose_code(self, code: str) -> ReviewItem | None:
         """The interpreter sees the reference code ``code`` (where several codes count as one class):
-        its class is the true class, and the code is kept for ``flair:apply_review``."""
+        its class is the true class, and the code is kept with this mode's verdict (first, second
+        or adjudication) for ``flair:apply_review``."""
         value = self.codes.class_of(code) if self.codes is not None else None
         if value is None:
             return self.current
