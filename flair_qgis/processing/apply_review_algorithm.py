@@ -93,8 +93,8 @@ class ApplyReviewAlgorithm(FlairAlgorithm):
             "review was sampled from. The original reference and the review are never modified.\n\n"
             "A reference coded in its own nomenclature is written back in its own codes, through CROSSWALK "
             "(default: the crosswalk the review was drawn with). Where several codes count as the class "
-            "decided, the code the verdict names is written; a verdict naming none leaves the polygon "
-            "unchanged and listed."
+            "decided, the code the verdict names is written (the adjudicated one where there is one); a "
+            "verdict naming none leaves the polygon or cell unchanged and listed."
         )
 
     def initAlgorithm(self, config: dict[str, Any] | None = None) -> None:
