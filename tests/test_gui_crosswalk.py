@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from crosswalk_helpers import DECIDUOUS, PATCH, TEXT, UNLISTED, text_and_integer_polygons
+from crosswalk_helpers import DECIDUOUS, PATCH, TEXT, UNLISTED, UNLISTED_CLASS, text_and_integer_polygons
 from eval_helpers import image_crs, perturb, read_mask, write_raster
 from gui_helpers import score_and_wait
 from layout_helpers import show_at_dock_width
@@ -117,3 +117,46 @@ def test_a_text_field_without_crosswalk_points_to_the_button(plugin, qtbot, laye
     qtbot.waitUntil(lambda: qa.task is None, timeout=30000)
     shown = qgis_iface.messageBar().get_messages(Qgis.MessageLevel.Warning)
     assert any("Crosswalk…" in text and "'CS" in text for text in shown), shown
+
+
+def test_a_numeric_field_of_other_codes_is_offered_the_crosswalk(plugin, qtbot, layers, qgis_iface):
+    """Integer codes of another nomenclature (11, 21, … 101: the FLAIR code times ten plus one) are
+    numbers, so the tab cannot tell before scoring; the score refuses them, the tab then offers
+    "Crosswalk…" and says so, and through a crosswalk picked in the dialog the view scores as the
+    same polygons recoded to the classes."""
+    from qgis.core import Qgis
+
+    codes = {text: code for code, text in TEXT.items()} | dict.fromkeys(DECIDUOUS, 7)
+    numeric = layers["text"].assign(nomen=[10 * codes[t] + 1 for t in layers["text"]["cs"]]).drop(columns="cs")
+    numeric.to_file(layers["tmp"] / "other.gpkg", layer="other", driver="GPKG")
+    reference = QgsVectorLayer(f"{layers['tmp'] / 'other.gpkg'}|layername=other", "other", "ogr")
+    assert reference.isValid() and reference.fields().field("nomen").isNumeric()
+    QgsProject.instance().addMapLayer(reference)
+    qa = plugin.dock.qa
+    show_at_dock_width(plugin.dock, qtbot)
+    qa.prediction_combo.setLayer(layers["prediction"])
+    qa.reference_combo.setLayer(reference)
+    qa.field_combo.setField("nomen")
+    qa.protocol_combo.setCurrentIndex(qa.protocol_combo.findData("flair1"))
+    assert not qa.layers.crosswalk_row.isVisibleTo(qa)  # numbers: nothing read before scoring
+    assert qa.score_view() is not None
+    qtbot.waitUntil(lambda: qa.task is None, timeout=60000)
+    assert qa.report is None
+    shown = qgis_iface.messageBar().get_messages(Qgis.MessageLevel.Warning)
+    assert any("Crosswalk…" in text and "reference values 21 (" in text for text in shown), shown
+    assert "Crosswalk…" in qa.summary_label.text()
+    assert qa.layers.crosswalk_row.isVisibleTo(qa)
+    assert "not the model's classes" in qa.layers.crosswalk_label.text()
+    dialog = qa.open_crosswalk()
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.task is None, timeout=30000)
+    assert {dialog.value_at(r) for r in range(dialog.table.rowCount())} == {str(10 * c + 1) for c in codes.values()}
+    for code in set(codes.values()) - {UNLISTED_CLASS}:
+        dialog.choose(str(10 * code + 1), code)
+    dialog.accept()
+    score_and_wait(qa, qtbot, reference, "nomen")
+    recoded = score(str(layers["pred_path"]), Reference(polygons=layers["int"], field="code"), get_protocol("flair1"))
+    expected = recoded.to_report()
+    for key in ("miou", "oa", "pixels_evaluated", "confusion_matrix"):
+        assert qa.report[key] == expected[key], key
+    assert [row["value"] for row in qa.report["crosswalk"]["unmapped"]] == [str(10 * UNLISTED_CLASS + 1)]

@@ -53,10 +53,15 @@ class PreparedEvaluation:
     Attributes:
         request: the score job's request (class map, captured reference, protocol, extent, outputs).
         anchor_id: layer the overlays go above (the prediction).
+        reference_id: the polygon reference layer's id (None for a raster reference): a refusal of
+            its class field's values offers "Crosswalk…" for this layer and field.
+        reference_field: the polygon reference's class field.
     """
 
     request: ScoreRequest
     anchor_id: str | None = None
+    reference_id: str | None = None
+    reference_field: str = ""
 
 
 @dataclass
@@ -123,6 +128,8 @@ def prepare_evaluation(
         reference_source=reference.source() if reference is not None else None,
         crosswalk=crosswalk,
     )
+    if isinstance(reference, QgsVectorLayer):
+        return PreparedEvaluation(request, prediction.id(), reference.id(), reference_field)
     return PreparedEvaluation(request, prediction.id())
 
 

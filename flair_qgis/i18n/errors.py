@@ -47,14 +47,7 @@ def _undeclared(params: dict, where: str) -> str:
         ).format(
             protocol=params.get("protocol", ""), values="; ".join(parts), classes=listed(classes), class_map=class_map
         )
-    parts = []
-    if reference:
-        parts.append(tr("reference values {values}").format(values=listed(reference)))
-    if prediction:
-        parts.append(tr("class map values {values}").format(values=listed(prediction)))
-    text = tr("Protocol {protocol} does not know {values} (its classes are {classes}).").format(
-        protocol=params.get("protocol", ""), values="; ".join(parts), classes=listed(classes)
-    )
+    text = _undeclared_facts(params)
     if classes and len(reference or []) > 10 * len(classes):
         return text + " " + tr("The class field looks like an identifier, not a class: pick the class field.")
     return (
@@ -63,6 +56,41 @@ def _undeclared(params: dict, where: str) -> str:
         + tr(
             "Check the class field, pick the protocol of these layers under 'Protocol', or 'custom' to score the "
             "values as they are."
+        )
+    )
+
+
+def _undeclared_facts(params: dict) -> str:
+    """The dock's sentence naming the values a protocol does not know (reference and class map sides)."""
+    reference, prediction = params.get("reference"), params.get("prediction")
+    parts = []
+    if reference:
+        parts.append(tr("reference values {values}").format(values=listed(reference)))
+    if prediction:
+        parts.append(tr("class map values {values}").format(values=listed(prediction)))
+    return tr("Protocol {protocol} does not know {values} (its classes are {classes}).").format(
+        protocol=params.get("protocol", ""), values="; ".join(parts), classes=listed(params.get("classes"))
+    )
+
+
+def crosswalk_offer(err: BaseException) -> str | None:
+    """The dock's text for a score refused because a polygon reference's class field holds values
+    that are not the model's classes (text, fractions, or numbers the protocol does not know),
+    pointing at the Evaluate tab's "Crosswalk…"; None for any other error, and for reference values
+    so many that the field looks like an identifier (a crosswalk is not the fix)."""
+    if not isinstance(err, FlairError):
+        return None
+    if err.key == "field_not_classes":
+        return _field_not_classes(err.params, DOCK)
+    reference, classes = err.params.get("reference"), err.params.get("classes")
+    if err.key != "undeclared_values" or not reference or (classes and len(reference) > 10 * len(classes)):
+        return None
+    return (
+        _undeclared_facts(err.params)
+        + " "
+        + tr(
+            "Click Crosswalk… under the class field to say which class each of these values counts as, or pick "
+            "the protocol of these layers under 'Protocol'."
         )
     )
 

@@ -4406,5 +4406,15 @@ Une référence codée dans sa propre nomenclature est réécrite dans ses propr
         <source>Field &apos;{field}&apos; holds values that are not class values ({values}{more}): click Crosswalk… under the class field to say which class each value counts as, or choose the field that holds the class codes.</source>
         <translation>Le champ « {field} » contient des valeurs qui ne sont pas des valeurs de classes ({values}{more}) : cliquez sur Correspondance… sous le champ de classe pour dire à quelle classe correspond chaque valeur, ou choisissez le champ qui contient les codes de classes.</translation>
     </message>
+    <message>
+        <location filename="../i18n/errors.py" line="1" />
+        <source>Click Crosswalk… under the class field to say which class each of these values counts as, or pick the protocol of these layers under &apos;Protocol&apos;.</source>
+        <translation>Cliquez sur Correspondance… sous le champ de classe pour dire à quelle classe correspond chacune de ces valeurs, ou choisissez le protocole de ces couches sous « Protocole ».</translation>
+    </message>
+    <message>
+        <location filename="../gui/evaluate/qa_layers.py" line="1" />
+        <source>Values that are not the model&apos;s classes: say which class each counts as.</source>
+        <translation>Valeurs qui ne sont pas des classes du modèle : dites à quelle classe correspond chacune.</translation>
+    </message>
 </context>
 </TS>

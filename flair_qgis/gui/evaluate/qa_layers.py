@@ -65,6 +65,8 @@ class LayersSection(QGroupBox):
         form.addRow(self.index_row)
         self.index_task: SpatialIndexTask | None = None
         self.field_combo = QgsFieldComboBox()
+        # (layer id, field) whose values a score refused (numbers that are not the model's classes).
+        self.refused_fields: set[tuple[str, str]] = set()
         self.field_label = QLabel(tr("Class field"))
         form.addRow(self.field_label, self.field_combo)
         self.field_warning = QLabel()  # an identifier-looking class field, said before scoring
@@ -87,7 +89,8 @@ class LayersSection(QGroupBox):
         self._on_reference_changed(self.reference_combo.currentLayer())
 
     def _crosswalk_row(self) -> QWidget:
-        """The "Crosswalk…" offer under the class field (shown for text fields, see :meth:`show_crosswalk`)."""
+        """The "Crosswalk…" offer under the class field (shown for text fields and refused values, see
+        :meth:`show_crosswalk`)."""
         self.crosswalk_label = QLabel()
         self.crosswalk_button = QPushButton(tr("Crosswalk…"))
         self.crosswalk_button.setToolTip(
@@ -146,13 +149,24 @@ class LayersSection(QGroupBox):
         except FlairError:
             return None
 
+    def offer_crosswalk(self, layer_id: str, field: str) -> None:
+        """A score refused the values of ``field`` of layer ``layer_id`` (numbers that are not the
+        model's classes): offer "Crosswalk…" for that field from now on."""
+        self.refused_fields.add((layer_id, field))
+        self.show_crosswalk()
+
     def show_crosswalk(self) -> None:
-        """Offer "Crosswalk…" for a text class field (or one that has a crosswalk), saying what it holds."""
+        """Offer "Crosswalk…" for a text class field, one whose values a score refused, or one that has
+        a crosswalk, saying what it holds (the layer's values are never read here)."""
         layer = self.reference_combo.currentLayer()
         field = self.field_combo.currentField()
         crosswalk = self.crosswalk()
-        self.crosswalk_row.setVisible(crosswalk is not None or is_text_field(layer, field))
-        if crosswalk is None:
+        text = is_text_field(layer, field)
+        refused = layer is not None and (layer.id(), field) in self.refused_fields
+        self.crosswalk_row.setVisible(crosswalk is not None or text or refused)
+        if crosswalk is None and not text:
+            self.crosswalk_label.setText(tr("Values that are not the model's classes: say which class each counts as."))
+        elif crosswalk is None:
             self.crosswalk_label.setText(tr("Text codes: say which class each value counts as."))
         else:
             self.crosswalk_label.setText(

@@ -34,7 +34,7 @@ from ...adapters.layers import palette_classes
 from ...core import vocabulary
 from ...core.errors import FlairError
 from ...core.score import ScoreReport, publish_report, report_paths
-from ...i18n.errors import error_text
+from ...i18n.errors import crosswalk_offer, error_text
 from ...i18n.removed import canceled_text, with_removed
 from ..widgets import tr
 from .crosswalk_dialog import CrosswalkDialog
@@ -237,8 +237,9 @@ class QaPanel(QWidget):
             if outcome.status == "canceled":
                 self.summary_label.setText(canceled_text(outcome.removed))
             elif isinstance(outcome.error, FlairError):
-                self.summary_label.setText(with_removed(error_text(outcome.error), outcome.error))
-                self.dock.push(with_removed(error_text(outcome.error), outcome.error), Qgis.MessageLevel.Warning)
+                text = with_removed(self._offer_crosswalk(outcome) or error_text(outcome.error), outcome.error)
+                self.summary_label.setText(text)
+                self.dock.push(text, Qgis.MessageLevel.Warning)
             else:
                 self.summary_label.setText(tr("Scoring failed (see the FLAIR log)."))
                 self.dock.report_unexpected(outcome.error, outcome.traceback)
@@ -248,6 +249,15 @@ class QaPanel(QWidget):
             self.overlays[layer.customProperty(vocabulary.KIND_PROPERTY)] = layer.id()
         self._shown_next = outcome
         QTimer.singleShot(0, self._show_outcome)  # a method of this widget: dropped if the dock goes first
+
+    def _offer_crosswalk(self, outcome: EvaluationOutcome) -> str | None:
+        """A polygon reference's class values refused (text, or numbers that are not the model's
+        classes): show "Crosswalk…" for its field and return the message pointing to it; else None."""
+        prepared = outcome.prepared
+        text = crosswalk_offer(outcome.error) if prepared.reference_id else None
+        if text:
+            self.layers.offer_crosswalk(prepared.reference_id, prepared.reference_field)
+        return text
 
     def _show_outcome(self) -> None:
         """The second half of a score's result: the scores, the heat map and the suspicious labels."""
