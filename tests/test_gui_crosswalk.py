@@ -13,6 +13,7 @@ from eval_helpers import image_crs, perturb, read_mask, write_raster
 from gui_helpers import score_and_wait
 from layout_helpers import show_at_dock_width
 from qgis.core import QgsProject, QgsRasterLayer, QgsVectorLayer
+from test_i18n import french_qgis  # noqa: F401 - the fr_FR profile fixture
 
 from flair_qgis.adapters.crosswalk_project import project_crosswalk
 from flair_qgis.core.score import Reference, get_protocol, score
@@ -160,3 +161,34 @@ def test_a_numeric_field_of_other_codes_is_offered_the_crosswalk(plugin, qtbot, 
     for key in ("miou", "oa", "pixels_evaluated", "confusion_matrix"):
         assert qa.report[key] == expected[key], key
     assert [row["value"] for row in qa.report["crosswalk"]["unmapped"]] == [str(10 * UNLISTED_CLASS + 1)]
+
+
+def test_the_crosswalk_offer_in_both_languages(french_qgis):  # noqa: F811
+    """The dock's pointer to "Crosswalk…" for numbers the protocol does not know, in French too; not
+    for class map values alone, nor for a field with so many values that it is an identifier."""
+    from flair_qgis import i18n
+    from flair_qgis.core.errors import InputError
+    from flair_qgis.i18n.errors import crosswalk_offer
+
+    def refusal(reference, prediction=()):
+        params = {"protocol": "flair1", "reference": list(reference), "prediction": list(prediction)}
+        return InputError.of("undeclared_values", **params, classes=list(range(1, 14)), values="", class_map="")
+
+    codes = refusal(["21 (40 px)", "31 (7 px)"])
+    assert crosswalk_offer(codes) == (
+        "Protocol flair1 does not know reference values 21 (40 px), 31 (7 px) (its classes are 1, 2, 3, 4, 5 … "
+        "and 8 more). Click Crosswalk… under the class field to say which class each of these values counts as, "
+        "or pick the protocol of these layers under 'Protocol'."
+    )
+    assert crosswalk_offer(refusal([], ["40 (3 px)"])) is None
+    assert crosswalk_offer(refusal([f"{v} (1 px)" for v in range(1000, 1200)])) is None
+    assert crosswalk_offer(InputError.of("no_common_pixel")) is None
+    assert i18n.install_translator() == "fr"
+    try:
+        assert crosswalk_offer(codes).endswith(
+            "Cliquez sur Correspondance… sous le champ de classe pour dire à quelle classe correspond chacune de "
+            "ces valeurs, ou choisissez le protocole de ces couches sous « Protocole »."
+        )
+        assert crosswalk_offer(codes).startswith("Le protocole flair1 ne connaît pas les valeurs de référence 21")
+    finally:
+        i18n.remove_translator()
