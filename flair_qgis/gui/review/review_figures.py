@@ -9,7 +9,7 @@ from qgis.gui import QgsCollapsibleGroupBox
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QLabel, QVBoxLayout
 
-from ...core.review import ReviewReport, ReviewSession
+from ...core.review import ClassAccuracy, ReviewReport, ReviewSession
 from ...i18n import class_label, decimal, percent
 from ..widgets import tr
 
@@ -56,40 +56,37 @@ def figures_html(report: ReviewReport | None) -> str:
         oa, method = accuracy.overall_accuracy_ci95, accuracy.overall_accuracy_interval
         rows.append(_row(tr("Overall accuracy"), percent(accuracy.overall_accuracy), oa, method))
         for c in accuracy.classes:
-            empty = tr("no item") if not c.reference_items and c.users_accuracy is None else ""
-            name = class_label(c.name)
-            ua, pa = c.users_accuracy_ci95, c.producers_accuracy_ci95
-            rows.append(
-                _row(
-                    tr("{name}: user's accuracy").format(name=name),
-                    percent(c.users_accuracy),
-                    ua,
-                    c.users_accuracy_interval,
-                    none=empty,
-                )
-            )
-            rows.append(
-                _row(
-                    tr("{name}: producer's accuracy").format(name=name),
-                    percent(c.producers_accuracy),
-                    pa,
-                    c.producers_accuracy_interval,
-                    none=empty,
-                )
-            )
-            rows.append(
-                _row(
-                    tr("{name}: area").format(name=name),
-                    _hectares(c.area_ha),
-                    c.area_ha_bounds,
-                    c.area_ha_interval,
-                    _hectares,
-                )
-            )
+            rows.extend(_class_rows(c))
     rows.extend(_agreement_rows(report))
     if not rows:
         return ""
     return "".join(rows)
+
+
+def _class_rows(c: ClassAccuracy) -> list[str]:
+    """A class's user's and producer's accuracy and its area; "no item" where no sampled item
+    belongs to the class."""
+    empty = tr("no item") if not c.reference_items and c.users_accuracy is None else ""
+    name = class_label(c.name)
+    return [
+        _row(
+            tr("{name}: user's accuracy").format(name=name),
+            percent(c.users_accuracy),
+            c.users_accuracy_ci95,
+            c.users_accuracy_interval,
+            none=empty,
+        ),
+        _row(
+            tr("{name}: producer's accuracy").format(name=name),
+            percent(c.producers_accuracy),
+            c.producers_accuracy_ci95,
+            c.producers_accuracy_interval,
+            none=empty,
+        ),
+        _row(
+            tr("{name}: area").format(name=name), _hectares(c.area_ha), c.area_ha_bounds, c.area_ha_interval, _hectares
+        ),
+    ]
 
 
 def _agreement_rows(report: ReviewReport) -> list[str]:
