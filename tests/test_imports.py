@@ -258,7 +258,7 @@ def test_quantize_tools_imported_only_inside_functions_and_installed_by_setup():
 
 def test_plugin_loads_and_segments_without_onnx(tmp_path):
     """With onnx unimportable the provider loads, flair:segment's core runs, and only the quantize
-    check names onnx."""
+    and describe checks name onnx."""
     from toy_models import conv_model
 
     model = conv_model(tmp_path / "m.onnx", np.eye(3, dtype=np.float32).reshape(3, 3, 1, 1))
@@ -289,6 +289,9 @@ assert "onnx" not in sys.modules or sys.modules["onnx"] is None
 from flair_qgis.adapters.deps import quantize_dependency_error
 message = quantize_dependency_error()
 assert message and "onnx" in message and "requirements-dev.txt" in message, message
+from flair_qgis.adapters.deps import onnx_dependency_error
+message = onnx_dependency_error("flair:describe_model")
+assert message and message.startswith("flair:describe_model needs onnx") and "pip" in message, message
 print("OK")
 """
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}

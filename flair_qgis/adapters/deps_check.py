@@ -124,16 +124,22 @@ def optional_dependency_error(feature: str, modules: Sequence[str], install: str
     )
 
 
+def onnx_dependency_error(feature: str, modules: Sequence[str] = ("onnx",)) -> str | None:
+    """What to install before ``feature``, which needs the onnx package, can run, or None when
+    ``modules`` import."""
+    install = tr(
+        "Install onnx into the plugin's folder with:\n{command}\n(make setup installs it into the project's "
+        "environment from requirements-dev.txt.)"
+    ).format(command=install_command_text(QUANTIZE[0].pip))
+    return optional_dependency_error(feature, modules, install)
+
+
 def quantize_dependency_error() -> str | None:
     """What to install before ``flair:quantize`` can run, or None when its modules import.
 
     ``onnxruntime.quantization`` fails to import without onnx, or with an onnx that does not fit it.
     """
-    install = tr(
-        "Install onnx into the plugin's folder with:\n{command}\n(make setup installs it into the project's "
-        "environment from requirements-dev.txt.)"
-    ).format(command=install_command_text(QUANTIZE[0].pip))
-    return optional_dependency_error("flair:quantize", QUANTIZE_MODULES, install)
+    return onnx_dependency_error("flair:quantize", QUANTIZE_MODULES)
 
 
 def vectorize_dependency_error(platform: str | None = None) -> str | None:

@@ -3901,6 +3901,11 @@ Lancez plutôt cette commande dans un terminal :
         <translation>Décrire ce modèle</translation>
     </message>
     <message>
+        <location filename="../gui/segment/segment_panel.py" line="1" />
+        <source>Describing a model</source>
+        <translation>La description d&apos;un modèle</translation>
+    </message>
+    <message>
         <location filename="../gui/segment/model_section.py" line="1" />
         <source>Describe this model…</source>
         <translation>Décrire ce modèle…</translation>

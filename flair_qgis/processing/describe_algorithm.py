@@ -17,7 +17,7 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..adapters.deps import QUANTIZE, install_command_text, optional_dependency_error
+from ..adapters.deps import onnx_dependency_error
 from ..core.describe import (
     NO_PRESET,
     DescribeRequest,
@@ -102,11 +102,7 @@ class DescribeModelAlgorithm(FlairAlgorithm):
         self.addOutput(QgsProcessingOutputString("SHA256", tr("SHA-256 of the described copy")))
 
     def capture(self, parameters: dict[str, Any], context: QgsProcessingContext) -> None:
-        install = tr(
-            "Install onnx into the plugin's folder with:\n{command}\n(make setup installs it into the project's "
-            "environment from requirements-dev.txt.)"
-        ).format(command=install_command_text(QUANTIZE[0].pip))
-        missing = optional_dependency_error("flair:describe_model", ("onnx",), install)
+        missing = onnx_dependency_error("flair:describe_model")
         if missing:
             raise QgsProcessingException(missing)
         model_path = self.parameterAsFile(parameters, self.MODEL, context)

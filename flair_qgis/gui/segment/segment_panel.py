@@ -118,6 +118,10 @@ class SegmentPanel(QWidget):
         when it ends. Returns the task, or None (no model, the dialog closed, a description under way)."""
         if self.model is None or self.describe_task is not None:
             return None
+        missing = deps.onnx_dependency_error(tr("Describing a model"))
+        if missing:
+            self.dock.push(missing, Qgis.MessageLevel.Warning)
+            return None
         dialog = dialog or DescribeDialog(self.model, self)
         if dialog.request is None and not dialog.exec():
             return None
