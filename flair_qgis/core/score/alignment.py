@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,8 +42,8 @@ _GENERIC = re.compile(r"^(class|classe)?\s*\d+$")
 
 
 def normalise_name(name: str) -> str:
-    """A class name compared without case, accents, or ``_``/``-``/extra spaces."""
-    decomposed = unicodedata.normalize("NFKD", str(name))
+    """A class name compared without case, accents, ``_``/``-``/extra spaces, or typographic apostrophes."""
+    decomposed = unicodedata.normalize("NFKD", str(name).replace("\u2019", "'"))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[_\-]+", " ", plain.casefold()).split())
 
@@ -114,13 +114,18 @@ class ClassAlignment:
         }
 
 
-def _protocol_names(protocol: Protocol) -> dict[str, int]:
-    """Normalised English and French name -> code, the protocol's classes first, then its raw codes."""
+def class_names(classes: Iterable[ClassInfo]) -> dict[str, int]:
+    """Normalised English and French name -> code, the first class of a name winning."""
     table: dict[str, int] = {}
-    for cls in (*protocol.classes, *protocol.raw_classes):
+    for cls in classes:
         for name in (cls.name, french_name(cls.name)):
             table.setdefault(normalise_name(name), cls.value)
     return table
+
+
+def _protocol_names(protocol: Protocol) -> dict[str, int]:
+    """:func:`class_names` of the protocol's classes first, then of its raw codes."""
+    return class_names((*protocol.classes, *protocol.raw_classes))
 
 
 def _protocol_codes(protocol: Protocol) -> set[int]:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..nomenclature import ClassInfo, french_name
-from .alignment import ClassAlignment, normalise_name
+from ..nomenclature import ClassInfo
+from .alignment import ClassAlignment, class_names, normalise_name
 from .protocols import Protocol
 
 HEADER = ("reference", "class")
@@ -84,15 +84,12 @@ class Crosswalk:
         Raises:
             InputError: a ``class`` cell that is neither a whole number nor a class name.
         """
-        names: dict[str, int] = {}
-        for cls in classes:
-            for name in (cls.name, french_name(cls.name)):
-                names.setdefault(_name_key(name), cls.value)
+        names = class_names(classes)
         codes: dict[str, int] = {}
         for reference, target in self.rows:
             code = _whole(target)
             if code is None:
-                code = names.get(_name_key(target))
+                code = names.get(normalise_name(target))
             if code is None:
                 known = ", ".join(dict.fromkeys(f"{c.value} {c.name}" for c in classes))
                 raise InputError.of("crosswalk_unknown_class", name=self.name, target=target, classes=known or "-")
@@ -102,11 +99,6 @@ class Crosswalk:
     def describe(self) -> dict:
         """The report's ``crosswalk`` entry without the unlisted values: file name, hash, lines."""
         return {"file": self.name, "sha256": self.sha256, "lines": len(self.rows)}
-
-
-def _name_key(name: str) -> str:
-    """A class name compared as :func:`~.alignment.normalise_name` does, typographic apostrophes as plain ones."""
-    return normalise_name(name.replace("\u2019", "'"))
 
 
 def _whole(text: str) -> int | None:
