@@ -22,7 +22,7 @@ from flair_qgis.core.describe import guessed_note
 from flair_qgis.core.vocabulary import EXTENT_LAYER
 from flair_qgis.gui.segment import segment_panel
 from flair_qgis.gui.segment.describe_dialog import DescribeDialog
-from flair_qgis.i18n.errors import message_text
+from flair_qgis.i18n.errors import note_text
 
 NOTHING = "Canceled: nothing had been written."
 REMOVED_COPY = "Canceled: removed what the run had written (plain_described.onnx)."
@@ -152,7 +152,7 @@ def test_the_guess_and_the_button_speak_french(french_qgis, plugin, tmp_path):  
     assert section.describe_button.text() == "Décrire ce modèle…"
     note = guessed_note(dock.model)
     assert note is not None
-    assert message_text(note.key, note.params).startswith(
+    assert note_text(note).startswith(
         "plain ne déclare ni sa normalisation ni ses classes : ce calcul suppose pixels / 255 et les classes 0..12."
     )
 

@@ -30,7 +30,7 @@ from ..core.describe import (
     parse_numbers,
 )
 from ..core.model_presets import PRESETS
-from ..i18n.errors import PROCESSING, message_text
+from ..i18n.errors import PROCESSING, note_text
 from .base import FlairAlgorithm, tr
 
 PRESET_CHOICES = [NO_PRESET, *PRESETS]
@@ -140,5 +140,5 @@ class DescribeModelAlgorithm(FlairAlgorithm):
         )
         note = guessed_note(model)
         if note is not None:
-            feedback.pushWarning(message_text(note.key, note.params, PROCESSING))
+            feedback.pushWarning(note_text(note, PROCESSING))
         return {self.OUTPUT: result.output_path, "SHA256": result.sha256}  # type: ignore[attr-defined]

@@ -42,7 +42,7 @@ from ..core.engine import (
 )
 from ..core.segment import SegmentRequest, SegmentResult, output_name, run_job
 from ..core.vectorize import PolygonOutput
-from ..i18n.errors import PROCESSING, message_text, note_text
+from ..i18n.errors import PROCESSING, note_text
 from .base import FlairAlgorithm, tr
 from .segment_scheduler import distributed_run, run_distributed
 from .vector_params import add_cleaning_parameters, cleaning, style_on_load
@@ -328,7 +328,7 @@ class SegmentAlgorithm(FlairAlgorithm):
     ) -> dict:
         note = guessed_note(self.job.plan.model)
         if note is not None:  # a model described by nobody: say what this run guesses
-            feedback.pushWarning(message_text(note.key, note.params, PROCESSING))
+            feedback.pushWarning(note_text(note, PROCESSING))
         if self.distributed is not None:
             outputs = self.run_core(feedback, lambda: run_distributed(self.distributed, feedback))
             self._vectorize_mosaic(feedback, outputs)  # type: ignore[arg-type]

@@ -207,5 +207,5 @@ def plan_job(
     planned = replace(request, output_path=output_dir.rstrip(os.sep) + ".tif")
     plan = plan_segment_job(planned, model, (raster,)).plan  # type: ignore[arg-type]  # RasterFile.path is str
     guessed = guessed_note(model)  # a model described by nobody: the notes say what the run guesses
-    notes = [guessed.english] if guessed is not None else []
+    notes = [str(guessed)] if guessed is not None else []
     return job_from_plan(plan, input_path, output_dir, chunk_tiles), model, [*notes, *plan.warnings]

@@ -11,7 +11,7 @@ engine guesses. Callers outside this package import the names below.
 
 from . import messages  # noqa: F401 - registers the package's message templates before any of its errors
 from .job import DESCRIBED_KEY, DescribeRequest, DescribeResult, check_output, describe
-from .note import GuessedNote, guessed_note
+from .note import guessed_note
 from .values import NO_PRESET, Description, description, parse_bands, parse_classes, parse_numbers, preset_of
 
 __all__ = [
@@ -20,7 +20,6 @@ __all__ = [
     "DescribeRequest",
     "DescribeResult",
     "Description",
-    "GuessedNote",
     "check_output",
     "describe",
     "description",

@@ -2,36 +2,15 @@
 
 A model with no metadata runs with pixels / 255 and classes 0..C-1 (:attr:`ModelInfo.guessed
 <flair_qgis.core.engine.ModelInfo>` says which): the run says so, in one catalogued line the shells
-translate, and points to the describe job that fixes it once.
+translate (a :class:`~flair_qgis.core.engine.Note`), and points to the describe job that fixes it once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ..engine import GUESSED_CLASSES, GUESSED_NORMALISATION, ModelInfo
-from ..messages import CATALOGUE
+from ..engine import GUESSED_CLASSES, GUESSED_NORMALISATION, ModelInfo, Note
 
 
-@dataclass(frozen=True)
-class GuessedNote:
-    """One catalogued line: its message ``key`` and ``params`` (the shells translate them).
-
-    Attributes:
-        key: the message key (``guessed_normalisation``, ``guessed_classes`` or both).
-        params: the model's name and the class values guessed.
-    """
-
-    key: str
-    params: dict[str, object] = field(default_factory=dict)
-
-    @property
-    def english(self) -> str:
-        """The line in English (logs, ``scripts/flair``)."""
-        return CATALOGUE[self.key].template.format(**self.params)
-
-
-def guessed_note(model: ModelInfo) -> GuessedNote | None:
+def guessed_note(model: ModelInfo) -> Note | None:
     """The line saying what the engine guesses for ``model``; None when its metadata declares it all."""
     normalisation = GUESSED_NORMALISATION in model.guessed
     classes = GUESSED_CLASSES in model.guessed
@@ -41,4 +20,4 @@ def guessed_note(model: ModelInfo) -> GuessedNote | None:
     values = [c.value for c in heads[0].classes] if heads else [0]
     key = "guessed_normalisation_classes" if normalisation and classes else None
     key = key or ("guessed_normalisation" if normalisation else "guessed_classes")
-    return GuessedNote(key, {"model": model.display_name, "first": min(values), "last": max(values)})
+    return Note.of(key, model=model.display_name, first=min(values), last=max(values))

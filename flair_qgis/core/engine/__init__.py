@@ -22,6 +22,7 @@ from .geotiff import cap_gdal_cache, qml_style
 from .grid import Grid, Tile, affine_xy, tile_layout
 from .half_precision import PRECISIONS
 from .heads import HeadPlan, check_supported, plan_heads
+from .messages import Note
 from .metadata import GUESSED_CLASSES, GUESSED_NORMALISATION
 from .model import TASK_SEGMENTATION, InputSpec, ModelInfo, OutputSpec, read_model_info
 from .pixel_sources import (
@@ -54,6 +55,7 @@ __all__ = [
     "HeadPlan",
     "InputSpec",
     "ModelInfo",
+    "Note",
     "OutputSpec",
     "PixelSource",
     "RasterFile",

@@ -27,7 +27,7 @@ from ...core.errors import FlairError
 from ...core.paths import same_path
 from ...core.segment import SegmentResult
 from ...i18n import tr
-from ...i18n.errors import error_text, message_text, note_text
+from ...i18n.errors import error_text, note_text
 from ...i18n.removed import canceled_text, with_removed
 from ..messages import run_log_line
 from .describe_dialog import DescribeDialog
@@ -213,7 +213,7 @@ class SegmentPanel(QWidget):
             self.dock.push(tr("CUDA is not available: running on the CPU."), Qgis.MessageLevel.Warning)
         note = guessed_note(self.model)
         if note is not None:  # a model described by nobody: the run log says what it guesses
-            self.dock.log(message_text(note.key, note.params), Qgis.MessageLevel.Warning)
+            self.dock.log(note_text(note), Qgis.MessageLevel.Warning)
         self.task = SegmentTask(prepared, self._on_finished)
         task = self.task
         self.task.progressChanged.connect(lambda p: self.run_section.show_progress(p, task.speed_text()))

@@ -72,8 +72,8 @@ def test_a_described_copy_segments_a_flair_patch_with_the_preset_and_the_origina
     assert guessed_model.guessed == {"normalisation", "classes"}
     note = guessed_note(guessed_model)
     assert note is not None and note.key == "guessed_normalisation_classes"
-    assert note.english.startswith("plain declares neither its normalisation nor its classes")
-    assert "pixels / 255 and classes 0..12" in note.english
+    assert note.startswith("plain declares neither its normalisation nor its classes")
+    assert "pixels / 255 and classes 0..12" in note
     expected, close = _expected(weights, bias, [0.0] * 5, [255.0] * 5, range(13))
     assert np.array_equal(guessed_map[~close], expected[~close])
 
